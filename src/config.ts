@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting of the service, read from the environment in this one place.
+ * A bad value stops the start with a message naming the variable.
+ */
+const positiveInt = z.coerce.number().int().positive();
+const nonNegativeInt = z.coerce.number().int().nonnegative();
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const commaList = z
+  .string()
+  .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean));
+
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: nonNegativeInt.max(65535).default(3000),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATABASE_POOL_SIZE: positiveInt.default(10),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  SEED_ON_EMPTY: booleanFlag.default(true),
+  SEED_COMPANIES: nonNegativeInt.default(20_000),
+  SEED_PEOPLE: nonNegativeInt.default(200_000),
+  SEED: z.coerce.number().int().default(42),
+  DEMO_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  DEMO_CREDITS: nonNegativeInt.default(100_000),
+  FREE_PLAN_MONTHLY_CREDITS: nonNegativeInt.default(500),
+
+  RATE_LIMIT_SEARCH_PER_MINUTE: positiveInt.default(120),
+  RATE_LIMIT_STANDARD_PER_MINUTE: positiveInt.default(300),
+  RATE_LIMIT_STATUS_PER_MINUTE: positiveInt.default(120),
+  RATE_LIMIT_HEAVY_PER_MINUTE: positiveInt.default(30),
+
+  BACKEND_URL: z.url().optional(),
+  CONFIRM_ABOVE_CREDITS: nonNegativeInt.default(500),
+  LOW_BALANCE_WARNING_CREDITS: nonNegativeInt.default(1000),
+  MCP_RESPONSE_TOKEN_BUDGET: positiveInt.default(20_000),
+  BALANCE_CACHE_SECONDS: nonNegativeInt.default(5),
+  ALLOWED_HOSTS: commaList.optional(),
+  ALLOWED_ORIGINS: commaList.optional(),
+  SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().default('Prospecting Data Service <no-reply@prospecting.local>'),
+  EXPORT_DIR: z.string().optional(),
+  EXPORT_QUOTA_ROWS_PER_MONTH: positiveInt.default(100_000),
+  EXPORT_LINK_TTL_SECONDS: positiveInt.default(7 * 24 * 3600),
+  JOB_POLL_INTERVAL_MS: positiveInt.default(250),
+  JOB_WORKER: booleanFlag.default(true),
+});
+
+export type Environment = z.infer<typeof environmentSchema>;
+
+export interface Config extends Environment {
+  /** Absolute DATA_DIR. */
+  dataDir: string;
+  exportDir: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = environmentSchema.safeParse(pickDefined(env));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const dataDir = path.resolve(parsed.data.DATA_DIR);
+  return {
+    ...parsed.data,
+    dataDir,
+    exportDir: path.resolve(parsed.data.EXPORT_DIR ?? path.join(dataDir, 'exports')),
+  };
+}
+
+/** Empty variables count as unset, as a shell user would expect from `FOO= npm start`. */
+function pickDefined(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value !== undefined && value !== '') out[key] = value;
+  }
+  return out;
+}

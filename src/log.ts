@@ -1,0 +1,47 @@
+import { pino, type Logger } from 'pino';
+
+/**
+ * Keys, tokens and people's contact details must never reach a log line, whatever
+ * the level: the paths below are replaced before serialisation.
+ */
+const redactedPaths = [
+  'apiKey',
+  '*.apiKey',
+  'req.headers["x-api-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.query.apiKey',
+  'headers["x-api-key"]',
+  'headers.authorization',
+  'token',
+  '*.token',
+  'accessToken',
+  '*.accessToken',
+  'email',
+  '*.email',
+  'userEmail',
+  '*.userEmail',
+  'phone',
+  '*.phone',
+  'password',
+  '*.password',
+];
+
+export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+  return pino(
+    {
+      level,
+      redact: { paths: redactedPaths, censor: '[redacted]' },
+      base: { service: 'prospecting-data-service' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    destination as pino.DestinationStream | undefined,
+  );
+}
+
+/** Removes an `apiKey=...` query parameter from a URL before it is logged. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&](?:apiKey|api_key|token|access_token)=)[^&#]*/gi, '$1[redacted]');
+}
+
+export type { Logger };
