@@ -11,9 +11,11 @@ export const errorStatus = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  payload_too_large: 413,
   quota_exceeded: 429,
   rate_limited: 429,
   upstream_unavailable: 502,
+  not_implemented: 501,
   internal: 500,
 } as const;
 

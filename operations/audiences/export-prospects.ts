@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { defineOperation, free } from '../define.js';
+import { audienceId, exportAccepted, exportOptions } from '../schemas/audiences.js';
+
+export const exportProspects = defineOperation({
+  operationId: 'exportProspects',
+  title: 'Export prospects as CSV',
+  summary: 'Export a built (and optionally enriched) audience\'s prospects to a CSV file with a download link; last step of the audience workflow.',
+  description:
+    'Writes the audience\'s prospects, with any emails and phones found by enrichment, to a CSV file in the background. ' +
+    'onlyWithContacts keeps only prospects with at least one email or phone. Read the link with getExportStatus, or give userEmail. ' +
+    'Free, subject to the monthly export quota; at most maxRowsAllowed rows per export.',
+  category: 'audience',
+  keywords: ['export', 'download', 'csv', 'spreadsheet', 'file', 'prospects', 'people', 'leads', 'contacts', 'excel', 'crm'],
+  method: 'POST',
+  path: '/v1/audiences/{audienceId}/export/prospects',
+  input: z.strictObject({
+    audienceId,
+    format: z.enum(['PROSPECT_GENERIC_CSV']).default('PROSPECT_GENERIC_CSV').describe('Standard prospect CSV.'),
+    onlyWithContacts: z.boolean().default(false).describe('Only prospects with at least one email or phone found.'),
+    ...exportOptions,
+  }),
+  output: exportAccepted,
+  credits: free('Free; the rows count against the monthly export quota.'),
+  rateLimitClass: 'heavy',
+  readOnly: false,
+  destructive: false,
+  idempotent: false,
+  openWorld: false,
+  confirmation: 'above-threshold',
+  example: { audienceId: '1', onlyWithContacts: true },
+  workflow: { before: ['getEnrichmentStatus', 'getAudienceStatus'], after: ['getExportStatus'] },
+});

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { defineOperation, free } from '../define.js';
+import { audienceId, audienceSummary } from '../schemas/audiences.js';
+
+export const getAudienceStatus = defineOperation({
+  operationId: 'getAudienceStatus',
+  title: 'Get audience status',
+  summary: 'Poll an audience\'s status and counts until the build is NORMAL; step 4 of the audience workflow.',
+  description:
+    'Returns status (DRAFT, BUILDING, NORMAL, FAILED), numCompanies and numProspects. Poll every 30 to 60 seconds while BUILDING, never in a tight loop. ' +
+    'On FAILED, create a new audience. Free.',
+  category: 'audience',
+  keywords: ['audience', 'status', 'poll', 'progress', 'state', 'ready', 'done', 'check', 'counts', 'how many', 'built'],
+  method: 'GET',
+  path: '/v1/audiences/{audienceId}',
+  input: z.strictObject({ audienceId }),
+  output: audienceSummary.extend({
+    failureReason: z.string().nullable().describe('Why the build failed, when FAILED.'),
+    builtAt: z.string().nullable(),
+  }),
+  credits: free(),
+  rateLimitClass: 'status',
+  readOnly: true,
+  destructive: false,
+  idempotent: true,
+  openWorld: false,
+  confirmation: 'above-threshold',
+  pollIntervalSeconds: 30,
+  example: { audienceId: '1' },
+  workflow: { before: ['buildAudience'], after: ['estimateEnrichmentCost', 'exportCompanies', 'exportProspects', 'listAudienceProspects'] },
+});

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { defineOperation, free } from '../define.js';
+import { audienceId } from '../schemas/audiences.js';
+import { isoTimestamp, resourceId } from '../schemas/common.js';
+
+export const getExportStatus = defineOperation({
+  operationId: 'getExportStatus',
+  title: 'Get export status and link',
+  summary: 'Read an export\'s status and, when READY, its signed download link.',
+  description: 'Returns the export\'s status (PENDING, RUNNING, READY, FAILED), its row count, and when READY an absolute download link that expires. Free.',
+  category: 'audience',
+  keywords: ['export', 'status', 'download', 'link', 'url', 'csv', 'ready', 'file', 'get'],
+  method: 'GET',
+  path: '/v1/audiences/{audienceId}/exports/{exportId}',
+  input: z.strictObject({ audienceId, exportId: resourceId('exportId') }),
+  output: z.object({
+    exportId: z.string(),
+    audienceId: z.string(),
+    kind: z.enum(['companies', 'prospects']),
+    status: z.enum(['PENDING', 'RUNNING', 'READY', 'FAILED']),
+    rows: z.number().int().nullable(),
+    downloadUrl: z.string().nullable(),
+    expiresAt: isoTimestamp.nullable(),
+    createdAt: isoTimestamp,
+    completedAt: isoTimestamp.nullable(),
+  }),
+  credits: free(),
+  rateLimitClass: 'status',
+  readOnly: true,
+  destructive: false,
+  idempotent: true,
+  openWorld: false,
+  confirmation: 'above-threshold',
+  pollIntervalSeconds: 10,
+  example: { audienceId: '1', exportId: '1' },
+  workflow: { before: ['exportCompanies', 'exportProspects'], after: [] },
+});

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { defineOperation, free } from '../define.js';
+import { audienceId, enrichmentSteps } from '../schemas/audiences.js';
+import { isoTimestamp } from '../schemas/common.js';
+
+export const getEnrichmentStatus = defineOperation({
+  operationId: 'getEnrichmentStatus',
+  title: 'Get enrichment status',
+  summary: 'Poll the progress of an audience\'s latest enrichment run until DONE; step 7 of the audience workflow.',
+  description:
+    `Returns the stage, progressPercent and the steps completed, running and remaining (${enrichmentSteps.join(', ')}). ` +
+    'Complete when progressPercent is 100 or currentStage is DONE. Poll about every 30 seconds. Free.',
+  category: 'enrichment',
+  keywords: ['enrichment', 'status', 'progress', 'poll', 'done', 'complete', 'steps', 'stage', 'percent', 'check'],
+  method: 'GET',
+  path: '/v1/audiences/{audienceId}/enrichment/status',
+  input: z.strictObject({ audienceId }),
+  output: z.object({
+    enrichmentId: z.string(),
+    status: z.enum(['NOT_STARTED', 'RUNNING', 'DONE', 'FAILED']),
+    currentStage: z.string(),
+    progressPercent: z.number().int().min(0).max(100),
+    stepsCompleted: z.array(z.string()),
+    currentStep: z.string().nullable(),
+    stepsRemaining: z.array(z.string()),
+    estimatedCredits: z.number().int(),
+    refundedCredits: z.number().int(),
+    failureReason: z.string().nullable(),
+    createdAt: isoTimestamp,
+    completedAt: isoTimestamp.nullable(),
+  }),
+  credits: free(),
+  rateLimitClass: 'status',
+  readOnly: true,
+  destructive: false,
+  idempotent: true,
+  openWorld: false,
+  confirmation: 'above-threshold',
+  pollIntervalSeconds: 30,
+  example: { audienceId: '1' },
+  workflow: { before: ['triggerEnrichment'], after: ['exportProspects', 'listAudienceProspects'] },
+});

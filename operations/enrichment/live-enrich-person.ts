@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { defineOperation } from '../define.js';
+import { profileRecord } from '../schemas/records.js';
+
+export const liveEnrichPerson = defineOperation({
+  operationId: 'liveEnrichPerson',
+  title: 'Live-fetch a profile',
+  summary: 'Fetch fresh data for one person\'s profile from the professional network, falling back to stored data.',
+  description:
+    'Fetches one profile live by slug, full profile URL, sales-tool URN or numeric user ID. A successful live fetch costs 2 credits. ' +
+    'When the live fetch fails, a stored profile is returned with found true and creditsCharged 0; with no stored record, found is false. ' +
+    'Read found and creditsCharged together.',
+  category: 'enrichment',
+  keywords: ['live', 'fresh', 'real-time', 'refresh', 'fetch', 'scrape', 'profile', 'person', 'prospect', 'lead', 'enrich', 'latest', 'single', 'one'],
+  method: 'POST',
+  path: '/v1/network-live-fetch/profile/single',
+  input: z.strictObject({
+    identifier: z.string().trim().min(1).describe('Profile slug, full profile URL, sales-tool URN or numeric user ID.'),
+    getDetailedEducation: z.boolean().default(false).describe('Add expanded education (raises latency and size).'),
+    getDetailedWorkExperience: z.boolean().default(false).describe('Add full work history (raises latency and size).'),
+  }),
+  output: z.object({
+    found: z.boolean(),
+    source: z.enum(['live', 'stored']).nullable(),
+    fetchedAt: z.string(),
+    profile: profileRecord.nullable(),
+  }),
+  credits: {
+    unit: 'liveEnrichPerson',
+    charged: 'now',
+    rule: '2 credits per successful live fetch; 0 when served from stored data or not found.',
+    worstCase: () => 2,
+    example: 'A live fetch costs 2 credits; a fallback to stored data costs 0.',
+  },
+  rateLimitClass: 'heavy',
+  readOnly: true,
+  destructive: false,
+  idempotent: false,
+  openWorld: true,
+  confirmation: 'above-threshold',
+  example: { identifier: 'https://network.example.com/in/jane-doe-3f9a2', getDetailedWorkExperience: true },
+  workflow: { before: ['peopleSearch'], after: ['revealContactSync'] },
+});

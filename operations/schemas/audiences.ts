@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { enrichmentType, isoTimestamp, resourceId } from './common.js';
+
+export const audienceId = resourceId('audienceId').describe('The audienceId returned by createAudience.');
+
+export const audienceStatus = z.enum(['DRAFT', 'BUILDING', 'NORMAL', 'FAILED']);
+export const creationMethod = z.enum(['NORMAL', 'START_FROM_PROSPECTS']);
+
+export const audienceSummary = z.object({
+  audienceId: z.string(),
+  name: z.string(),
+  status: audienceStatus,
+  creationMethod,
+  audienceSearchLogicId: z.string(),
+  numCompanies: z.number().int(),
+  numProspects: z.number().int(),
+  createdAt: isoTimestamp,
+});
+
+/** The fields an estimate and its trigger share; the trigger must repeat the estimate's values. */
+export const enrichmentOptions = {
+  maxProspectsToEnrich: z.number().int().positive().optional().describe('Cap on prospects enriched (default: all prospects of the audience).'),
+  enrichmentType: enrichmentType.optional(),
+  runCompanyLiveEnrichment: z.boolean().default(false).describe('Live-fetch each company from the professional network.'),
+  runProfileLiveEnrichment: z.boolean().default(false).describe('Live-fetch each prospect profile from the professional network.'),
+  runProfileSalesNav: z.boolean().default(false).describe('Add sales-tool data for prospects (free when available).'),
+  runContactEnrichment: z.boolean().default(false).describe('Reveal emails and phones of the types in enrichmentType.'),
+};
+
+export const enrichmentSteps = [
+  'Initialization',
+  'Sales Tool Enrichment',
+  'Live Enrichment',
+  'Resubmitting Audience',
+  'Cleaning Names',
+  'Fetching Contact Details',
+  'Validating Contact Details',
+  'Exporting CSV',
+  'Completed',
+] as const;
+
+export const exportOptions = {
+  maxRowsToExport: z.number().int().positive().optional().describe('Row cap (at most maxRowsAllowed).'),
+  excludeFields: z.array(z.string().min(1)).optional().describe('CSV columns to omit (see the README for the columns).'),
+  userEmail: z.email('expected an email address').optional().describe('A download link is mailed here when the export is ready.'),
+};
+
+export const exportAccepted = z.object({
+  exportId: z.string(),
+  message: z.string(),
+  estimatedRows: z.number().int(),
+  maxRowsAllowed: z.number().int(),
+  status: z.enum(['PENDING', 'RUNNING', 'READY', 'FAILED']),
+});

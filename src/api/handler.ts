@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+import type { AnyOperation } from '../../operations/define.js';
+import type { Principal } from '../auth/api-keys.js';
+import type { AppContext } from '../context.js';
+import type { Logger } from '../log.js';
+
+export interface RequestContext {
+  app: AppContext;
+  principal: Principal;
+  requestId: string;
+  log: Logger;
+}
+
+export interface HandlerResult<Output> {
+  output: Output;
+  /** Credits taken by this call; reported as chargeInfo.creditsCharged. */
+  creditsCharged?: number;
+  /** Human-readable note for chargeInfo.message. */
+  message?: string;
+  /** HTTP status when not 200 (e.g. 202 for accepted background work). */
+  status?: number;
+}
+
+export type Handler<Op extends AnyOperation> = (
+  input: z.output<Op['input']>,
+  request: RequestContext,
+) => Promise<HandlerResult<z.input<Op['output']>>>;
+
+export interface BoundHandler {
+  operationId: string;
+  run: (input: unknown, request: RequestContext) => Promise<HandlerResult<unknown>>;
+}
+
+/** Attaches a handler to an operation by id; the input arrives validated by the operation's schema. */
+export function handle<Op extends AnyOperation>(operation: Op, handler: Handler<Op>): BoundHandler {
+  return {
+    operationId: operation.operationId,
+    run: (input, request) => handler(input as z.output<Op['input']>, request),
+  };
+}

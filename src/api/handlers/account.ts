@@ -1,0 +1,29 @@
+import { createExclusionList, getCreditBalance, listIndustries, listRegions } from '../../../operations/index.js';
+import { grantMonthlyFreeCredits } from '../../core/accounts.js';
+import { getBalance } from '../../core/credits.js';
+import { createExclusionList as storeExclusionList } from '../../core/exclusion-lists.js';
+import { listIndustries as industryTaxonomy, listRegions as regionReference } from '../../seed/reference/index.js';
+import { handle } from '../handler.js';
+
+export const accountHandlers = [
+  handle(getCreditBalance, async (_input, { app, principal }) => {
+    const monthly = app.config.FREE_PLAN_MONTHLY_CREDITS;
+    const balance = await app.db.transaction(async (tx) => {
+      await grantMonthlyFreeCredits(tx, principal.accountId, principal.plan, monthly);
+      return getBalance(tx, principal.accountId);
+    });
+    return {
+      output: {
+        balance,
+        plan: principal.plan,
+        monthlyFreeCredits: principal.plan === 'free' ? monthly : 0,
+        accountName: principal.accountName,
+      },
+    };
+  }),
+  handle(listRegions, async () => ({ output: regionReference() })),
+  handle(listIndustries, async () => ({ output: { industries: industryTaxonomy() } })),
+  handle(createExclusionList, async (input, { app, principal }) => ({
+    output: await storeExclusionList(app.db, principal.accountId, input),
+  })),
+];

@@ -1,0 +1,15 @@
+import type { BoundHandler } from '../handler.js';
+import { accountHandlers } from './account.js';
+import { audienceHandlers } from './audiences.js';
+import { contactHandlers } from './contacts.js';
+import { enrichmentHandlers } from './enrichment.js';
+import { searchHandlers } from './search.js';
+
+/** Every REST handler, attached to its operation by id; test/api checks the two lists agree. */
+export const handlers: readonly BoundHandler[] = [
+  ...searchHandlers,
+  ...accountHandlers,
+  ...audienceHandlers,
+  ...enrichmentHandlers,
+  ...contactHandlers,
+];

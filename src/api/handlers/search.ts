@@ -1,0 +1,26 @@
+import { companySearch, peopleSearch } from '../../../operations/index.js';
+import { chargeForRecords } from '../../core/metering.js';
+import { searchCompanies } from '../../core/search/company-search.js';
+import { searchPeople } from '../../core/search/people-search.js';
+import { handle } from '../handler.js';
+
+export const searchHandlers = [
+  handle(companySearch, async (input, { app, principal, requestId }) => {
+    const page = await searchCompanies(app.db.pool, principal.accountId, input);
+    const creditsCharged = await chargeForRecords(app, principal, page.data.length, {
+      unit: companySearch.credits.unit,
+      reason: 'company search',
+      reference: requestId,
+    });
+    return { output: page, creditsCharged };
+  }),
+  handle(peopleSearch, async (input, { app, principal, requestId }) => {
+    const page = await searchPeople(app.db.pool, principal.accountId, input);
+    const creditsCharged = await chargeForRecords(app, principal, page.data.length, {
+      unit: peopleSearch.credits.unit,
+      reason: 'people search',
+      reference: requestId,
+    });
+    return { output: page, creditsCharged };
+  }),
+];

@@ -1,0 +1,45 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { operations } from '../../operations/index.js';
+
+/**
+ * llms.txt at the repository root is written by hand around one generated block, the
+ * operation list, which `npm run generate` rewrites from the registry. A test fails when
+ * the committed file drifts from the registry.
+ */
+export const generatedBlockStart = '<!-- operations:start (generated from operations/ by `npm run generate`; do not edit) -->';
+export const generatedBlockEnd = '<!-- operations:end -->';
+
+export function renderOperationList(): string {
+  const lines: string[] = [];
+  for (const operation of operations) {
+    const paths = [operation.path, ...(operation.aliasPaths ?? [])].join(' | ');
+    const poll = operation.pollIntervalSeconds ? ` Poll every ${operation.pollIntervalSeconds} s.` : '';
+    const confirm = operation.confirmation === 'always' ? ' Needs explicit user confirmation.' : '';
+    lines.push(`- ${operation.operationId}: ${operation.method} ${paths}. ${operation.summary} Credits: ${operation.credits.rule}${poll}${confirm}`);
+  }
+  return lines.join('\n');
+}
+
+export function withGeneratedBlock(document: string): string {
+  const start = document.indexOf(generatedBlockStart);
+  const end = document.indexOf(generatedBlockEnd);
+  if (start < 0 || end < start) throw new Error('llms.txt lacks the generated operations block markers');
+  return `${document.slice(0, start + generatedBlockStart.length)}\n${renderOperationList()}\n${document.slice(end)}`;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+// Run from source (src/api) or compiled (dist/src/api): the file sits at the repository root.
+const candidates = [path.resolve(here, '../..', 'llms.txt'), path.resolve(here, '../../..', 'llms.txt')];
+
+export async function readLlmsTxt(): Promise<string> {
+  for (const candidate of candidates) {
+    try {
+      return await readFile(candidate, 'utf8');
+    } catch {
+      // try the next location
+    }
+  }
+  throw new Error('llms.txt not found');
+}

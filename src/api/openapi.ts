@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { chargeMethodOf, pathParameters, type AnyOperation } from '../../operations/define.js';
+import { operations } from '../../operations/index.js';
+import { chargeInfo } from '../../operations/schemas/common.js';
+import { errorStatus } from '../errors.js';
+
+/** JSON Schema of an operation's request, as callers send it (defaults optional). */
+export function inputJsonSchema(operation: AnyOperation): Record<string, unknown> {
+  return stripSchemaKey(z.toJSONSchema(operation.input, { io: 'input', unrepresentable: 'any' }));
+}
+
+export function outputJsonSchema(operation: AnyOperation): Record<string, unknown> {
+  return stripSchemaKey(z.toJSONSchema(operation.output, { io: 'output', unrepresentable: 'any' }));
+}
+
+function stripSchemaKey(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = schema;
+  return rest;
+}
+
+const errorBody = {
+  type: 'object',
+  properties: {
+    error: {
+      type: 'object',
+      properties: {
+        code: { type: 'string', enum: Object.keys(errorStatus) },
+        message: { type: 'string' },
+        details: { type: 'object' },
+        requestId: { type: 'string' },
+      },
+      required: ['code', 'message'],
+    },
+  },
+  required: ['error'],
+};
+
+/** The OpenAPI 3.1 document of the REST API, derived from the registry. */
+export function buildOpenApiDocument(publicUrl: string, rateLimits: Record<string, number>): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const operation of operations) {
+    for (const [index, path] of [operation.path, ...(operation.aliasPaths ?? [])].entries()) {
+      paths[path] ??= {};
+      (paths[path] as Record<string, unknown>)[operation.method.toLowerCase()] = operationObject(operation, index > 0, rateLimits);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Prospecting Data Service',
+      version: '1.0.0',
+      description:
+        'Company search, people search, live enrichment, contact enrichment and audiences, metered in credits. ' +
+        'Authenticate with apiKey: in the JSON body for POST, PATCH and PUT; in the query string for GET and DELETE.',
+    },
+    servers: [{ url: publicUrl }],
+    paths,
+    components: {
+      schemas: { Error: errorBody, ChargeInfo: stripSchemaKey(z.toJSONSchema(chargeInfo)) },
+      securitySchemes: {
+        apiKeyQuery: { type: 'apiKey', in: 'query', name: 'apiKey', description: 'For GET and DELETE.' },
+      },
+    },
+  };
+}
+
+function operationObject(operation: AnyOperation, isAlias: boolean, rateLimits: Record<string, number>): Record<string, unknown> {
+  const input = inputJsonSchema(operation);
+  const properties = (input.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const required = new Set((input.required ?? []) as string[]);
+  const inPath = new Set(pathParameters(operation.path));
+  const parameters: Record<string, unknown>[] = [...inPath].map((name) => ({
+    name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' },
+  }));
+  const hasBody = ['POST', 'PATCH', 'PUT'].includes(operation.method);
+  if (!hasBody) {
+    parameters.push({ name: 'apiKey', in: 'query', required: true, schema: { type: 'string' } });
+    for (const [name, schema] of Object.entries(properties)) {
+      if (!inPath.has(name)) parameters.push({ name, in: 'query', required: required.has(name), schema });
+    }
+  }
+  const bodyProperties = Object.fromEntries(Object.entries(properties).filter(([name]) => !inPath.has(name)));
+  const errors = ['400', '401', '404', '429', ...(operation.credits.charged === 'free' ? [] : ['402'])];
+  return {
+    operationId: isAlias ? `${operation.operationId}Alias` : operation.operationId,
+    summary: operation.title,
+    description: operation.description,
+    tags: [operation.category],
+    ...(isAlias ? { deprecated: false, 'x-alias-of': operation.path } : {}),
+    parameters,
+    ...(hasBody
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  ...input,
+                  properties: { apiKey: { type: 'string', description: 'Your API key.' }, ...bodyProperties },
+                  required: ['apiKey', ...[...required].filter((name) => !inPath.has(name))],
+                },
+                example: { apiKey: '<API_KEY>', ...(operation.example as object) },
+              },
+            },
+          },
+        }
+      : {}),
+    responses: {
+      '200': {
+        description: 'Success.',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: { output: outputJsonSchema(operation), chargeInfo: { $ref: '#/components/schemas/ChargeInfo' } },
+              required: ['output', 'chargeInfo'],
+            },
+          },
+        },
+      },
+      ...Object.fromEntries(
+        errors.map((status) => [status, { description: errorDescriptions[status], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
+      ),
+    },
+    'x-credit-cost': {
+      unit: operation.credits.unit,
+      charged: operation.credits.charged,
+      chargeInfoMethod: chargeMethodOf(operation.credits.charged),
+      rule: operation.credits.rule,
+      example: operation.credits.example,
+    },
+    'x-rate-limit': { class: operation.rateLimitClass, requestsPerMinute: rateLimits[operation.rateLimitClass] },
+    ...(operation.pollIntervalSeconds ? { 'x-poll-interval-seconds': operation.pollIntervalSeconds } : {}),
+    'x-confirmation': operation.confirmation,
+  };
+}
+
+const errorDescriptions: Record<string, string> = {
+  '400': 'Invalid request (details.issues names each field) or invalid state.',
+  '401': 'Missing or invalid API key.',
+  '402': 'Insufficient credits; nothing was charged.',
+  '404': 'Not found, or not accessible with this key.',
+  '429': 'Rate limit exceeded; see Retry-After.',
+};

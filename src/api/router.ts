@@ -1,0 +1,114 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { chargeMethodOf, pathParameters, type AnyOperation } from '../../operations/define.js';
+import { operations } from '../../operations/index.js';
+import type { Principal } from '../auth/api-keys.js';
+import type { AppContext } from '../context.js';
+import { AppError } from '../errors.js';
+import type { BoundHandler, HandlerResult, RequestContext } from './handler.js';
+import { RateLimiter } from './rate-limit.js';
+import { parseWith } from './validation.js';
+
+const bodyMethods = new Set(['POST', 'PATCH', 'PUT']);
+
+/**
+ * The REST API under /v1, built from the operation registry: one route per operation path
+ * (and alias), each authenticating the key, applying the rate limit, validating the request
+ * with the operation's schema, running its handler and wrapping the answer in the envelope.
+ */
+export function createApiRouter(app: AppContext, handlers: readonly BoundHandler[]): express.Router {
+  const router = express.Router();
+  const rateLimiter = new RateLimiter(app.config);
+  const handlerById = new Map(handlers.map((h) => [h.operationId, h]));
+  router.use(express.json({ limit: '2mb', strict: false }));
+
+  for (const operation of operations) {
+    const handler = handlerById.get(operation.operationId);
+    if (!handler) throw new Error(`Operation ${operation.operationId} has no handler`);
+    for (const path of [operation.path, ...(operation.aliasPaths ?? [])]) {
+      const expressPath = path.replace(/^\/v1/, '').replace(/\{(\w+)\}/g, ':$1');
+      const method = operation.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
+      router[method](expressPath, async (req: Request, res: Response, next: NextFunction) => {
+        try {
+          res.locals.operationId = operation.operationId;
+          const principal = await authenticate(app, operation, req);
+          res.locals.accountId = principal.accountId;
+          applyRateLimit(rateLimiter, principal, operation, res);
+          const input = parseWith(operation.input, rawInput(operation, req));
+          const context: RequestContext = {
+            app,
+            principal,
+            requestId: String(res.locals.requestId),
+            log: app.log.child({ requestId: res.locals.requestId, operationId: operation.operationId }),
+          };
+          const result = await handler.run(input, context);
+          res.status(result.status ?? 200).json(envelope(operation, result));
+        } catch (error) {
+          next(error);
+        }
+      });
+    }
+  }
+  router.use((req: Request, _res: Response, next: NextFunction) => {
+    next(new AppError('not_found', `No endpoint ${req.method} /v1${req.path}. See /openapi.json for the endpoints.`));
+  });
+  return router;
+}
+
+async function authenticate(app: AppContext, operation: AnyOperation, req: Request): Promise<Principal> {
+  const carrier = bodyMethods.has(operation.method) ? (isObject(req.body) ? req.body : {}) : req.query;
+  const key = (carrier as Record<string, unknown>).apiKey;
+  const where = bodyMethods.has(operation.method) ? 'in the JSON body' : 'in the query string';
+  if (typeof key !== 'string' || key.length === 0) {
+    throw new AppError('unauthorized', `Missing API key: send it as apiKey ${where}.`);
+  }
+  const principal = await app.authenticator.authenticate(key);
+  if (!principal) throw new AppError('unauthorized', 'Invalid API key.');
+  return principal;
+}
+
+function applyRateLimit(limiter: RateLimiter, principal: Principal, operation: AnyOperation, res: Response): void {
+  const decision = limiter.take(String(principal.accountId), operation.rateLimitClass);
+  res.setHeader('RateLimit-Limit', String(decision.limit));
+  res.setHeader('RateLimit-Remaining', String(decision.remaining));
+  if (!decision.allowed) {
+    res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+    throw new AppError(
+      'rate_limited',
+      `Rate limit of ${decision.limit} ${operation.rateLimitClass} requests per minute exceeded; retry after ${decision.retryAfterSeconds} s.`,
+      { details: { retryAfterSeconds: decision.retryAfterSeconds, limitPerMinute: decision.limit, rateLimitClass: operation.rateLimitClass } },
+    );
+  }
+}
+
+/** The request as the operation's schema sees it: body or query without apiKey, plus path parameters. */
+function rawInput(operation: AnyOperation, req: Request): Record<string, unknown> {
+  const source = bodyMethods.has(operation.method) ? req.body : req.query;
+  if (bodyMethods.has(operation.method) && req.body !== undefined && !isObject(req.body)) {
+    throw new AppError('invalid_request', 'The request body must be a JSON object.');
+  }
+  const { apiKey: _apiKey, ...fields } = (source ?? {}) as Record<string, unknown>;
+  for (const name of pathParameters(operation.path)) {
+    const fromPath = req.params[name];
+    if (fields[name] !== undefined && fields[name] !== fromPath) {
+      throw new AppError('invalid_request', `${name} in the body differs from ${name} in the path.`, {
+        details: { issues: [{ field: name, message: 'must equal the path parameter' }] },
+      });
+    }
+    fields[name] = fromPath;
+  }
+  return fields;
+}
+
+export function envelope(operation: AnyOperation, result: HandlerResult<unknown>): { output: unknown; chargeInfo: Record<string, unknown> } {
+  const chargeInfo: Record<string, unknown> = { method: chargeMethodOf(operation.credits.charged) };
+  if (result.message) chargeInfo.message = result.message;
+  else if (operation.credits.charged === 'later') chargeInfo.message = operation.credits.rule;
+  if (operation.credits.charged === 'now' || operation.credits.charged === 'upfront' || result.creditsCharged !== undefined) {
+    chargeInfo.creditsCharged = result.creditsCharged ?? 0;
+  }
+  return { output: result.output, chargeInfo };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,71 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Queryable } from '../store/db.js';
+
+/**
+ * API keys are 256-bit random secrets, so a single SHA-256 is enough to store them safely
+ * (no dictionary to attack); only the hash and a short display prefix are kept.
+ */
+const keyPrefix = 'pds_';
+
+export function generateApiKey(): string {
+  return keyPrefix + randomBytes(32).toString('base64url');
+}
+
+export function hashApiKey(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+/** What is shown in listings: enough to tell keys apart, never enough to use one. */
+export function displayPrefix(key: string): string {
+  return key.slice(0, keyPrefix.length + 6);
+}
+
+export interface Principal {
+  accountId: number;
+  accountName: string;
+  plan: string;
+  email: string | null;
+}
+
+interface CachedPrincipal {
+  principal: Principal | null;
+  expiresAt: number;
+}
+
+/**
+ * Authenticates keys with a short-lived cache, so that an agent's burst of calls does not cost
+ * a database round trip each. A revoked key stops working within `ttlMs` on every instance.
+ */
+export class ApiKeyAuthenticator {
+  private readonly cache = new Map<string, CachedPrincipal>();
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly ttlMs = 5_000,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  async authenticate(key: string | undefined | null): Promise<Principal | null> {
+    if (!key || key.length > 200) return null;
+    const hash = hashApiKey(key);
+    const cacheKey = hash.toString('base64');
+    const now = Date.now();
+    const cached = this.cache.get(cacheKey);
+    if (cached && cached.expiresAt > now) return cached.principal;
+    const result = await this.db.query<{ account_id: number; name: string; plan: string; email: string | null }>(
+      `SELECT k.account_id, a.name, a.plan, a.email
+         FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+      [hash],
+    );
+    const row = result.rows[0];
+    const principal = row ? { accountId: row.account_id, accountName: row.name, plan: row.plan, email: row.email } : null;
+    if (this.cache.size >= this.maxEntries) this.cache.clear();
+    this.cache.set(cacheKey, { principal, expiresAt: now + this.ttlMs });
+    return principal;
+  }
+
+  forget(key: string): void {
+    this.cache.delete(hashApiKey(key).toString('base64'));
+  }
+}

@@ -1,0 +1,128 @@
+import type pg from 'pg';
+import { AppError } from '../errors.js';
+import type { Queryable } from '../store/db.js';
+
+/**
+ * Credits. The ledger is append-only (a trigger refuses updates and deletes); `credit_balances`
+ * holds the running sum and cannot go negative (a CHECK). Every movement runs inside the
+ * caller's transaction, so a charge and what it pays for commit or roll back together.
+ */
+
+export interface LedgerEntryInput {
+  unit: string;
+  reason: string;
+  reference?: string;
+  /** A movement with a key already in the ledger is not applied again. */
+  idempotencyKey?: string;
+}
+
+export interface Movement {
+  applied: boolean;
+  balanceAfter: number;
+}
+
+export async function getBalance(db: Queryable, accountId: number): Promise<number> {
+  const result = await db.query<{ balance: number }>('SELECT balance FROM credit_balances WHERE account_id = $1', [accountId]);
+  return result.rows[0]?.balance ?? 0;
+}
+
+/** Takes `amount` credits, or throws insufficient_credits and takes nothing. */
+export async function charge(
+  tx: pg.PoolClient,
+  accountId: number,
+  amount: number,
+  entry: LedgerEntryInput,
+): Promise<Movement> {
+  assertWholeCredits(amount);
+  if (amount === 0) return { applied: false, balanceAfter: await getBalance(tx, accountId) };
+  const previous = entry.idempotencyKey ? await findByIdempotencyKey(tx, accountId, entry.idempotencyKey) : undefined;
+  if (previous) return { applied: false, balanceAfter: previous };
+  const updated = await tx.query<{ balance: number }>(
+    `UPDATE credit_balances SET balance = balance - $2
+      WHERE account_id = $1 AND balance >= $2
+      RETURNING balance`,
+    [accountId, amount],
+  );
+  const row = updated.rows[0];
+  if (!row) {
+    const balance = await getBalance(tx, accountId);
+    throw new AppError('insufficient_credits', `This needs ${amount} credits and the balance is ${balance}. Nothing was charged.`, {
+      details: { required: amount, balance },
+    });
+  }
+  await appendLedger(tx, accountId, -amount, row.balance, entry);
+  return { applied: true, balanceAfter: row.balance };
+}
+
+/** Adds credits: grants, purchases and refunds. */
+export async function credit(
+  tx: pg.PoolClient,
+  accountId: number,
+  amount: number,
+  entry: LedgerEntryInput,
+): Promise<Movement> {
+  assertWholeCredits(amount);
+  if (amount === 0) return { applied: false, balanceAfter: await getBalance(tx, accountId) };
+  const previous = entry.idempotencyKey ? await findByIdempotencyKey(tx, accountId, entry.idempotencyKey) : undefined;
+  if (previous) return { applied: false, balanceAfter: previous };
+  const updated = await tx.query<{ balance: number }>(
+    `INSERT INTO credit_balances (account_id, balance) VALUES ($1, $2)
+     ON CONFLICT (account_id) DO UPDATE SET balance = credit_balances.balance + EXCLUDED.balance
+     RETURNING balance`,
+    [accountId, amount],
+  );
+  const balanceAfter = (updated.rows[0] as { balance: number }).balance;
+  await appendLedger(tx, accountId, amount, balanceAfter, entry);
+  return { applied: true, balanceAfter };
+}
+
+async function appendLedger(
+  tx: pg.PoolClient,
+  accountId: number,
+  amount: number,
+  balanceAfter: number,
+  entry: LedgerEntryInput,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO credit_ledger (account_id, amount, balance_after, unit, reason, reference, idempotency_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [accountId, amount, balanceAfter, entry.unit, entry.reason, entry.reference ?? null, entry.idempotencyKey ?? null],
+  );
+}
+
+async function findByIdempotencyKey(tx: Queryable, accountId: number, key: string): Promise<number | undefined> {
+  const existing = await tx.query<{ balance: number }>(
+    `SELECT b.balance FROM credit_ledger l JOIN credit_balances b ON b.account_id = l.account_id
+      WHERE l.account_id = $1 AND l.idempotency_key = $2`,
+    [accountId, key],
+  );
+  return existing.rows[0]?.balance;
+}
+
+function assertWholeCredits(amount: number): void {
+  if (!Number.isSafeInteger(amount) || amount < 0) throw new Error(`credit amounts are non-negative integers, got ${amount}`);
+}
+
+export interface LedgerRow {
+  id: number;
+  amount: number;
+  balanceAfter: number;
+  unit: string;
+  reason: string;
+  reference: string | null;
+  createdAt: string;
+}
+
+export async function listLedger(db: Queryable, accountId: number, limit = 100): Promise<LedgerRow[]> {
+  const result = await db.query<{
+    id: number; amount: number; balance_after: number; unit: string; reason: string; reference: string | null; created_at: Date;
+  }>(
+    `SELECT id, amount, balance_after, unit, reason, reference, created_at FROM credit_ledger
+      WHERE account_id = $1 ORDER BY id DESC LIMIT $2`,
+    [accountId, limit],
+  );
+  return result.rows.map((r) => ({
+    id: r.id, amount: r.amount, balanceAfter: r.balance_after, unit: r.unit, reason: r.reason, reference: r.reference,
+    createdAt: r.created_at.toISOString(),
+  }));
+}

@@ -1,0 +1,51 @@
+import type { CompanySearchParams } from '../../../operations/schemas/filters.js';
+import type { CompanyRecord } from '../../../operations/schemas/records.js';
+import type { Queryable } from '../../store/db.js';
+import { requireExclusionLists } from '../exclusion-lists.js';
+import { addCompanyConditions } from './company-filters.js';
+import { decodeCursor, encodeCursor, queryFingerprint } from './cursor.js';
+import { companyColumns, toCompanyRecord, type CompanyRow } from './records.js';
+import { SqlConditions } from './sql.js';
+
+export interface CompanyQuery {
+  searchParams: CompanySearchParams;
+  companyExclusionListIDs?: string[] | undefined;
+}
+
+/** The WHERE clause of a company query for an account, on alias `c`. */
+export async function companyConditions(db: Queryable, accountId: number, query: CompanyQuery): Promise<SqlConditions> {
+  const sql = new SqlConditions();
+  addCompanyConditions(sql, query.searchParams);
+  const excluded = await requireExclusionLists(db, accountId, query.companyExclusionListIDs, 'companies', 'companyExclusionListIDs');
+  if (excluded.length) {
+    sql.add(`NOT EXISTS (SELECT 1 FROM exclusion_list_items x
+      WHERE x.account_id = ${sql.bind(accountId)} AND x.list_id = ANY(${sql.bind(excluded)}::bigint[]) AND x.item_id = c.id)`);
+  }
+  return sql;
+}
+
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+export async function searchCompanies(
+  db: Queryable,
+  accountId: number,
+  query: CompanyQuery & { pageSize: number; cursor?: string | null | undefined },
+): Promise<Page<CompanyRecord>> {
+  const fingerprint = queryFingerprint('companySearch', { searchParams: query.searchParams, lists: query.companyExclusionListIDs ?? [] });
+  const after = decodeCursor(query.cursor, fingerprint);
+  const sql = await companyConditions(db, accountId, query);
+  sql.add(`c.id > ${sql.bind(after)}`);
+  const result = await db.query<CompanyRow>(
+    `SELECT ${companyColumns} FROM companies c ${sql.where()} ORDER BY c.id LIMIT ${sql.bind(query.pageSize + 1)}`,
+    sql.params,
+  );
+  const rows = result.rows.slice(0, query.pageSize);
+  const last = rows.at(-1);
+  return {
+    data: rows.map(toCompanyRecord),
+    nextCursor: result.rows.length > query.pageSize && last ? encodeCursor(last.id, fingerprint) : null,
+  };
+}

@@ -1,0 +1,75 @@
+import type { CurrentCompany, PeopleSearchParams } from '../../../operations/schemas/filters.js';
+import type { ProfileRecord } from '../../../operations/schemas/records.js';
+import type { Queryable } from '../../store/db.js';
+import { resolveCompanies } from '../company-resolution.js';
+import { requireExclusionLists } from '../exclusion-lists.js';
+import type { Page } from './company-search.js';
+import { decodeCursor, encodeCursor, queryFingerprint } from './cursor.js';
+import { addPeopleConditions } from './people-filters.js';
+import { profileColumns, toProfileRecord, type ProfileRow } from './records.js';
+import { SqlConditions } from './sql.js';
+
+export interface PeopleQuery {
+  searchParams: PeopleSearchParams;
+  currentCompanies?: CurrentCompany[] | undefined;
+  prospectExclusionListIDs?: string[] | undefined;
+  companyExclusionListIDs?: string[] | undefined;
+}
+
+/**
+ * The WHERE clause of a people query for an account, on alias `p`, or null when the query
+ * cannot match anyone (currentCompanies given but none of them resolves).
+ */
+export async function peopleConditions(db: Queryable, accountId: number, query: PeopleQuery): Promise<SqlConditions | null> {
+  const sql = new SqlConditions();
+  addPeopleConditions(sql, query.searchParams);
+  if (query.currentCompanies?.length) {
+    const companyIds = [...new Set((await resolveCompanies(db, query.currentCompanies)).flat())];
+    if (companyIds.length === 0) return null;
+    sql.add(`p.company_id = ANY(${sql.bind(companyIds)}::bigint[])`);
+  }
+  const prospectLists = await requireExclusionLists(db, accountId, query.prospectExclusionListIDs, 'prospects', 'prospectExclusionListIDs');
+  const companyLists = await requireExclusionLists(db, accountId, query.companyExclusionListIDs, 'companies', 'companyExclusionListIDs');
+  if (prospectLists.length || companyLists.length) {
+    const account = sql.bind(accountId);
+    if (prospectLists.length) {
+      sql.add(`NOT EXISTS (SELECT 1 FROM exclusion_list_items x
+        WHERE x.account_id = ${account} AND x.list_id = ANY(${sql.bind(prospectLists)}::bigint[]) AND x.item_id = p.id)`);
+    }
+    if (companyLists.length) {
+      sql.add(`(p.company_id IS NULL OR NOT EXISTS (SELECT 1 FROM exclusion_list_items x
+        WHERE x.account_id = ${account} AND x.list_id = ANY(${sql.bind(companyLists)}::bigint[]) AND x.item_id = p.company_id))`);
+    }
+  }
+  return sql;
+}
+
+export async function searchPeople(
+  db: Queryable,
+  accountId: number,
+  query: PeopleQuery & { pageSize: number; cursor?: string | null | undefined },
+): Promise<Page<ProfileRecord>> {
+  // The detail switches change what each record carries, not which records match: paging may toggle them.
+  const { getDetailedEducation, getDetailedWorkExperience, ...filters } = query.searchParams;
+  const details = { getDetailedEducation, getDetailedWorkExperience };
+  const fingerprint = queryFingerprint('peopleSearch', {
+    searchParams: filters,
+    currentCompanies: query.currentCompanies ?? [],
+    prospectLists: query.prospectExclusionListIDs ?? [],
+    companyLists: query.companyExclusionListIDs ?? [],
+  });
+  const after = decodeCursor(query.cursor, fingerprint);
+  const sql = await peopleConditions(db, accountId, query);
+  if (!sql) return { data: [], nextCursor: null };
+  sql.add(`p.id > ${sql.bind(after)}`);
+  const result = await db.query<ProfileRow>(
+    `SELECT ${profileColumns(details)} FROM people p ${sql.where()} ORDER BY p.id LIMIT ${sql.bind(query.pageSize + 1)}`,
+    sql.params,
+  );
+  const rows = result.rows.slice(0, query.pageSize);
+  const last = rows.at(-1);
+  return {
+    data: rows.map((row) => toProfileRecord(row, details)),
+    nextCursor: result.rows.length > query.pageSize && last ? encodeCursor(last.id, fingerprint) : null,
+  };
+}

@@ -1,0 +1,55 @@
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './log.js';
+import { startService } from './service.js';
+
+/** `npm start`: serve until SIGINT or SIGTERM, then stop in order. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const log = createLogger(config.LOG_LEVEL);
+  const service = await startService(config, { log, interactive: true });
+  const key = service.demoApiKey;
+  process.stdout.write(
+    [
+      '',
+      `Prospecting Data Service is listening on ${service.url}`,
+      `  REST API     ${service.url}/v1   (OpenAPI: ${service.url}/openapi.json)`,
+      `  MCP          ${service.url}/mcp  ${service.url}/mcp/v2  ${service.url}/mcp/v3`,
+      `  Rules        ${service.url}/llms.txt`,
+      key ? `  Demo API key ${key}` : '  Demo API key: set DEMO_API_KEY, or use the key printed on the first start',
+      '',
+      `Try: curl -s ${service.url}/v1/credits?apiKey=${key ?? '<API_KEY>'}`,
+      '',
+    ].join('\n'),
+  );
+  let shuttingDown = false;
+  const shutdown = (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    log.info({ signal }, 'shutting down');
+    const forced = setTimeout(() => process.exit(1), 30_000);
+    forced.unref();
+    service.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,153 @@
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createApp } from './app.js';
+import { ApiKeyAuthenticator, generateApiKey, hashApiKey } from './auth/api-keys.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { createAccount } from './core/accounts.js';
+import { startBackgroundWork, type BackgroundWork } from './jobs/index.js';
+import { createLogger, type Logger } from './log.js';
+import { isCatalogEmpty, seedCatalog } from './seed/load.js';
+import { openDatabase, type Database } from './store/db.js';
+import { startEmbeddedPostgres, type EmbeddedServer } from './store/embedded.js';
+import { migrate } from './store/migrate.js';
+
+export interface RunningService {
+  url: string;
+  context: AppContext;
+  /** Set when this start created the demo account or was given DEMO_API_KEY. */
+  demoApiKey: string | null;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  log?: Logger;
+  /** Prints progress and the banner for people; tests pass false. */
+  interactive?: boolean;
+}
+
+/**
+ * The composition root: store, migrations, first-start seed and demo account, HTTP server,
+ * job worker; and an orderly stop in reverse.
+ */
+export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
+  const log = options.log ?? createLogger(config.LOG_LEVEL);
+  const say = options.interactive ? (line: string) => process.stdout.write(`${line}\n`) : () => undefined;
+  let embedded: EmbeddedServer | null = null;
+  let connectionString = config.DATABASE_URL;
+  if (!connectionString) {
+    say(`Starting the embedded PostgreSQL server (data in ${path.join(config.dataDir, 'postgres')}) ...`);
+    embedded = await startEmbeddedPostgres(config.dataDir, log);
+    connectionString = embedded.connectionString;
+  }
+  const db = openDatabase(connectionString, config.DATABASE_POOL_SIZE);
+  try {
+    const applied = await migrate(db.pool);
+    if (applied.length) log.info({ applied }, 'migrations applied');
+    if (config.SEED_ON_EMPTY && (await isCatalogEmpty(db))) await seedOnFirstStart(db, config, say);
+    const demoApiKey = await ensureDemoAccount(db, config, log);
+
+    const server = await listen(config);
+    const address = server.address() as AddressInfo;
+    const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+    const context: AppContext = {
+      config,
+      db,
+      log,
+      authenticator: new ApiKeyAuthenticator(db.pool),
+      publicUrl: (config.PUBLIC_URL ?? url).replace(/\/$/, ''),
+      services: {},
+    };
+    server.on('request', createApp(context));
+    const background: BackgroundWork | null = config.JOB_WORKER ? await startBackgroundWork(context) : null;
+    log.info({ url, publicUrl: context.publicUrl }, 'service listening');
+
+    let stopping: Promise<void> | null = null;
+    return {
+      url,
+      context,
+      demoApiKey,
+      stop: () =>
+        (stopping ??= (async () => {
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeIdleConnections();
+          });
+          await background?.stop();
+          await db.close();
+          await embedded?.stop();
+        })()),
+    };
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+function listen(config: Config): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    void import('node:http').then(({ createServer }) => {
+      const server = createServer();
+      // Agents keep connections open between calls; keep them a little longer than common client pools.
+      server.keepAliveTimeout = 65_000;
+      server.headersTimeout = 66_000;
+      server.once('error', reject);
+      server.listen(config.PORT, config.HOST, () => resolve(server));
+    });
+  });
+}
+
+async function seedOnFirstStart(db: Database, config: Config, say: (line: string) => void): Promise<void> {
+  say(`Empty catalog: generating ${config.SEED_COMPANIES.toLocaleString('en')} companies and ${config.SEED_PEOPLE.toLocaleString('en')} people (seed ${config.SEED}) ...`);
+  let lastShown = 0;
+  const result = await seedCatalog(db, {
+    companies: config.SEED_COMPANIES,
+    people: config.SEED_PEOPLE,
+    seed: config.SEED,
+    onProgress: ({ table, done, total }) => {
+      const now = Date.now();
+      if (now - lastShown < 1000 && done < total) return;
+      lastShown = now;
+      say(`  ${table}: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`);
+    },
+  });
+  say(`Seeded in ${(result.milliseconds / 1000).toFixed(1)} s.`);
+}
+
+const demoAccountName = 'Demo account';
+
+/**
+ * The demo account exists so that a newcomer can call the API at once. Its key is
+ * DEMO_API_KEY when set; otherwise a random one, created once and kept in DATA_DIR/demo-api-key
+ * (readable by the owner only) so that later starts can show it again.
+ */
+async function ensureDemoAccount(db: Database, config: Config, log: Logger): Promise<string | null> {
+  const keyFile = path.join(config.dataDir, 'demo-api-key');
+  const existing = await db.pool.query<{ id: number }>('SELECT id FROM accounts WHERE name = $1 AND plan = $2', [demoAccountName, 'demo']);
+  const demo = existing.rows[0];
+  if (!demo) {
+    const apiKey = config.DEMO_API_KEY ?? generateApiKey();
+    await createAccount(db, { name: demoAccountName, plan: 'demo', initialCredits: config.DEMO_CREDITS, apiKey });
+    if (!config.DEMO_API_KEY) {
+      await mkdir(config.dataDir, { recursive: true });
+      await writeFile(keyFile, `${apiKey}\n`, { mode: 0o600 });
+      await chmod(keyFile, 0o600);
+    }
+    log.info({ credits: config.DEMO_CREDITS }, 'demo account created');
+    return apiKey;
+  }
+  if (config.DEMO_API_KEY) {
+    await db.pool.query(
+      `INSERT INTO api_keys (account_id, key_hash, key_prefix, label)
+       SELECT $1, $2, $3, 'DEMO_API_KEY' WHERE NOT EXISTS (SELECT 1 FROM api_keys WHERE key_hash = $2)`,
+      [demo.id, hashApiKey(config.DEMO_API_KEY), config.DEMO_API_KEY.slice(0, 10)],
+    );
+    return config.DEMO_API_KEY;
+  }
+  return existsSync(keyFile) ? (await readFile(keyFile, 'utf8')).trim() : null;
+}

@@ -1,0 +1,94 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { generateApiKey } from '../../src/auth/api-keys.js';
+import { loadConfig } from '../../src/config.js';
+import { createAccount, type Plan } from '../../src/core/accounts.js';
+import { createLogger } from '../../src/log.js';
+import { startService, type RunningService } from '../../src/service.js';
+import type { Database } from '../../src/store/db.js';
+import { createTestDatabase } from './database.js';
+
+export interface TestApp {
+  url: string;
+  /** Key of the demo account, which starts with `demoCredits` credits. */
+  apiKey: string;
+  service: RunningService;
+  db: Database;
+  dataDir: string;
+  /** Another account, with its own key and credits. */
+  createAccount(options?: { credits?: number; plan?: Plan; email?: string }): Promise<{ accountId: number; apiKey: string }>;
+  /** JSON over HTTP: returns status, parsed body and headers. */
+  request(method: string, pathAndQuery: string, body?: unknown): Promise<TestResponse>;
+  stop(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  headers: Headers;
+}
+
+export interface TestAppOptions {
+  catalog?: 'seeded' | 'empty';
+  env?: Record<string, string>;
+  demoCredits?: number;
+}
+
+/** The real service on a free port, on a database of its own. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase(options.catalog ?? 'seeded');
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-app-'));
+  const apiKey = generateApiKey();
+  const config = loadConfig({
+    DATABASE_URL: database.connectionString,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    SEED_ON_EMPTY: 'false',
+    DEMO_API_KEY: apiKey,
+    DEMO_CREDITS: String(options.demoCredits ?? 1_000_000),
+    JOB_POLL_INTERVAL_MS: '50',
+    ...options.env,
+  });
+  const service = await startService(config, { log: createLogger('silent') });
+  const request = async (method: string, pathAndQuery: string, body?: unknown): Promise<TestResponse> => {
+    const response = await fetch(`${service.url}${pathAndQuery}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON (CSV, text): keep the text
+    }
+    return { status: response.status, body: parsed, headers: response.headers };
+  };
+  return {
+    url: service.url,
+    apiKey,
+    service,
+    db: database.db,
+    dataDir,
+    request,
+    createAccount: async ({ credits = 1000, plan = 'pro', email } = {}) => {
+      const created = await createAccount(database.db, {
+        name: `Test account ${Math.random().toString(36).slice(2, 8)}`,
+        plan,
+        email: email ?? null,
+        initialCredits: credits,
+      });
+      return { accountId: created.account.id, apiKey: created.apiKey };
+    },
+    stop: async () => {
+      await service.stop();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
