@@ -14,6 +14,8 @@ export interface AppContext {
   authenticator: ApiKeyAuthenticator;
   /** Absolute base URL of this service, for links in responses and mails. */
   publicUrl: string;
+  /** Base URL of this process's own listener, for calls the service makes to itself (the MCP gateway). */
+  internalUrl: string;
   /** Named parts registered by capabilities (job queue, mailer, providers, ...). */
   services: Partial<Services>;
 }

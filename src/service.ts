@@ -60,6 +60,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       log,
       authenticator: new ApiKeyAuthenticator(db.pool),
       publicUrl: (config.PUBLIC_URL ?? url).replace(/\/$/, ''),
+      internalUrl: url,
       services: {},
     };
     server.on('request', createApp(context));

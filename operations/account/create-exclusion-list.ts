@@ -11,7 +11,7 @@ export const createExclusionList = defineOperation({
     'Creates an exclusion list of companies (identified like currentCompanies entries) or of prospects (by profile URL or slug). ' +
     'Pass its exclusionListId in companyExclusionListIDs or prospectExclusionListIDs of a search. Entries that match nothing are reported in unmatched. Free.',
   category: 'account',
-  keywords: ['exclusion', 'exclude', 'suppression', 'suppress', 'blocklist', 'blacklist', 'do not contact', 'customers', 'skip', 'remove', 'dedupe', 'list'],
+  keywords: ['exclusion', 'exclude', 'suppression', 'suppress', 'blocklist', 'blacklist', 'do not contact', 'customers', 'skip', 'remove', 'dedupe', 'list', 'people', 'dnc', 'existing'],
   method: 'POST',
   path: '/v1/exclusion-lists',
   input: z

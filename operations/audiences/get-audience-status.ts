@@ -10,7 +10,7 @@ export const getAudienceStatus = defineOperation({
     'Returns status (DRAFT, BUILDING, NORMAL, FAILED), numCompanies and numProspects. Poll every 30 to 60 seconds while BUILDING, never in a tight loop. ' +
     'On FAILED, create a new audience. Free.',
   category: 'audience',
-  keywords: ['audience', 'status', 'poll', 'progress', 'state', 'ready', 'done', 'check', 'counts', 'how many', 'built'],
+  keywords: ['audience', 'status', 'poll', 'progress', 'state', 'ready', 'done', 'check', 'counts', 'how many', 'built', 'far', 'along', 'finished', 'wait'],
   method: 'GET',
   path: '/v1/audiences/{audienceId}',
   input: z.strictObject({ audienceId }),

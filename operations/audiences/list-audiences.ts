@@ -9,7 +9,7 @@ export const listAudiences = defineOperation({
   summary: 'List the account\'s audiences, newest first.',
   description: 'Pages through the audiences of the account, newest first, with their status and counts. Free.',
   category: 'audience',
-  keywords: ['audiences', 'list', 'my', 'saved', 'all', 'browse', 'show', 'existing', 'lists'],
+  keywords: ['audiences', 'list', 'my', 'saved', 'all', 'browse', 'show', 'existing', 'lists', 'have', 'own', 'mine', 'overview'],
   method: 'GET',
   path: '/v1/audiences',
   input: z.strictObject({

@@ -17,7 +17,7 @@ export const peopleSearch = defineOperation({
   keywords: [
     'people', 'person', 'persons', 'prospect', 'prospects', 'lead', 'leads', 'contact', 'contacts', 'employee', 'employees',
     'profile', 'profiles', 'candidate', 'decision', 'maker', 'job', 'title', 'role', 'who', 'works', 'staff', 'find', 'search',
-    'vp', 'director', 'cto', 'ceo', 'engineer', 'sales', 'marketing', 'executive',
+    'vp', 'director', 'cto', 'ceo', 'engineer', 'sales', 'marketing', 'executive', 'founder', 'founders', 'head', 'manager', 'hire',
   ],
   method: 'POST',
   path: '/v1/people-search',

@@ -1,7 +1,149 @@
+import { createHmac } from 'node:crypto';
+import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server';
 import type express from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import type { RateLimitClass } from '../../operations/define.js';
+import { protectedResourceMetadata, protectedResourceMetadataPath, requireBearer } from '../auth/bearer.js';
 import type { AppContext } from '../context.js';
+import { RestBackend } from './backend.js';
+import { Gateway, type ConfirmState } from './gateway.js';
+import { BalanceCache } from './guards/balance.js';
+import { ConfirmationTokens, confirmationTtlSeconds } from './guards/confirmation.js';
+import { PollCache } from './guards/polling.js';
+import { loadSigningKey } from './guards/signing.js';
+import { StoredResults } from './guards/stored-results.js';
+import { callerOf, createServerFactory, type CallerInfo, type Surface } from './server.js';
+
+export const mcpServerVersion = '1.0.0';
+
+const localHostnames = ['localhost', '127.0.0.1', '[::1]'];
+
+function hostnameOf(url: string): string | null {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * DNS-rebinding protection: the Host names this service answers to. Defaults: the loopback
+ * names, the listening host and the public URL's host; ALLOWED_HOSTS adds names, and `*` turns
+ * the check off (for a deployment whose proxy checks Host itself).
+ */
+export function allowedHosts(context: AppContext): string[] | null {
+  const configured = context.config.ALLOWED_HOSTS ?? [];
+  if (configured.includes('*')) return null;
+  const hosts = new Set(localHostnames);
+  for (const url of [context.internalUrl, context.publicUrl]) {
+    const hostname = hostnameOf(url);
+    if (hostname) hosts.add(hostname);
+  }
+  for (const host of configured) hosts.add(host.toLowerCase());
+  return [...hosts];
+}
+
+/** Browser origins allowed to call the MCP surfaces: loopback, the public URL, ALLOWED_ORIGINS. */
+export function allowedOrigins(context: AppContext): string[] {
+  const origins = new Set(localHostnames);
+  const publicHost = hostnameOf(context.publicUrl);
+  if (publicHost) origins.add(publicHost);
+  for (const origin of context.config.ALLOWED_ORIGINS ?? []) {
+    origins.add(origin.includes('://') && !origin.endsWith('://*') ? (hostnameOf(origin) ?? origin) : origin.toLowerCase());
+  }
+  return [...origins];
+}
+
+/** x-api-key authentication: 401 before any MCP processing; the key is never echoed or logged. */
+function requireApiKey(context: AppContext) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      const key = req.header('x-api-key');
+      if (!key) {
+        res.status(401).json({ error: { code: 'unauthorized', message: 'Missing API key: send it in the x-api-key header.', requestId: res.locals.requestId } });
+        return;
+      }
+      const principal = await context.authenticator.authenticate(key);
+      if (!principal) {
+        res.status(401).json({ error: { code: 'unauthorized', message: 'Invalid API key.', requestId: res.locals.requestId } });
+        return;
+      }
+      res.locals.accountId = principal.accountId;
+      const caller: CallerInfo = { principal, apiKey: key, requestId: res.locals.requestId as string | undefined };
+      req.auth = { token: 'x-api-key', clientId: `account:${principal.accountId}`, scopes: [], extra: { caller } };
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () => {
+    pending ??= load().catch((error: unknown) => {
+      pending = null;
+      throw error;
+    });
+    return pending;
+  };
+}
 
 /** Mounts the MCP surfaces (/mcp, /mcp/v2, /mcp/v3) on the app. */
-export function mountMcp(_app: express.Express, _context: AppContext): void {
-  // The MCP gateway lands with its own capability.
+export function mountMcp(app: express.Express, context: AppContext): void {
+  const { config } = context;
+  const signingKey = once(() => loadSigningKey(context.db.pool, config));
+  // One secret, two uses: derive a key for each so that neither kind of signature passes as the other.
+  const derived = (purpose: string) => once(async () => createHmac('sha256', await signingKey()).update(purpose).digest());
+  const tokenKey = derived('mcp confirmation token');
+  const stateKey = derived('mcp request state');
+
+  const gateway = new Gateway({
+    config,
+    backend: new RestBackend(config.BACKEND_URL ?? context.internalUrl),
+    tokens: new ConfirmationTokens(context.db.pool, tokenKey),
+    balances: new BalanceCache(config.BALANCE_CACHE_SECONDS * 1000),
+    polls: new PollCache(context.db.pool),
+    stored: new StoredResults(context.db.pool),
+    log: context.log.child({ part: 'mcp' }),
+  });
+  const confirmationCodec = once(
+    async (): Promise<RequestStateCodec<ConfirmState>> =>
+      createRequestStateCodec<ConfirmState>({
+        key: await stateKey(),
+        ttlSeconds: confirmationTtlSeconds,
+        bind: (ctx) => String(callerOf(ctx.http?.authInfo).principal.accountId),
+      }),
+  );
+  const rateLimits: Record<RateLimitClass, number> = {
+    search: config.RATE_LIMIT_SEARCH_PER_MINUTE,
+    standard: config.RATE_LIMIT_STANDARD_PER_MINUTE,
+    status: config.RATE_LIMIT_STATUS_PER_MINUTE,
+    heavy: config.RATE_LIMIT_HEAVY_PER_MINUTE,
+  };
+  const deps = { gateway, rateLimits, confirmationCodec, version: mcpServerVersion };
+  const log = context.log.child({ part: 'mcp' });
+  const handlerFor = (surface: Surface) => {
+    const handler = toNodeHandler(
+      createMcpHandler(createServerFactory(deps, surface), { onerror: (error) => log.warn({ err: error, surface }, 'mcp request error') }),
+      { onerror: (error) => log.error({ err: error, surface }, 'mcp handler failed') },
+    );
+    return (req: Request, res: Response, next: NextFunction) => {
+      handler(req, res).catch(next);
+    };
+  };
+
+  const hosts = allowedHosts(context);
+  const validation = [
+    ...(hosts ? [hostHeaderValidation(hosts)] : []),
+    originValidation(allowedOrigins(context)),
+  ];
+  app.all('/mcp', ...validation, requireApiKey(context), handlerFor('default'));
+  app.all('/mcp/v2', ...validation, requireApiKey(context), handlerFor('full'));
+  app.get(protectedResourceMetadataPath('/mcp/v3'), (_req, res) => {
+    res.json(protectedResourceMetadata(context, '/mcp/v3'));
+  });
+  app.all('/mcp/v3', ...validation, requireBearer(context, '/mcp/v3'), handlerFor('oauth'));
 }

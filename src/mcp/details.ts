@@ -1,0 +1,61 @@
+import type { RateLimitClass } from '../../operations/define.js';
+import { chargeMethodOf } from '../../operations/define.js';
+import { audienceWorkflowStep, type CatalogEntry } from './catalog.js';
+
+/** get_endpoint_details_full: everything an agent needs to call one operation correctly. */
+export function endpointDetails(entry: CatalogEntry, rateLimits: Record<RateLimitClass, number>): Record<string, unknown> {
+  const { operation } = entry;
+  const confirmation =
+    operation.confirmation === 'always'
+      ? 'Always: the user must explicitly confirm the credits and time of every call (the gateway asks through elicitation, or returns a confirmationToken to send back after the user agreed).'
+      : 'When the worst-case cost of a call exceeds the configured threshold, the user must confirm it first (the gateway asks, or returns a confirmationToken).';
+  return {
+    operationId: operation.operationId,
+    title: operation.title,
+    summary: operation.summary,
+    description: operation.description,
+    category: operation.category,
+    rest: {
+      method: operation.method,
+      path: operation.path,
+      aliasPaths: operation.aliasPaths ?? [],
+      pathParameters: entry.pathParameters,
+      apiKeyLocation: ['POST', 'PATCH', 'PUT'].includes(operation.method) ? 'JSON body field apiKey' : 'query string parameter apiKey',
+    },
+    authentication:
+      'Through MCP the gateway adds your account\'s credential (from the x-api-key header, or the OAuth token on /mcp/v3); do not put apiKey in the payload. ' +
+      'Called directly, the REST API takes apiKey in the JSON body for POST/PATCH/PUT and in the query string for GET/DELETE.',
+    callWith: `call_operation {"operationId": "${operation.operationId}", "payload": {...fields below}}`,
+    requiredFields: entry.fields.filter((f) => f.required),
+    optionalFields: entry.fields.filter((f) => !f.required),
+    inputSchema: entry.inputSchema,
+    outputSchema: entry.outputSchema,
+    responseEnvelope: '{ output: <outputSchema>, chargeInfo: { method: free | charged-now | charging-later, creditsCharged?, message? } }',
+    rateLimit: {
+      class: operation.rateLimitClass,
+      requestsPerMinute: rateLimits[operation.rateLimitClass],
+      onExceeded: 'HTTP 429 with Retry-After; wait that long, never retry in a tight loop.',
+    },
+    credits: {
+      unit: operation.credits.unit,
+      charged: operation.credits.charged,
+      chargeInfoMethod: chargeMethodOf(operation.credits.charged),
+      rule: operation.credits.rule,
+      example: operation.credits.example,
+      typicalWorstCasePerCall: entry.typicalWorstCase,
+    },
+    pollIntervalSeconds: operation.pollIntervalSeconds ?? null,
+    polling: operation.pollIntervalSeconds
+      ? `Poll every ${operation.pollIntervalSeconds} s at most; a sooner poll of the same resource is answered from the gateway's cache.`
+      : null,
+    confirmationRequired: operation.confirmation,
+    confirmation,
+    annotations: entry.annotations,
+    example: { operationId: operation.operationId, payload: operation.example },
+    workflow: {
+      audienceWorkflowStep: audienceWorkflowStep(operation.operationId),
+      before: operation.workflow.before,
+      after: operation.workflow.after,
+    },
+  };
+}

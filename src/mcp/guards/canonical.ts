@@ -1,0 +1,16 @@
+import { createHash } from 'node:crypto';
+
+/** JSON with object keys sorted at every level, so that equal payloads hash equally. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+/** Identifies one exact call: the operation and its validated payload. */
+export function payloadHash(operationId: string, input: unknown): string {
+  return createHash('sha256').update(`${operationId}\n${canonicalJson(input)}`).digest('base64url');
+}

@@ -1,0 +1,50 @@
+import type { Queryable } from '../../store/db.js';
+
+/**
+ * The last answer of each status operation, per account, operation and resource, kept in
+ * PostgreSQL. In memory it would hold per instance only: behind a load balancer an agent's
+ * next poll usually lands on another instance and would reach the backend again. One indexed
+ * primary-key read per status call is cheaper than the status query it replaces.
+ */
+export interface CachedPoll {
+  answer: unknown;
+  ageSeconds: number;
+}
+
+export class PollCache {
+  constructor(private readonly db: Queryable) {}
+
+  async fresh(accountId: number, operationId: string, resourceKey: string, intervalSeconds: number): Promise<CachedPoll | null> {
+    const result = await this.db.query<{ answer: unknown; age: number }>(
+      `SELECT answer, EXTRACT(EPOCH FROM (now() - fetched_at))::float8 AS age
+         FROM mcp_poll_cache
+        WHERE account_id = $1 AND operation_id = $2 AND resource_key = $3
+          AND fetched_at > now() - make_interval(secs => $4)`,
+      [accountId, operationId, resourceKey, intervalSeconds],
+    );
+    const row = result.rows[0];
+    return row ? { answer: row.answer, ageSeconds: Math.max(0, row.age) } : null;
+  }
+
+  async remember(accountId: number, operationId: string, resourceKey: string, answer: unknown): Promise<void> {
+    await this.db.query(
+      `INSERT INTO mcp_poll_cache (account_id, operation_id, resource_key, answer, fetched_at)
+       VALUES ($1, $2, $3, $4, now())
+       ON CONFLICT (account_id, operation_id, resource_key) DO UPDATE SET answer = EXCLUDED.answer, fetched_at = EXCLUDED.fetched_at`,
+      [accountId, operationId, resourceKey, JSON.stringify(answer)],
+    );
+    if (Math.random() < 0.01) void this.purgeOlderThan(3600).catch(() => undefined);
+  }
+
+  /**
+   * A change made through the gateway (a build, a trigger) makes earlier status answers of the
+   * account stale: the next poll must see it.
+   */
+  async forgetAccount(accountId: number): Promise<void> {
+    await this.db.query('DELETE FROM mcp_poll_cache WHERE account_id = $1', [accountId]);
+  }
+
+  async purgeOlderThan(seconds: number): Promise<void> {
+    await this.db.query('DELETE FROM mcp_poll_cache WHERE fetched_at < now() - make_interval(secs => $1)', [seconds]);
+  }
+}

@@ -1,0 +1,38 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+
+/**
+ * Tool results in one shape: a short line for people and models first, then the structured
+ * content serialised as JSON text (for clients that read only `content`), and the structured
+ * content itself.
+ */
+export function toolResult(summary: string, structured: Record<string, unknown>, isError = false): CallToolResult {
+  return {
+    content: [
+      { type: 'text', text: summary },
+      { type: 'text', text: JSON.stringify(structured) },
+    ],
+    structuredContent: structured,
+    ...(isError ? { isError: true } : {}),
+  };
+}
+
+export interface ToolErrorDetails {
+  code: string;
+  message: string;
+  nextStep: string;
+  status?: number;
+  details?: unknown;
+  retryAfterSeconds?: number;
+  [key: string]: unknown;
+}
+
+/** A refusal or failure the agent can act on: what happened, then what to do next. */
+export function toolError(error: ToolErrorDetails): CallToolResult {
+  const status = error.status ? `HTTP ${error.status} ` : '';
+  return toolResult(`Error ${status}${error.code}: ${error.message} Next step: ${error.nextStep}`, { error }, true);
+}
+
+export function errorText(result: CallToolResult): string {
+  const first = result.content[0];
+  return first && first.type === 'text' ? first.text : '';
+}
