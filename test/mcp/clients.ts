@@ -16,7 +16,7 @@ export interface ToolAnswer {
   structuredContent?: any;
 }
 
-export type ElicitationAnswer = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' | 'cancel' };
+export type ElicitationAnswer = { action: 'accept'; content: Record<string, string | number | boolean | string[]> } | { action: 'decline' | 'cancel' };
 
 export interface McpTestClient {
   kind: ClientKind;
