@@ -56,6 +56,23 @@ const environmentSchema = z.object({
   EXPORT_LINK_TTL_SECONDS: positiveInt.default(7 * 24 * 3600),
   JOB_POLL_INTERVAL_MS: positiveInt.default(250),
   JOB_WORKER: booleanFlag.default(true),
+
+  /** Live professional-network source over HTTP; unset: the simulated source over the stored catalog. */
+  NETWORK_SOURCE_URL: z.url().optional(),
+  NETWORK_SOURCE_API_KEY: z.string().optional(),
+  NETWORK_SOURCE_TIMEOUT_MS: positiveInt.default(8_000),
+  /** Simulated source only: share of live fetches that fail (0 to 1), and the delay of each fetch. */
+  NETWORK_SOURCE_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0),
+  NETWORK_SOURCE_LATENCY_MS: nonNegativeInt.default(0),
+  /** A contact-data vendor over HTTP, asked after the dataset and before the email-pattern guesser. */
+  CONTACT_PROVIDER_URL: z.url().optional(),
+  CONTACT_PROVIDER_API_KEY: z.string().optional(),
+  CONTACT_PROVIDER_TIMEOUT_MS: positiveInt.default(8_000),
+  /** `embedded`: deterministic syntax and reserved-name rules; `dns`: real MX lookups. */
+  CONTACT_EMAIL_VALIDATION: z.enum(['embedded', 'dns']).default('embedded'),
+  /** Batch contact enrichment: items one worker claims at a time, and how long it holds them before another may. */
+  CONTACT_BATCH_CLAIM_SIZE: positiveInt.max(1000).default(25),
+  CONTACT_BATCH_LEASE_SECONDS: positiveInt.default(120),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

@@ -18,6 +18,7 @@ export const pollBatchContactEnrichment = defineOperation({
   output: z.object({
     taskId: z.string(),
     status: z.enum(['QUEUED', 'RUNNING', 'DONE', 'FAILED']),
+    failureReason: z.string().nullable().describe('Why a FAILED job stopped (the balance ran out); null otherwise.'),
     overallStats: z.object({
       total: z.number().int(),
       processed: z.number().int(),
@@ -30,6 +31,7 @@ export const pollBatchContactEnrichment = defineOperation({
         profileUrl: z.string(),
         status: z.enum(['PENDING', 'FOUND', 'NOT_FOUND']),
         creditsCharged: z.number().int(),
+        reason: z.string().nullable().describe('Why an item is NOT_FOUND (or a repeat of an earlier item); null otherwise.'),
       }),
     ),
     nextCursor: z.string().nullable(),

@@ -1,8 +1,35 @@
 import {
   liveEnrichCompany, liveEnrichPerson, pollBatchContactEnrichment, revealContactSingle, revealContactSync, startBatchContactEnrichment,
 } from '../../../operations/index.js';
-import { notImplemented } from './not-implemented.js';
+import { pollBatch, startBatch } from '../../core/contacts/batch.js';
+import { liveFetchCompany, liveFetchProfile } from '../../core/contacts/live-fetch.js';
+import { revealSingle, revealSync } from '../../core/contacts/reveal.js';
+import { handle } from '../handler.js';
 
 export const contactHandlers = [
-  revealContactSync, revealContactSingle, startBatchContactEnrichment, pollBatchContactEnrichment, liveEnrichCompany, liveEnrichPerson,
-].map(notImplemented);
+  handle(revealContactSync, async (input, { app, principal, requestId }) => {
+    const { creditsCharged, ...output } = await revealSync(app, principal, input, requestId);
+    return { output, creditsCharged };
+  }),
+  handle(revealContactSingle, async (input, { app, principal, requestId }) => {
+    const { creditsCharged, ...output } = await revealSingle(app, principal, input, requestId);
+    return { output, creditsCharged };
+  }),
+  handle(startBatchContactEnrichment, async (input, { app, principal }) => {
+    const output = await startBatch(app, principal, input);
+    return {
+      output,
+      status: 202,
+      message: `Charged per profile and type found as each profile completes, at most ${output.maxCredits} credits. Poll pollBatchContactEnrichment about every 30 seconds.`,
+    };
+  }),
+  handle(pollBatchContactEnrichment, async (input, { app, principal }) => ({ output: await pollBatch(app, principal, input) })),
+  handle(liveEnrichCompany, async (input, { app, principal, requestId, log }) => {
+    const { creditsCharged, message, ...output } = await liveFetchCompany(app, principal, input, requestId, log);
+    return { output, creditsCharged, message };
+  }),
+  handle(liveEnrichPerson, async (input, { app, principal, requestId, log }) => {
+    const { creditsCharged, message, ...output } = await liveFetchProfile(app, principal, input, requestId, log);
+    return { output, creditsCharged, message };
+  }),
+];

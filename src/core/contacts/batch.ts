@@ -1,0 +1,314 @@
+import type pg from 'pg';
+import type { Principal } from '../../auth/api-keys.js';
+import type { AppContext } from '../../context.js';
+import { AppError, type FieldIssue } from '../../errors.js';
+import type { ContactTypes } from '../../providers/contacts/types.js';
+import type { ProfileRef } from '../../providers/network/types.js';
+import type { Queryable } from '../../store/db.js';
+import { charge, getBalance } from '../credits.js';
+import { ensureMonthlyGrant } from '../metering.js';
+import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
+import { parsePersonIdentifier } from './identifiers.js';
+import { priceOfFound, totalOf, worstCaseOf, type FoundContacts } from './reveal.js';
+
+/**
+ * Batch contact enrichment: a durable job of up to 1,000 profiles, processed item by item by
+ * the batch worker (batch-worker.ts) and read back with a cursor.
+ *
+ * Job states
+ *   QUEUED   accepted; no worker has claimed an item yet.
+ *   RUNNING  a worker claimed an item; items complete one by one.
+ *   DONE     no item is PENDING any more (each is FOUND or NOT_FOUND).
+ *   FAILED   the balance could not pay for what an item found. The job stops there: that item
+ *            and every item not yet processed end NOT_FOUND with a reason saying so, their
+ *            contacts withheld and nothing charged for them; items completed before keep
+ *            their results and charges. A job does not resume: submit the remaining profiles
+ *            again after topping up. `failureReason` says what happened.
+ *
+ * Item states: PENDING → FOUND (at least one asked type found, and paid) or NOT_FOUND
+ * (nothing found, profile unknown, providers unavailable after retries, or not paid; `reason`
+ * says which). A profile repeated within one job is looked up and charged once; its repeats
+ * show the same result with creditsCharged 0.
+ *
+ * Charging: per item, as it completes, per type found (work email 2, personal email 2,
+ * phone 3), in the transaction that stores the item's result, under the ledger idempotency
+ * key `batch:<taskId>:<itemIndex>`: an item is charged at most once whatever the restarts.
+ * At submission, a balance below one item's worst case is refused with 402 (nothing could
+ * be paid for); the balance never goes negative.
+ */
+
+export type TaskStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED';
+type ItemStatus = 'PENDING' | 'FOUND' | 'NOT_FOUND';
+
+export const batchReasons = {
+  profileNotFound: 'profile not found',
+  nothingFound: 'no contact found for the types asked',
+  providersUnavailable: (attempts: number) => `contact providers unavailable after ${attempts} attempts; nothing charged`,
+  duplicate: (index: number) => `same profile as profileUrls[${index}]: looked up and charged once, there`,
+  notPaid: (required: number, balance: number) =>
+    `insufficient credits: the contacts found cost ${required} and the balance was ${balance}; contacts withheld, nothing charged`,
+  stopped: 'not processed: the job stopped because the balance ran out; nothing charged',
+} as const;
+
+export interface StartedBatch {
+  taskId: string;
+  status: TaskStatus;
+  totalProfiles: number;
+  maxCredits: number;
+}
+
+export async function startBatch(
+  app: AppContext,
+  principal: Principal,
+  input: { profileUrls: string[]; enrichmentType: ContactTypes },
+): Promise<StartedBatch> {
+  const refs = parseAll(input.profileUrls);
+  const types = input.enrichmentType;
+  const perItem = worstCaseOf(types);
+  await ensureMonthlyGrant(app, principal);
+  const balance = await getBalance(app.db.pool, principal.accountId);
+  if (balance < perItem) {
+    throw new AppError(
+      'insufficient_credits',
+      `One profile of this job can cost up to ${perItem} credits and the balance is ${balance}. Nothing was submitted or charged.`,
+      { details: { required: perItem, balance } },
+    );
+  }
+  const personIds = await findPersonIds(app.db.pool, refs);
+  const firstIndexOf = new Map<number, number>();
+  const items = input.profileUrls.map((profileUrl, index) => {
+    const personId = personIds[index] ?? null;
+    if (personId === null) return { profileUrl, personId, duplicateOf: null, status: 'NOT_FOUND', reason: batchReasons.profileNotFound };
+    const first = firstIndexOf.get(personId);
+    if (first !== undefined) return { profileUrl, personId, duplicateOf: first, status: 'DUPLICATE', reason: batchReasons.duplicate(first) };
+    firstIndexOf.set(personId, index);
+    return { profileUrl, personId, duplicateOf: null, status: 'PENDING', reason: null };
+  });
+  const pending = items.filter((i) => i.status === 'PENDING').length;
+  const status: TaskStatus = pending === 0 ? 'DONE' : 'QUEUED';
+
+  const taskId = await app.db.transaction(async (tx) => {
+    const task = await tx.query<{ id: number }>(
+      `INSERT INTO contact_batch_tasks (account_id, status, get_work_emails, get_personal_emails, get_phone_numbers, total, completed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $2 = 'DONE' THEN now() END) RETURNING id`,
+      [principal.accountId, status, types.getWorkEmails, types.getPersonalEmails, types.getPhoneNumbers, items.length],
+    );
+    const id = (task.rows[0] as { id: number }).id;
+    await tx.query(
+      `INSERT INTO contact_batch_items (account_id, task_id, item_index, profile_url, person_id, duplicate_of, status, reason, completed_at)
+       SELECT $1, $2, t.ord - 1, t.url, t.person_id, t.duplicate_of, t.status, t.reason, CASE WHEN t.status = 'PENDING' THEN NULL ELSE now() END
+         FROM unnest($3::text[], $4::bigint[], $5::integer[], $6::text[], $7::text[]) WITH ORDINALITY AS t(url, person_id, duplicate_of, status, reason, ord)`,
+      [
+        principal.accountId, id, items.map((i) => i.profileUrl), items.map((i) => i.personId), items.map((i) => i.duplicateOf),
+        items.map((i) => i.status), items.map((i) => i.reason),
+      ],
+    );
+    return id;
+  });
+  return { taskId: String(taskId), status, totalProfiles: items.length, maxCredits: pending * perItem };
+}
+
+function parseAll(profileUrls: string[]): ProfileRef[] {
+  const issues: FieldIssue[] = [];
+  const refs = profileUrls.map((url, index) => {
+    try {
+      return parsePersonIdentifier(url, `profileUrls.${index}`);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      issues.push(...((error.details?.issues as FieldIssue[] | undefined) ?? [{ field: `profileUrls.${index}`, message: error.message }]));
+      return {};
+    }
+  });
+  if (issues.length) {
+    const summary = issues.slice(0, 5).map((i) => `${i.field}: ${i.message}`).join('; ');
+    throw new AppError('invalid_request', `Invalid request: ${summary}${issues.length > 5 ? '; ...' : ''}`, { details: { issues } });
+  }
+  return refs;
+}
+
+/** Catalog ids for many references in one query; null where nobody matches. */
+async function findPersonIds(db: Queryable, refs: ProfileRef[]): Promise<Array<number | null>> {
+  const result = await db.query<{ ord: number; by_user: number | null; by_slug: number | null }>(
+    `SELECT r.ord,
+            (SELECT p.id FROM people p WHERE r.user_id IS NOT NULL AND p.network_user_id = r.user_id ORDER BY p.id LIMIT 1) AS by_user,
+            (SELECT p.id FROM people p WHERE r.slug IS NOT NULL AND p.network_slug = r.slug ORDER BY p.id LIMIT 1) AS by_slug
+       FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS r(user_id, slug, ord)`,
+    [refs.map((r) => r.userId ?? null), refs.map((r) => r.slug ?? null)],
+  );
+  const ids: Array<number | null> = refs.map(() => null);
+  for (const row of result.rows) ids[row.ord - 1] = row.by_user ?? row.by_slug ?? null;
+  return ids;
+}
+
+export interface BatchPage {
+  taskId: string;
+  status: TaskStatus;
+  failureReason: string | null;
+  overallStats: { total: number; processed: number; found: number; notFound: number; creditsCharged: number };
+  pageResults: Array<FoundContacts & { profileUrl: string; status: ItemStatus; creditsCharged: number; reason: string | null }>;
+  nextCursor: string | null;
+}
+
+/** What an item reads as: a repeat reads as its original, without the charge. */
+const displayedItems = `
+  SELECT i.item_index, i.profile_url, i.duplicate_of,
+         CASE WHEN i.status = 'DUPLICATE' THEN o.status ELSE i.status END AS status,
+         CASE WHEN i.status = 'DUPLICATE' THEN o.work_emails ELSE i.work_emails END AS work_emails,
+         CASE WHEN i.status = 'DUPLICATE' THEN o.personal_emails ELSE i.personal_emails END AS personal_emails,
+         CASE WHEN i.status = 'DUPLICATE' THEN o.phone_numbers ELSE i.phone_numbers END AS phone_numbers,
+         i.credits_charged,
+         i.reason
+    FROM contact_batch_items i
+    LEFT JOIN contact_batch_items o
+      ON i.status = 'DUPLICATE' AND o.account_id = i.account_id AND o.task_id = i.task_id AND o.item_index = i.duplicate_of
+   WHERE i.account_id = $1 AND i.task_id = $2`;
+
+export async function pollBatch(
+  app: AppContext,
+  principal: Principal,
+  input: { taskId: string; cursor?: string | null | undefined; pageSize: number },
+): Promise<BatchPage> {
+  const taskId = Number(input.taskId);
+  const task = await app.db.pool.query<{ status: TaskStatus; failure_reason: string | null }>(
+    'SELECT status, failure_reason FROM contact_batch_tasks WHERE account_id = $1 AND id = $2',
+    [principal.accountId, taskId],
+  );
+  const row = task.rows[0];
+  if (!row) throw new AppError('not_found', `Batch task ${input.taskId} not found.`);
+  const fingerprint = queryFingerprint('pollBatchContactEnrichment', { taskId });
+  // The cursor holds the index of the next item to show.
+  const from = decodeCursor(input.cursor, fingerprint);
+  const [stats, page] = await Promise.all([
+    app.db.pool.query<{ total: number; processed: number; found: number; not_found: number; credits: number }>(
+      `SELECT count(*)::int AS total,
+              count(*) FILTER (WHERE d.status <> 'PENDING')::int AS processed,
+              count(*) FILTER (WHERE d.status = 'FOUND')::int AS found,
+              count(*) FILTER (WHERE d.status = 'NOT_FOUND')::int AS not_found,
+              coalesce(sum(d.credits_charged), 0)::int AS credits
+         FROM (${displayedItems}) d`,
+      [principal.accountId, taskId],
+    ),
+    app.db.pool.query<{
+      item_index: number; profile_url: string; status: ItemStatus; work_emails: string[]; personal_emails: string[];
+      phone_numbers: string[]; credits_charged: number; reason: string | null;
+    }>(`${displayedItems} AND i.item_index >= $3 ORDER BY i.item_index LIMIT $4`, [principal.accountId, taskId, from, input.pageSize + 1]),
+  ]);
+  const s = stats.rows[0] as { total: number; processed: number; found: number; not_found: number; credits: number };
+  const rows = page.rows.slice(0, input.pageSize);
+  const last = rows.at(-1);
+  return {
+    taskId: input.taskId,
+    status: row.status,
+    failureReason: row.failure_reason,
+    overallStats: { total: s.total, processed: s.processed, found: s.found, notFound: s.not_found, creditsCharged: s.credits },
+    pageResults: rows.map((r) => ({
+      profileUrl: r.profile_url,
+      status: r.status,
+      workEmails: r.work_emails,
+      personalEmails: r.personal_emails,
+      phoneNumbers: r.phone_numbers,
+      creditsCharged: r.credits_charged,
+      reason: r.reason,
+    })),
+    nextCursor: page.rows.length > input.pageSize && last ? encodeCursor(last.item_index + 1, fingerprint) : null,
+  };
+}
+
+/** One claimed item's outcome, as the worker decided it. */
+export type ItemOutcome =
+  | { kind: 'looked-up'; found: FoundContacts }
+  | { kind: 'not-found'; reason: string };
+
+export interface ClaimedItem {
+  accountId: number;
+  taskId: number;
+  itemIndex: number;
+}
+
+/**
+ * Stores one item's outcome and charges for it, atomically. Locks the job row first, so the
+ * completions of one job are serialised: the last one sees no PENDING item left and marks the
+ * job DONE, and a completion after a stop sees FAILED. Returns false when the item was already
+ * complete (another worker finished it after this one's lease ran out).
+ */
+export async function completeItem(tx: pg.PoolClient, item: ClaimedItem, outcome: ItemOutcome): Promise<boolean> {
+  const task = await tx.query<{ status: TaskStatus; get_work_emails: boolean; get_personal_emails: boolean; get_phone_numbers: boolean }>(
+    `SELECT status, get_work_emails, get_personal_emails, get_phone_numbers FROM contact_batch_tasks
+      WHERE account_id = $1 AND id = $2 FOR UPDATE`,
+    [item.accountId, item.taskId],
+  );
+  const job = task.rows[0];
+  if (!job) return false;
+  const current = await tx.query<{ status: string }>(
+    'SELECT status FROM contact_batch_items WHERE account_id = $1 AND task_id = $2 AND item_index = $3 FOR UPDATE',
+    [item.accountId, item.taskId, item.itemIndex],
+  );
+  if (current.rows[0]?.status !== 'PENDING') return false;
+
+  if (job.status === 'FAILED') {
+    await finishItem(tx, item, 'NOT_FOUND', null, 0, batchReasons.stopped);
+  } else if (outcome.kind === 'not-found') {
+    await finishItem(tx, item, 'NOT_FOUND', null, 0, outcome.reason);
+  } else {
+    const types: ContactTypes = {
+      getWorkEmails: job.get_work_emails, getPersonalEmails: job.get_personal_emails, getPhoneNumbers: job.get_phone_numbers,
+    };
+    const amount = totalOf(priceOfFound(outcome.found, types));
+    try {
+      await charge(tx, item.accountId, amount, {
+        unit: 'revealContact',
+        reason: 'batch contact enrichment',
+        reference: `batch:${item.taskId}`,
+        idempotencyKey: `batch:${item.taskId}:${item.itemIndex}`,
+      });
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'insufficient_credits') throw error;
+      // charge() refuses without an SQL error, so the transaction is still usable.
+      const balance = await getBalance(tx, item.accountId);
+      await finishItem(tx, item, 'NOT_FOUND', null, 0, batchReasons.notPaid(amount, balance));
+      await stopTask(tx, item, `Stopped at profileUrls[${item.itemIndex}]: ${batchReasons.notPaid(amount, balance)}. Items not processed end NOT_FOUND; top up and submit them again.`);
+      return true;
+    }
+    const found = amount > 0;
+    await finishItem(tx, item, found ? 'FOUND' : 'NOT_FOUND', found ? outcome.found : null, amount, found ? null : batchReasons.nothingFound);
+  }
+  await tx.query(
+    `UPDATE contact_batch_tasks t SET status = 'DONE', completed_at = now()
+      WHERE t.account_id = $1 AND t.id = $2 AND t.status IN ('QUEUED', 'RUNNING')
+        AND NOT EXISTS (SELECT 1 FROM contact_batch_items i WHERE i.account_id = $1 AND i.task_id = $2 AND i.status = 'PENDING')`,
+    [item.accountId, item.taskId],
+  );
+  return true;
+}
+
+async function finishItem(
+  tx: Queryable,
+  item: ClaimedItem,
+  status: 'FOUND' | 'NOT_FOUND',
+  found: FoundContacts | null,
+  credits: number,
+  reason: string | null,
+): Promise<void> {
+  await tx.query(
+    `UPDATE contact_batch_items SET status = $4, work_emails = $5, personal_emails = $6, phone_numbers = $7, credits_charged = $8,
+            reason = $9, lease_owner = NULL, lease_expires_at = NULL, not_before = NULL, completed_at = now()
+      WHERE account_id = $1 AND task_id = $2 AND item_index = $3`,
+    [
+      item.accountId, item.taskId, item.itemIndex, status, found?.workEmails ?? [], found?.personalEmails ?? [], found?.phoneNumbers ?? [],
+      credits, reason,
+    ],
+  );
+}
+
+async function stopTask(tx: Queryable, item: ClaimedItem, failureReason: string): Promise<void> {
+  await tx.query(
+    `UPDATE contact_batch_tasks SET status = 'FAILED', failure_reason = $3, completed_at = now() WHERE account_id = $1 AND id = $2`,
+    [item.accountId, item.taskId, failureReason],
+  );
+  await tx.query(
+    `UPDATE contact_batch_items SET status = 'NOT_FOUND', reason = $3, lease_owner = NULL, lease_expires_at = NULL, not_before = NULL,
+            completed_at = now()
+      WHERE account_id = $1 AND task_id = $2 AND status = 'PENDING'`,
+    [item.accountId, item.taskId, batchReasons.stopped],
+  );
+}
