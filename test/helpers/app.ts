@@ -4,7 +4,7 @@ import path from 'node:path';
 import { generateApiKey } from '../../src/auth/api-keys.js';
 import { loadConfig } from '../../src/config.js';
 import { createAccount, type Plan } from '../../src/core/accounts.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger, type Logger } from '../../src/log.js';
 import { startService, type RunningService } from '../../src/service.js';
 import type { Database } from '../../src/store/db.js';
 import { createTestDatabase } from './database.js';
@@ -34,6 +34,8 @@ export interface TestAppOptions {
   catalog?: 'seeded' | 'empty';
   env?: Record<string, string>;
   demoCredits?: number;
+  /** Where the service logs; silent by default. */
+  log?: Logger;
 }
 
 /** The real service on a free port, on a database of its own. */
@@ -53,7 +55,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     JOB_POLL_INTERVAL_MS: '50',
     ...options.env,
   });
-  const service = await startService(config, { log: createLogger('silent') });
+  const service = await startService(config, { log: options.log ?? createLogger('silent') });
   const request = async (method: string, pathAndQuery: string, body?: unknown): Promise<TestResponse> => {
     const response = await fetch(`${service.url}${pathAndQuery}`, {
       method,
