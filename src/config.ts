@@ -56,6 +56,14 @@ const environmentSchema = z.object({
   EXPORT_LINK_TTL_SECONDS: positiveInt.default(7 * 24 * 3600),
   JOB_POLL_INTERVAL_MS: positiveInt.default(250),
   JOB_WORKER: booleanFlag.default(true),
+  /** Jobs run at once by one process's worker. */
+  JOB_CONCURRENCY: positiveInt.max(32).default(2),
+  /** A claimed job whose worker stops renewing this lease (process killed) is claimed again after it runs out. */
+  JOB_LEASE_SECONDS: positiveInt.default(30),
+  /** First retry delay of a failed job attempt; doubles per attempt, capped at 10 minutes. */
+  JOB_RETRY_BASE_MS: positiveInt.default(5_000),
+  /** For tests and demos only: a pause after each step of a build or enrichment, so a job can be watched or killed mid-way. */
+  JOB_STEP_DELAY_MS: nonNegativeInt.default(0),
 
   /** Live professional-network source over HTTP; unset: the simulated source over the stored catalog. */
   NETWORK_SOURCE_URL: z.url().optional(),

@@ -23,8 +23,22 @@ export const getEnrichmentStatus = defineOperation({
     stepsCompleted: z.array(z.string()),
     currentStep: z.string().nullable(),
     stepsRemaining: z.array(z.string()),
+    steps: z
+      .array(
+        z.object({
+          name: z.string(),
+          status: z.enum(['PENDING', 'RUNNING', 'COMPLETED', 'SKIPPED', 'FAILED']),
+          startedAt: isoTimestamp.nullable(),
+          completedAt: isoTimestamp.nullable(),
+          done: z.number().int().describe('Records handled so far.'),
+          total: z.number().int(),
+          note: z.string().nullable(),
+        }),
+      )
+      .describe('Each of the nine steps with its state and timing; SKIPPED steps were switched off by the request.'),
     estimatedCredits: z.number().int(),
     refundedCredits: z.number().int(),
+    exportId: z.string().nullable().describe('The CSV of the enriched prospects made for the completion mail (with userEmail); read it with getExportStatus.'),
     failureReason: z.string().nullable(),
     createdAt: isoTimestamp,
     completedAt: isoTimestamp.nullable(),

@@ -2,9 +2,81 @@ import {
   buildAudience, createAudience, exportCompanies, exportProspects, getAudienceStatus, getExportStatus,
   listAudienceCompanies, listAudienceProspects, listAudiences, updateAudienceSearchParams,
 } from '../../../operations/index.js';
-import { notImplemented } from './not-implemented.js';
+import * as audiences from '../../core/audiences/audiences.js';
+import { requestExport, exportStatus } from '../../core/audiences/exports.js';
+import * as members from '../../core/audiences/members.js';
+import { wakeWorker } from '../../core/audiences/services.js';
+import { ensureMonthlyGrant } from '../../core/metering.js';
+import { handle } from '../handler.js';
 
 export const audienceHandlers = [
-  createAudience, updateAudienceSearchParams, buildAudience, getAudienceStatus, exportCompanies, exportProspects,
-  getExportStatus, listAudiences, listAudienceCompanies, listAudienceProspects,
-].map(notImplemented);
+  handle(createAudience, async (input, { app, principal }) => {
+    const row = await audiences.createAudience(app.db.pool, principal.accountId, input);
+    const summary = audiences.summarize(row);
+    return {
+      output: {
+        audienceId: summary.audienceId,
+        name: summary.name,
+        status: summary.status,
+        creationMethod: summary.creationMethod,
+        audienceSearchLogicId: summary.audienceSearchLogicId,
+        createdAt: summary.createdAt,
+      },
+      message: 'Free. Next: set its filters with updateAudienceSearchParams.',
+    };
+  }),
+  handle(updateAudienceSearchParams, async (input, { app, principal }) => {
+    const row = await audiences.setSearchParams(app.db, principal.accountId, input.audienceId, input);
+    return {
+      output: {
+        audienceId: String(row.id),
+        audienceSearchLogicId: String(row.search_logic_id),
+        companySearchParams: row.company_search_params,
+        prospectSearchParams: row.prospect_search_params,
+        maxCompanies: row.max_companies,
+        maxProspects: row.max_prospects,
+      },
+    };
+  }),
+  handle(buildAudience, async (input, { app, principal }) => {
+    // A free-plan account's monthly credits must be there before the build charges at completion.
+    await ensureMonthlyGrant(app, principal);
+    const row = await audiences.startBuild(app.db, principal.accountId, input.audienceId);
+    wakeWorker(app);
+    const searches = row.creation_method === 'NORMAL'
+      ? `up to ${row.max_companies} companies by the company filters, then up to ${row.max_prospects} prospects at them`
+      : `up to ${row.max_prospects} prospects by the prospect filters`;
+    return {
+      output: {
+        audienceId: String(row.id),
+        status: row.status,
+        message:
+          `Build started: searching ${searches}. Poll getAudienceStatus every 30 to 60 seconds until NORMAL. ` +
+          `Credits: 1 per company plus 1 per prospect found (at most ${row.creation_method === 'NORMAL' ? row.max_companies + row.max_prospects : row.max_prospects}), ` +
+          'charged once when the build completes; a build the balance cannot pay ends FAILED and charges nothing.',
+      },
+    };
+  }),
+  handle(getAudienceStatus, async (input, { app, principal }) => {
+    const row = await audiences.requireAudience(app.db.pool, principal.accountId, input.audienceId);
+    return { output: { ...audiences.summarize(row), failureReason: row.failure_reason, builtAt: row.built_at?.toISOString() ?? null } };
+  }),
+  handle(exportCompanies, async (input, { app, principal }) => ({
+    output: await requestExport(app, principal.accountId, { ...input, kind: 'companies' }),
+  })),
+  handle(exportProspects, async (input, { app, principal }) => ({
+    output: await requestExport(app, principal.accountId, { ...input, kind: 'prospects' }),
+  })),
+  handle(getExportStatus, async (input, { app, principal }) => ({
+    output: await exportStatus(app, principal.accountId, input.audienceId, input.exportId),
+  })),
+  handle(listAudiences, async (input, { app, principal }) => ({
+    output: await audiences.listAudiences(app.db.pool, principal.accountId, input),
+  })),
+  handle(listAudienceCompanies, async (input, { app, principal }) => ({
+    output: await members.listAudienceCompanies(app.db.pool, principal.accountId, input),
+  })),
+  handle(listAudienceProspects, async (input, { app, principal }) => ({
+    output: await members.listAudienceProspects(app.db.pool, principal.accountId, input),
+  })),
+];

@@ -1,4 +1,25 @@
 import { estimateEnrichmentCost, getEnrichmentStatus, triggerEnrichment } from '../../../operations/index.js';
-import { notImplemented } from './not-implemented.js';
+import { enrichmentStatus, estimateEnrichment, triggerEnrichment as trigger } from '../../core/audiences/enrichment.js';
+import { ensureMonthlyGrant } from '../../core/metering.js';
+import { handle } from '../handler.js';
 
-export const enrichmentHandlers = [estimateEnrichmentCost, triggerEnrichment, getEnrichmentStatus].map(notImplemented);
+export const enrichmentHandlers = [
+  handle(estimateEnrichmentCost, async ({ audienceId, ...options }, { app, principal }) => ({
+    output: await estimateEnrichment(app.db, principal.accountId, audienceId, options),
+    message: 'Free. Show totalCredits and timeEstimate to the user and get explicit confirmation before triggerEnrichment with these exact values.',
+  })),
+  handle(triggerEnrichment, async ({ audienceId, ...options }, { app, principal }) => {
+    await ensureMonthlyGrant(app, principal);
+    const run = await trigger(app, principal.accountId, audienceId, options);
+    return {
+      output: run,
+      creditsCharged: run.estimatedCredits,
+      message:
+        `${run.estimatedCredits} credits charged upfront. Live fetches that fall back to stored data and contact types that find nothing are refunded as the run goes. ` +
+        'Poll getEnrichmentStatus about every 30 seconds.',
+    };
+  }),
+  handle(getEnrichmentStatus, async (input, { app, principal }) => ({
+    output: await enrichmentStatus(app.db.pool, principal.accountId, input.audienceId),
+  })),
+];

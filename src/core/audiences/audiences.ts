@@ -1,0 +1,228 @@
+import { companySearchParams, peopleSearchParams, type CompanySearchParams, type PeopleSearchParams } from '../../../operations/schemas/filters.js';
+import { AppError } from '../../errors.js';
+import { enqueueJob } from '../../jobs/queue.js';
+import type { Database, Queryable } from '../../store/db.js';
+import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
+
+/**
+ * The audience state machine (SPEC "Audience status"):
+ *
+ *   (none) --create--> DRAFT --set filters--> DRAFT --build--> BUILDING --success--> NORMAL
+ *                                                                  \-----failure--> FAILED
+ *
+ * Filters change only while DRAFT; build needs filters and a DRAFT audience; enrichment and
+ * exports need NORMAL. Every call in the wrong state is refused with `invalid_state` and a
+ * message saying what the audience is doing and what to do next. An audience of another
+ * account does not exist for the caller (404), never 403.
+ */
+
+export type AudienceStatus = 'DRAFT' | 'BUILDING' | 'NORMAL' | 'FAILED';
+export type CreationMethod = 'NORMAL' | 'START_FROM_PROSPECTS';
+
+export interface AudienceRow {
+  account_id: number;
+  id: number;
+  name: string;
+  creation_method: CreationMethod;
+  status: AudienceStatus;
+  search_logic_id: number;
+  company_search_params: Record<string, unknown> | null;
+  prospect_search_params: Record<string, unknown> | null;
+  max_companies: number;
+  max_prospects: number;
+  filters_set_at: Date | null;
+  num_companies: number;
+  num_prospects: number;
+  build_credits: number | null;
+  failure_reason: string | null;
+  created_at: Date;
+  built_at: Date | null;
+}
+
+const audienceColumns = `account_id, id, name, creation_method, status, search_logic_id, company_search_params,
+  prospect_search_params, max_companies, max_prospects, filters_set_at, num_companies, num_prospects, build_credits,
+  failure_reason, created_at, built_at`;
+
+export interface AudienceSummary {
+  audienceId: string;
+  name: string;
+  status: AudienceStatus;
+  creationMethod: CreationMethod;
+  audienceSearchLogicId: string;
+  numCompanies: number;
+  numProspects: number;
+  createdAt: string;
+}
+
+export function summarize(row: AudienceRow): AudienceSummary {
+  return {
+    audienceId: String(row.id),
+    name: row.name,
+    status: row.status,
+    creationMethod: row.creation_method,
+    audienceSearchLogicId: String(row.search_logic_id),
+    numCompanies: row.num_companies,
+    numProspects: row.num_prospects,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export async function createAudience(db: Queryable, accountId: number, input: { name: string; creationMethod: CreationMethod }): Promise<AudienceRow> {
+  const result = await db.query<AudienceRow>(
+    `INSERT INTO audiences (account_id, name, creation_method) VALUES ($1, $2, $3) RETURNING ${audienceColumns}`,
+    [accountId, input.name, input.creationMethod],
+  );
+  return result.rows[0] as AudienceRow;
+}
+
+/** The audience, or 404 when it does not exist for this account. `forUpdate` locks it in the caller's transaction. */
+export async function requireAudience(db: Queryable, accountId: number, audienceId: string | number, forUpdate = false): Promise<AudienceRow> {
+  const result = await db.query<AudienceRow>(
+    `SELECT ${audienceColumns} FROM audiences WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
+    [accountId, Number(audienceId)],
+  );
+  const row = result.rows[0];
+  if (!row) {
+    throw new AppError('not_found', `Audience ${audienceId} not found. Check the audienceId returned by createAudience (listAudiences lists yours).`);
+  }
+  return row;
+}
+
+export interface SearchParamsInput {
+  companySearchParams?: CompanySearchParams | undefined;
+  prospectSearchParams?: PeopleSearchParams | undefined;
+  maxCompanies: number;
+  maxProspects: number;
+}
+
+/** Stores the filters (a full replacement: what is not given is cleared or back to its default). Only while DRAFT. */
+export async function setSearchParams(db: Database, accountId: number, audienceId: string, input: SearchParamsInput): Promise<AudienceRow> {
+  return db.transaction(async (tx) => {
+    const audience = await requireAudience(tx, accountId, audienceId, true);
+    if (audience.status !== 'DRAFT') throw filtersFrozen(audience);
+    if (audience.creation_method === 'START_FROM_PROSPECTS' && input.companySearchParams !== undefined) {
+      throw new AppError(
+        'invalid_request',
+        'companySearchParams applies only to NORMAL audiences; this audience is START_FROM_PROSPECTS and searches prospects only. ' +
+          'Remove companySearchParams, or create a NORMAL audience to filter companies first.',
+        { details: { issues: [{ field: 'companySearchParams', message: 'not used by START_FROM_PROSPECTS audiences' }] } },
+      );
+    }
+    if (audience.creation_method === 'START_FROM_PROSPECTS' && input.prospectSearchParams === undefined) {
+      throw new AppError('invalid_request', 'A START_FROM_PROSPECTS audience is built from prospectSearchParams alone: give prospectSearchParams.', {
+        details: { issues: [{ field: 'prospectSearchParams', message: 'required for START_FROM_PROSPECTS audiences' }] },
+      });
+    }
+    if (audience.creation_method === 'NORMAL' && input.companySearchParams === undefined) {
+      throw new AppError(
+        'invalid_request',
+        'A NORMAL audience searches companies first, then prospects within them: give companySearchParams ({} selects every company, up to maxCompanies). ' +
+          'To search prospects only, create a START_FROM_PROSPECTS audience.',
+        { details: { issues: [{ field: 'companySearchParams', message: 'required for NORMAL audiences' }] } },
+      );
+    }
+    const updated = await tx.query<AudienceRow>(
+      `UPDATE audiences SET company_search_params = $3, prospect_search_params = $4, max_companies = $5, max_prospects = $6,
+              filters_set_at = now()
+        WHERE account_id = $1 AND id = $2 RETURNING ${audienceColumns}`,
+      [
+        accountId,
+        audience.id,
+        input.companySearchParams === undefined ? null : JSON.stringify(input.companySearchParams),
+        input.prospectSearchParams === undefined ? null : JSON.stringify(input.prospectSearchParams),
+        input.maxCompanies,
+        input.maxProspects,
+      ],
+    );
+    return updated.rows[0] as AudienceRow;
+  });
+}
+
+export const buildJobKind = 'audience.build';
+
+/** DRAFT with filters → BUILDING, with the build job queued in the same transaction. */
+export async function startBuild(db: Database, accountId: number, audienceId: string): Promise<AudienceRow> {
+  return db.transaction(async (tx) => {
+    const audience = await requireAudience(tx, accountId, audienceId, true);
+    if (audience.status !== 'DRAFT') throw buildRefused(audience);
+    if (!audience.filters_set_at) {
+      throw new AppError(
+        'invalid_state',
+        `Audience ${audience.id} has no filters yet: set them with updateAudienceSearchParams (PATCH /v1/audiences/${audience.id}/search-params), then build.`,
+        { details: { status: audience.status } },
+      );
+    }
+    const updated = await tx.query<AudienceRow>(
+      `UPDATE audiences SET status = 'BUILDING', build_started_at = now() WHERE account_id = $1 AND id = $2 RETURNING ${audienceColumns}`,
+      [accountId, audience.id],
+    );
+    await enqueueJob(tx, { kind: buildJobKind, accountId, payload: { audienceId: audience.id }, maxAttempts: 5 });
+    return updated.rows[0] as AudienceRow;
+  });
+}
+
+/** The audience must be NORMAL for enrichment, exports and listings of its records. */
+export function requireBuilt(audience: AudienceRow, action: string): void {
+  if (audience.status === 'NORMAL') return;
+  const next: Record<Exclude<AudienceStatus, 'NORMAL'>, string> = {
+    DRAFT: 'it has not been built yet: set its filters with updateAudienceSearchParams, build it with buildAudience, and poll getAudienceStatus until NORMAL',
+    BUILDING: 'it is still BUILDING: poll getAudienceStatus every 30 to 60 seconds until it is NORMAL, then try again',
+    FAILED: `its build FAILED${audience.failure_reason ? ` (${audience.failure_reason})` : ''}: create a new audience`,
+  };
+  throw new AppError('invalid_state', `Cannot ${action} audience ${audience.id} while it is ${audience.status}; ${next[audience.status]}.`, {
+    details: { status: audience.status },
+  });
+}
+
+function filtersFrozen(audience: AudienceRow): AppError {
+  const why: Record<Exclude<AudienceStatus, 'DRAFT'>, string> = {
+    BUILDING: 'it is BUILDING with the filters it has',
+    NORMAL: 'it is already built (NORMAL)',
+    FAILED: 'its build FAILED',
+  };
+  return new AppError(
+    'invalid_state',
+    `The filters of audience ${audience.id} can no longer change: ${why[audience.status as Exclude<AudienceStatus, 'DRAFT'>]}. ` +
+      'Filters change only while DRAFT; to use different filters, create a new audience (createAudience).',
+    { details: { status: audience.status } },
+  );
+}
+
+function buildRefused(audience: AudienceRow): AppError {
+  const messages: Record<Exclude<AudienceStatus, 'DRAFT'>, string> = {
+    BUILDING: `Audience ${audience.id} is already BUILDING: poll getAudienceStatus every 30 to 60 seconds until it is NORMAL.`,
+    NORMAL: `Audience ${audience.id} is already built (NORMAL). A build runs once; to build with other filters, create a new audience.`,
+    FAILED:
+      `Audience ${audience.id} FAILED${audience.failure_reason ? ` (${audience.failure_reason})` : ''} and cannot be built again: ` +
+      'create a new audience with the same filters.',
+  };
+  return new AppError('invalid_state', messages[audience.status as Exclude<AudienceStatus, 'DRAFT'>], { details: { status: audience.status } });
+}
+
+/** The stored filters, re-read through their schemas (they were validated when stored). */
+export function storedFilters(audience: AudienceRow): { company: CompanySearchParams | null; prospect: PeopleSearchParams | null } {
+  return {
+    company: audience.company_search_params ? companySearchParams.parse(audience.company_search_params) : null,
+    prospect: audience.prospect_search_params ? peopleSearchParams.parse(audience.prospect_search_params) : null,
+  };
+}
+
+export async function listAudiences(
+  db: Queryable,
+  accountId: number,
+  query: { pageSize: number; cursor?: string | null | undefined },
+): Promise<{ data: AudienceSummary[]; nextCursor: string | null }> {
+  const fingerprint = queryFingerprint('listAudiences', { accountId });
+  const before = decodeCursor(query.cursor, fingerprint);
+  const result = await db.query<AudienceRow>(
+    `SELECT ${audienceColumns} FROM audiences WHERE account_id = $1 AND ($2::bigint = 0 OR id < $2)
+      ORDER BY id DESC LIMIT $3`,
+    [accountId, before, query.pageSize + 1],
+  );
+  const rows = result.rows.slice(0, query.pageSize);
+  const last = rows.at(-1);
+  return {
+    data: rows.map(summarize),
+    nextCursor: result.rows.length > query.pageSize && last ? encodeCursor(last.id, fingerprint) : null,
+  };
+}

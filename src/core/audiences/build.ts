@@ -1,0 +1,164 @@
+import type pg from 'pg';
+import { peopleSearchParams } from '../../../operations/schemas/filters.js';
+import { AppError } from '../../errors.js';
+import type { JobRun } from '../../jobs/worker.js';
+import type { Database } from '../../store/db.js';
+import { charge } from '../credits.js';
+import { companyConditions } from '../search/company-search.js';
+import { peopleConditions } from '../search/people-search.js';
+import { requireAudience, storedFilters, type AudienceRow } from './audiences.js';
+
+/**
+ * The build job. Three steps, each its own transaction and each safe to run again (a step
+ * first deletes what an interrupted earlier attempt may have left):
+ *
+ * 1. companies: for NORMAL audiences, the companies the company filters select (the same SQL
+ *    as companySearch, through `companyConditions`), first `maxCompanies` by id;
+ * 2. prospects: the people the prospect filters select (the same SQL as peopleSearch, through
+ *    `peopleConditions`), restricted for NORMAL audiences to people at the step-1 companies,
+ *    first `maxProspects` by id;
+ * 3. settle: in ONE transaction, charge 1 credit per company plus 1 per prospect (ledger
+ *    idempotency key `audience-build:<id>`, so a re-run can never charge twice) and mark the
+ *    audience NORMAL. If the balance cannot pay, nothing is charged, the members are removed
+ *    and the audience ends FAILED with the amount needed in `failureReason`: the user did not
+ *    get (and does not pay for) records the balance could not cover, and sees why.
+ *
+ * While BUILDING, numCompanies and numProspects report what has been found so far.
+ */
+
+export const buildCreditUnit = 'audienceBuildRecord';
+
+export interface BuildDeps {
+  db: Database;
+  /** Test and demo aid: a pause after each step (JOB_STEP_DELAY_MS). */
+  stepDelayMs: number;
+}
+
+export async function runBuild(deps: BuildDeps, run: JobRun): Promise<void> {
+  const { accountId, audienceId } = buildPayload(run);
+  const audience = await requireAudience(deps.db.pool, accountId, audienceId);
+  // An earlier attempt already finished it (the process died between its commit and the job's completion).
+  if (audience.status !== 'BUILDING') return;
+  const filters = storedFilters(audience);
+
+  const companies = await deps.db.transaction(async (tx) => {
+    if (!(await stillBuilding(tx, accountId, audienceId))) return null;
+    await tx.query('DELETE FROM audience_prospects WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
+    await tx.query('DELETE FROM audience_companies WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
+    if (audience.creation_method !== 'NORMAL') return 0;
+    const sql = await companyConditions(tx, accountId, { searchParams: filters.company ?? {} });
+    const inserted = await tx.query(
+      `INSERT INTO audience_companies (account_id, audience_id, company_id)
+       SELECT ${sql.bind(accountId)}, ${sql.bind(audienceId)}, c.id FROM companies c ${sql.where()}
+        ORDER BY c.id LIMIT ${sql.bind(audience.max_companies)}`,
+      sql.params,
+    );
+    const count = inserted.rowCount ?? 0;
+    await tx.query('UPDATE audiences SET num_companies = $3, num_prospects = 0 WHERE account_id = $1 AND id = $2', [accountId, audienceId, count]);
+    return count;
+  });
+  if (companies === null) return;
+  await run.progress({ step: 'companies', companies });
+  await run.pause(deps.stepDelayMs);
+  run.checkpoint();
+
+  const prospects = await deps.db.transaction(async (tx) => {
+    if (!(await stillBuilding(tx, accountId, audienceId))) return null;
+    await tx.query('DELETE FROM audience_prospects WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
+    if (audience.creation_method === 'NORMAL' && companies === 0) return 0;
+    const sql = await peopleConditions(tx, accountId, { searchParams: filters.prospect ?? peopleSearchParams.parse({}) });
+    if (!sql) return 0;
+    const account = sql.bind(accountId);
+    const id = sql.bind(audienceId);
+    if (audience.creation_method === 'NORMAL') {
+      sql.add(`p.company_id IN (SELECT ac.company_id FROM audience_companies ac WHERE ac.account_id = ${account} AND ac.audience_id = ${id})`);
+    }
+    const inserted = await tx.query(
+      `INSERT INTO audience_prospects (account_id, audience_id, person_id, company_id)
+       SELECT ${account}, ${id}, p.id, p.company_id FROM people p ${sql.where()}
+        ORDER BY p.id LIMIT ${sql.bind(audience.max_prospects)}`,
+      sql.params,
+    );
+    const count = inserted.rowCount ?? 0;
+    await tx.query('UPDATE audiences SET num_prospects = $3 WHERE account_id = $1 AND id = $2', [accountId, audienceId, count]);
+    return count;
+  });
+  if (prospects === null) return;
+  await run.progress({ step: 'prospects', companies, prospects });
+  await run.pause(deps.stepDelayMs);
+  run.checkpoint();
+
+  const settled = await settleBuild(deps.db, accountId, audienceId);
+  await run.progress({ step: settled.status === 'NORMAL' ? 'done' : 'failed', companies, prospects });
+}
+
+/** Charges and marks NORMAL in one transaction; on a short balance, FAILED and nothing charged. */
+async function settleBuild(db: Database, accountId: number, audienceId: number): Promise<{ status: 'NORMAL' | 'FAILED' | 'unchanged' }> {
+  let counts = { companies: 0, prospects: 0 };
+  try {
+    return await db.transaction(async (tx) => {
+      const audience = await requireAudience(tx, accountId, audienceId, true);
+      if (audience.status !== 'BUILDING') return { status: 'unchanged' as const };
+      counts = await memberCounts(tx, accountId, audienceId);
+      const total = counts.companies + counts.prospects;
+      await charge(tx, accountId, total, {
+        unit: buildCreditUnit,
+        reason: `audience ${audienceId} build: ${counts.companies} companies + ${counts.prospects} prospects`,
+        reference: `audience:${audienceId}`,
+        idempotencyKey: `audience-build:${audienceId}`,
+      });
+      await tx.query(
+        `UPDATE audiences SET status = 'NORMAL', num_companies = $3, num_prospects = $4, build_credits = $5, built_at = now()
+          WHERE account_id = $1 AND id = $2`,
+        [accountId, audienceId, counts.companies, counts.prospects, total],
+      );
+      return { status: 'NORMAL' as const };
+    });
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'insufficient_credits') throw error;
+    const total = counts.companies + counts.prospects;
+    const balance = (error.details?.balance as number | undefined) ?? 0;
+    await failBuild(
+      db,
+      accountId,
+      audienceId,
+      `insufficient credits: the build found ${counts.companies} companies and ${counts.prospects} prospects, which cost ${total} credits, ` +
+        `and the balance was ${balance}. Nothing was charged. Add credits, or lower maxCompanies/maxProspects, in a new audience.`,
+    );
+    return { status: 'FAILED' };
+  }
+}
+
+/** BUILDING → FAILED, members removed, nothing charged. No effect on an audience that is not BUILDING. */
+export async function failBuild(db: Database, accountId: number, audienceId: number, reason: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (!(await stillBuilding(tx, accountId, audienceId, true))) return;
+    await tx.query('DELETE FROM audience_prospects WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
+    await tx.query('DELETE FROM audience_companies WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
+    await tx.query(
+      `UPDATE audiences SET status = 'FAILED', failure_reason = $3, num_companies = 0, num_prospects = 0 WHERE account_id = $1 AND id = $2`,
+      [accountId, audienceId, reason],
+    );
+  });
+}
+
+async function stillBuilding(tx: pg.PoolClient, accountId: number, audienceId: number, lock = true): Promise<boolean> {
+  const row: AudienceRow = await requireAudience(tx, accountId, audienceId, lock);
+  return row.status === 'BUILDING';
+}
+
+async function memberCounts(tx: pg.PoolClient, accountId: number, audienceId: number): Promise<{ companies: number; prospects: number }> {
+  const result = await tx.query<{ companies: number; prospects: number }>(
+    `SELECT (SELECT count(*)::int FROM audience_companies WHERE account_id = $1 AND audience_id = $2) AS companies,
+            (SELECT count(*)::int FROM audience_prospects WHERE account_id = $1 AND audience_id = $2) AS prospects`,
+    [accountId, audienceId],
+  );
+  return result.rows[0] as { companies: number; prospects: number };
+}
+
+export function buildPayload(run: Pick<JobRun, 'job'>): { accountId: number; audienceId: number } {
+  const accountId = run.job.account_id;
+  const audienceId = Number(run.job.payload.audienceId);
+  if (accountId === null || !Number.isSafeInteger(audienceId)) throw new Error(`malformed build job ${run.job.id}`);
+  return { accountId, audienceId };
+}

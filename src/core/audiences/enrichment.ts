@@ -1,0 +1,241 @@
+import { enrichmentSteps } from '../../../operations/schemas/audiences.js';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../errors.js';
+import { enqueueJob } from '../../jobs/queue.js';
+import type { Database, Queryable } from '../../store/db.js';
+import { charge } from '../credits.js';
+import { requireAudience, requireBuilt } from './audiences.js';
+import { measureScope, normalizeOptions, optionsKey, priceScope, type EnrichmentEstimate, type EnrichmentOptions, type EnrichmentOptionsInput } from './pricing.js';
+import { wakeWorker } from './services.js';
+
+/**
+ * Estimating and triggering enrichment runs, and reading their status. The run itself is in
+ * enrichment-run.ts. Pricing rules: pricing.ts.
+ */
+
+export const enrichmentJobKind = 'audience.enrichment';
+export const enrichmentCreditUnit = 'audienceEnrichment';
+
+export type RunStatus = 'NOT_STARTED' | 'RUNNING' | 'DONE' | 'FAILED';
+export type StepStatus = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'SKIPPED' | 'FAILED';
+
+export interface StepState {
+  name: string;
+  status: StepStatus;
+  startedAt: string | null;
+  completedAt: string | null;
+  /** Records handled so far, of `total`. */
+  done: number;
+  total: number;
+  note: string | null;
+}
+
+export interface RunRow {
+  account_id: number;
+  id: number;
+  audience_id: number;
+  estimate_id: number;
+  options: EnrichmentOptions;
+  user_email: string | null;
+  status: RunStatus;
+  prospect_cap_id: number | null;
+  prospects_to_enrich: number;
+  companies_to_enrich: number;
+  breakdown: EnrichmentEstimate['breakdown'];
+  steps: StepState[];
+  step_index: number;
+  step_cursor: Record<string, unknown> | null;
+  charged_credits: number;
+  settled_credits: number;
+  refunded_credits: number;
+  export_id: number | null;
+  failure_reason: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+}
+
+export const runColumns = `account_id, id, audience_id, estimate_id, options, user_email, status, prospect_cap_id, prospects_to_enrich,
+  companies_to_enrich, breakdown, steps, step_index, step_cursor, charged_credits, settled_credits, refunded_credits, export_id,
+  failure_reason, created_at, started_at, completed_at`;
+
+export async function estimateEnrichment(
+  db: Database,
+  accountId: number,
+  audienceId: string,
+  input: EnrichmentOptionsInput,
+): Promise<EnrichmentEstimate & { estimateId: string }> {
+  const options = normalizeOptions(input);
+  const audience = await requireAudience(db.pool, accountId, audienceId);
+  requireBuilt(audience, 'estimate an enrichment of');
+  const estimate = priceScope(options, await measureScope(db.pool, accountId, audience.id, options));
+  const stored = await db.pool.query<{ id: number }>(
+    `INSERT INTO enrichment_estimates (account_id, audience_id, options_key, options, total_credits, estimate)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [accountId, audience.id, optionsKey(options), JSON.stringify(options), estimate.totalCredits, JSON.stringify(estimate)],
+  );
+  return { estimateId: String((stored.rows[0] as { id: number }).id), ...estimate };
+}
+
+export interface TriggeredRun {
+  enrichmentId: string;
+  status: RunStatus;
+  estimatedCredits: number;
+}
+
+/**
+ * Charges the estimate and queues the run, in one transaction. Refused (400) when no
+ * estimate with these exact values exists for the audience, or when it no longer computes to
+ * the same total (an earlier run changed what is chargeable): the user confirmed a number,
+ * and only that number may be charged.
+ */
+export async function triggerEnrichment(
+  context: AppContext,
+  accountId: number,
+  audienceId: string,
+  input: EnrichmentOptionsInput & { userEmail?: string | undefined },
+): Promise<TriggeredRun> {
+  const options = normalizeOptions(input);
+  const key = optionsKey(options);
+  const triggered = await context.db.transaction(async (tx) => {
+    const audience = await requireAudience(tx, accountId, audienceId, true);
+    requireBuilt(audience, 'enrich');
+    const active = await tx.query<{ id: number; status: RunStatus }>(
+      `SELECT id, status FROM enrichment_runs WHERE account_id = $1 AND audience_id = $2 AND status IN ('NOT_STARTED', 'RUNNING')`,
+      [accountId, audience.id],
+    );
+    const running = active.rows[0];
+    if (running) {
+      throw new AppError(
+        'invalid_state',
+        `Enrichment ${running.id} of audience ${audience.id} is still ${running.status}: poll getEnrichmentStatus about every 30 seconds until it is DONE, then trigger again.`,
+        { details: { enrichmentId: String(running.id), status: running.status } },
+      );
+    }
+    const estimate = await tx.query<{ id: number; total_credits: number }>(
+      `SELECT id, total_credits FROM enrichment_estimates WHERE account_id = $1 AND audience_id = $2 AND options_key = $3 ORDER BY id DESC LIMIT 1`,
+      [accountId, audience.id, key],
+    );
+    const stored = estimate.rows[0];
+    if (!stored) {
+      throw new AppError(
+        'invalid_request',
+        `No estimate with these values exists for audience ${audience.id}. Call estimateEnrichmentCost with exactly the values you will trigger with ` +
+          '(maxProspectsToEnrich, enrichmentType, the run* switches), show its totalCredits and timeEstimate to the user, and trigger with the same values.',
+        { details: { issues: [{ field: '(body)', message: 'does not match any estimate of this audience' }] } },
+      );
+    }
+    const scope = await measureScope(tx, accountId, audience.id, options);
+    const fresh = priceScope(options, scope);
+    if (fresh.totalCredits !== stored.total_credits) {
+      throw new AppError(
+        'invalid_request',
+        `Estimate ${stored.id} is out of date: it said ${stored.total_credits} credits and these values now cost ${fresh.totalCredits} ` +
+          '(an earlier enrichment changed what is left to do). Estimate again and confirm the new amount.',
+        { details: { estimateId: String(stored.id), estimatedCredits: stored.total_credits, currentCredits: fresh.totalCredits } },
+      );
+    }
+    const steps: StepState[] = enrichmentSteps.map((name) => ({ name, status: 'PENDING', startedAt: null, completedAt: null, done: 0, total: 0, note: null }));
+    const inserted = await tx.query<{ id: number }>(
+      `INSERT INTO enrichment_runs (account_id, audience_id, estimate_id, options, user_email, prospect_cap_id, prospects_to_enrich,
+              companies_to_enrich, breakdown, steps, charged_credits)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+      [
+        accountId,
+        audience.id,
+        stored.id,
+        JSON.stringify(options),
+        input.userEmail ?? null,
+        scope.prospectCapId,
+        scope.prospects,
+        scope.companies,
+        JSON.stringify(fresh.breakdown),
+        JSON.stringify(steps),
+        fresh.totalCredits,
+      ],
+    );
+    const runId = (inserted.rows[0] as { id: number }).id;
+    await charge(tx, accountId, fresh.totalCredits, {
+      unit: enrichmentCreditUnit,
+      reason: `enrichment ${runId} of audience ${audience.id} (estimate ${stored.id})`,
+      reference: `enrichment:${runId}`,
+      idempotencyKey: `enrichment:${runId}:charge`,
+    });
+    await enqueueJob(tx, { kind: enrichmentJobKind, accountId, payload: { enrichmentId: runId }, maxAttempts: 3 });
+    return { enrichmentId: String(runId), status: 'NOT_STARTED' as const, estimatedCredits: fresh.totalCredits };
+  });
+  wakeWorker(context);
+  return triggered;
+}
+
+export async function requireRun(db: Queryable, accountId: number, runId: number, forUpdate = false): Promise<RunRow> {
+  const result = await db.query<RunRow>(`SELECT ${runColumns} FROM enrichment_runs WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`, [
+    accountId,
+    runId,
+  ]);
+  const row = result.rows[0];
+  if (!row) throw new AppError('not_found', `Enrichment ${runId} not found.`);
+  return row;
+}
+
+export interface EnrichmentStatusView {
+  enrichmentId: string;
+  status: RunStatus;
+  currentStage: string;
+  progressPercent: number;
+  stepsCompleted: string[];
+  currentStep: string | null;
+  stepsRemaining: string[];
+  steps: StepState[];
+  estimatedCredits: number;
+  refundedCredits: number;
+  exportId: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+/** The latest run of the audience. */
+export async function enrichmentStatus(db: Queryable, accountId: number, audienceId: string): Promise<EnrichmentStatusView> {
+  const audience = await requireAudience(db, accountId, audienceId);
+  const result = await db.query<RunRow>(
+    `SELECT ${runColumns} FROM enrichment_runs WHERE account_id = $1 AND audience_id = $2 ORDER BY id DESC LIMIT 1`,
+    [accountId, audience.id],
+  );
+  const run = result.rows[0];
+  if (!run) {
+    throw new AppError(
+      'not_found',
+      `Audience ${audience.id} has no enrichment yet: estimate one with estimateEnrichmentCost, confirm its cost, then triggerEnrichment.`,
+    );
+  }
+  return statusView(run);
+}
+
+export function statusView(run: RunRow): EnrichmentStatusView {
+  const finished = (s: StepState): boolean => s.status === 'COMPLETED' || s.status === 'SKIPPED';
+  const current = run.status === 'RUNNING' ? run.steps[run.step_index] : undefined;
+  const completedSteps = run.steps.filter(finished).length;
+  const fraction = current && current.status === 'RUNNING' && current.total > 0 ? Math.min(1, current.done / current.total) : 0;
+  const progressPercent = run.status === 'DONE' ? 100 : Math.min(99, Math.floor(((completedSteps + fraction) / run.steps.length) * 100));
+  const stage =
+    run.status === 'NOT_STARTED' || run.status === 'DONE' || run.status === 'FAILED'
+      ? run.status
+      : (current?.name ?? 'Completed').toUpperCase().replace(/[^A-Z]+/g, '_');
+  return {
+    enrichmentId: String(run.id),
+    status: run.status,
+    currentStage: stage,
+    progressPercent,
+    stepsCompleted: run.steps.filter(finished).map((s) => s.name),
+    currentStep: current?.name ?? null,
+    stepsRemaining: run.steps.filter((s) => !finished(s) && s !== current).map((s) => s.name),
+    steps: run.steps,
+    estimatedCredits: run.charged_credits,
+    refundedCredits: run.refunded_credits,
+    exportId: run.export_id === null ? null : String(run.export_id),
+    failureReason: run.failure_reason,
+    createdAt: run.created_at.toISOString(),
+    completedAt: run.completed_at?.toISOString() ?? null,
+  };
+}

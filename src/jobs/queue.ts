@@ -1,0 +1,116 @@
+import type { Queryable } from '../store/db.js';
+
+/**
+ * The job table. A job is claimed by one worker at a time with `FOR UPDATE SKIP LOCKED`
+ * (so several processes on one PostgreSQL server share the queue without blocking each
+ * other) and held under a lease that the worker renews while it runs. A worker that dies
+ * stops renewing: once the lease runs out, the job is claimed again by whoever polls next.
+ * Handlers therefore must be idempotent: each charge carries a ledger idempotency key and
+ * each step records where it got to in the same transaction as its effects.
+ */
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface JobRow {
+  id: number;
+  kind: string;
+  account_id: number | null;
+  payload: Record<string, unknown>;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  progress: Record<string, unknown>;
+  last_error: string | null;
+}
+
+export interface NewJob {
+  kind: string;
+  accountId?: number | null;
+  payload?: Record<string, unknown>;
+  maxAttempts?: number;
+  /** Delay before the first attempt. */
+  delayMs?: number;
+}
+
+/** Adds a job; pass the transaction that creates what the job works on, so both commit or neither. */
+export async function enqueueJob(db: Queryable, job: NewJob): Promise<number> {
+  const result = await db.query<{ id: number }>(
+    `INSERT INTO jobs (kind, account_id, payload, max_attempts, run_after)
+     VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::double precision / 1000))
+     RETURNING id`,
+    [job.kind, job.accountId ?? null, JSON.stringify(job.payload ?? {}), job.maxAttempts ?? 5, job.delayMs ?? 0],
+  );
+  return (result.rows[0] as { id: number }).id;
+}
+
+/**
+ * Claims the next job this worker can run: a queued job that is due, or a running job whose
+ * lease has expired (its worker died). Counts the attempt.
+ */
+export async function claimJob(db: Queryable, workerId: string, leaseSeconds: number, kinds: readonly string[]): Promise<JobRow | null> {
+  const result = await db.query<JobRow>(
+    `UPDATE jobs SET status = 'running', locked_by = $1, attempts = attempts + 1,
+            lease_expires_at = now() + make_interval(secs => $2), updated_at = now()
+      WHERE id = (
+        SELECT id FROM jobs
+         WHERE kind = ANY($3::text[])
+           AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND lease_expires_at < now()))
+         ORDER BY run_after, id
+         LIMIT 1
+         FOR UPDATE SKIP LOCKED)
+      RETURNING id, kind, account_id, payload, status, attempts, max_attempts, progress, last_error`,
+    [workerId, leaseSeconds, kinds],
+  );
+  return result.rows[0] ?? null;
+}
+
+/** Renews the lease; false when the job is no longer this worker's (its lease ran out and another took it). */
+export async function renewLease(db: Queryable, jobId: number, workerId: string, leaseSeconds: number): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE jobs SET lease_expires_at = now() + make_interval(secs => $3), updated_at = now()
+      WHERE id = $1 AND locked_by = $2 AND status = 'running'`,
+    [jobId, workerId, leaseSeconds],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
+export async function reportProgress(db: Queryable, jobId: number, workerId: string, progress: Record<string, unknown>): Promise<void> {
+  await db.query(`UPDATE jobs SET progress = $3, updated_at = now() WHERE id = $1 AND locked_by = $2`, [
+    jobId,
+    workerId,
+    JSON.stringify(progress),
+  ]);
+}
+
+export async function completeJob(db: Queryable, jobId: number, workerId: string): Promise<void> {
+  await db.query(
+    `UPDATE jobs SET status = 'succeeded', locked_by = NULL, lease_expires_at = NULL, finished_at = now(), updated_at = now()
+      WHERE id = $1 AND locked_by = $2`,
+    [jobId, workerId],
+  );
+}
+
+/** Puts the job back for a later attempt; returns false when it has no attempts left (then it is marked failed). */
+export async function failAttempt(db: Queryable, jobId: number, workerId: string, error: string, retryDelayMs: number): Promise<boolean> {
+  const result = await db.query<{ status: JobStatus }>(
+    `UPDATE jobs SET
+        status = CASE WHEN attempts < max_attempts THEN 'queued' ELSE 'failed' END,
+        run_after = now() + make_interval(secs => $4::double precision / 1000),
+        finished_at = CASE WHEN attempts < max_attempts THEN NULL ELSE now() END,
+        locked_by = NULL, lease_expires_at = NULL, last_error = $3, updated_at = now()
+      WHERE id = $1 AND locked_by = $2
+      RETURNING status`,
+    [jobId, workerId, error.slice(0, 2000), retryDelayMs],
+  );
+  return result.rows[0]?.status === 'queued';
+}
+
+/** Hands a job back untouched when the process stops: the attempt does not count. */
+export async function releaseJob(db: Queryable, jobId: number, workerId: string): Promise<void> {
+  await db.query(
+    `UPDATE jobs SET status = 'queued', attempts = greatest(attempts - 1, 0), locked_by = NULL, lease_expires_at = NULL,
+            run_after = now(), updated_at = now()
+      WHERE id = $1 AND locked_by = $2`,
+    [jobId, workerId],
+  );
+}

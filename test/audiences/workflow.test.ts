@@ -1,0 +1,280 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enrichmentSteps } from '../../operations/schemas/audiences.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { balanceOf, csvObjects, ok, readMail, testEnv, waitFor, waitForEnrichment, waitForExport } from './helpers.js';
+
+/**
+ * The whole audience workflow through HTTP, for both creation methods, checked against SQL
+ * written here by hand (not through the service's filter compiler) on the seeded catalog.
+ */
+describe('audience workflow over HTTP', () => {
+  let app: TestApp;
+  let apiKey: string;
+  let accountId: number;
+
+  beforeAll(async () => {
+    app = await startTestApp({ env: testEnv });
+    ({ apiKey, accountId } = await app.createAccount({ credits: 50_000 }));
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  const sql = async <T>(text: string, params: unknown[] = []): Promise<T[]> => (await app.db.pool.query(text, params)).rows as T[];
+  const ids = (rows: Array<{ id: number }>): number[] => rows.map((r) => Number(r.id));
+
+  async function pageAll(pathBase: string): Promise<Array<Record<string, unknown>>> {
+    const all: Array<Record<string, unknown>> = [];
+    let cursor: string | null = null;
+    do {
+      const response = ok(await app.request('GET', `${pathBase}?apiKey=${apiKey}&pageSize=37${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+      all.push(...(response.body.output.data as Array<Record<string, unknown>>));
+      cursor = response.body.output.nextCursor as string | null;
+    } while (cursor);
+    return all;
+  }
+
+  async function downloadCsv(link: string): Promise<string> {
+    expect(link.startsWith(app.url)).toBe(true);
+    const response = await fetch(link);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    return response.text();
+  }
+
+  it('NORMAL: build, pay once, enrich through the nine steps, export and read the CSVs back', async () => {
+    // --- create and set filters
+    const created = ok(await app.request('POST', '/v1/audiences/create', { apiKey, name: 'US software managers' }));
+    expect(created.body.chargeInfo).toEqual({ method: 'free', message: expect.any(String) });
+    const audience = created.body.output;
+    expect(audience).toMatchObject({ status: 'DRAFT', creationMethod: 'NORMAL', name: 'US software managers' });
+    expect(audience.audienceSearchLogicId).toMatch(/^\d+$/);
+    expect(new Date(audience.createdAt).toISOString()).toBe(audience.createdAt);
+    const id = audience.audienceId as string;
+
+    const filters = {
+      companySearchParams: { headquartersCountryCode: ['US'], industriesV2: ['software-development'] },
+      prospectSearchParams: { jobTitleV2: { included: ['manager', 'sales'], excluded: ['assistant'] } },
+      maxCompanies: 40,
+      maxProspects: 5000,
+    };
+    const patched = ok(await app.request('PATCH', `/v1/audiences/${id}/search-params`, { apiKey, ...filters }));
+    expect(patched.body.output).toMatchObject({ audienceId: id, audienceSearchLogicId: audience.audienceSearchLogicId, maxCompanies: 40, maxProspects: 5000 });
+    expect(patched.body.output.companySearchParams).toEqual(filters.companySearchParams);
+
+    const allMatching = ids(await sql(`SELECT id FROM companies WHERE country_code = 'US' AND standard_industries && ARRAY['software-development'] ORDER BY id`));
+    expect(allMatching.length).toBeGreaterThan(40); // so the cap is exercised
+    const expectedCompanies = allMatching.slice(0, 40);
+    const expectedProspects = ids(
+      await sql(
+        `SELECT id FROM people WHERE company_id = ANY($1::bigint[]) AND (title ILIKE '%manager%' OR title ILIKE '%sales%')
+            AND title NOT ILIKE '%assistant%' ORDER BY id`,
+        [expectedCompanies],
+      ),
+    );
+    expect(expectedProspects.length).toBeGreaterThan(20);
+
+    // --- build
+    const before = await balanceOf(app, apiKey);
+    const build = ok(await app.request('POST', `/v1/audiences/${id}/build`, { apiKey }));
+    expect(build.body.output).toMatchObject({ audienceId: id, status: 'BUILDING' });
+    expect(build.body.chargeInfo.method).toBe('charging-later');
+    const built = await waitFor('NORMAL', async () => {
+      const status = ok(await app.request('GET', `/v1/audiences/${id}?apiKey=${apiKey}`)).body.output;
+      return status.status === 'BUILDING' ? null : status;
+    });
+    expect(built).toMatchObject({ status: 'NORMAL', numCompanies: 40, numProspects: expectedProspects.length, failureReason: null });
+    const cost = 40 + expectedProspects.length;
+    expect(await balanceOf(app, apiKey)).toBe(before - cost);
+    const buildCharges = await sql<{ amount: number }>(`SELECT amount FROM credit_ledger WHERE account_id = $1 AND idempotency_key = $2`, [
+      accountId,
+      `audience-build:${id}`,
+    ]);
+    expect(buildCharges).toEqual([{ amount: -cost }]);
+
+    // --- the records, paged
+    const companies = await pageAll(`/v1/audiences/${id}/companies`);
+    expect(companies.map((c) => Number(c.last_sort_key))).toEqual(expectedCompanies);
+    const prospects = await pageAll(`/v1/audiences/${id}/prospects`);
+    expect(prospects.map((p) => Number(p.last_sort_key))).toEqual(expectedProspects);
+    expect(prospects[0]?.contacts).toEqual({ workEmails: [], personalEmails: [], phoneNumbers: [] });
+
+    // --- estimate
+    const options = {
+      maxProspectsToEnrich: 20,
+      enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: true },
+      runContactEnrichment: true,
+      runProfileSalesNav: true,
+    };
+    const estimate = ok(await app.request('POST', `/v1/audiences/${id}/enrichment/estimate`, { apiKey, ...options }));
+    expect(estimate.body.chargeInfo.method).toBe('free');
+    const e = estimate.body.output;
+    expect(e.prospectsToEnrich).toBe(20);
+    expect(e.breakdown).toEqual({
+      salesNav: { credits: 0, isFree: true },
+      liveCompany: { credits: 0, discounted: false },
+      liveProspect: { credits: 0, discounted: false },
+      waterfall: { credits: 20 * 5, originalCredits: 20 * 5, discount: 0, operations: { workEmail: 40, personalEmail: 0, phone: 60 } },
+      validation: { credits: 0, isFree: true },
+    });
+    expect(e.totalCredits).toBe(100);
+    expect(e.timeEstimate.totalSeconds).toBeGreaterThan(0);
+    expect(e.timeEstimate.formatted).toMatch(/^about \d+ (second|minute)/);
+
+    // --- the trigger must repeat the estimate
+    const mismatch = await app.request('POST', `/v1/audiences/${id}/enrich`, { apiKey, ...options, maxProspectsToEnrich: 21 });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.error.message).toMatch(/No estimate with these values/);
+    expect(await balanceOf(app, apiKey)).toBe(before - cost);
+
+    const beforeEnrichment = await balanceOf(app, apiKey);
+    const trigger = ok(await app.request('POST', `/v1/audiences/${id}/enrich`, { apiKey, ...options, userEmail: 'owner@example.com' }));
+    expect(trigger.body.output).toMatchObject({ status: 'NOT_STARTED', estimatedCredits: 100 });
+    expect(trigger.body.chargeInfo).toMatchObject({ method: 'charged-now', creditsCharged: 100 });
+
+    const seen: Array<Record<string, unknown>> = [];
+    const done = await waitForEnrichment(app, apiKey, id, seen);
+    expect(done).toMatchObject({ status: 'DONE', currentStage: 'DONE', progressPercent: 100, currentStep: null, stepsRemaining: [] });
+    expect(done.stepsCompleted).toEqual([...enrichmentSteps]);
+    expect(new Date(done.completedAt as string).getTime()).toBeGreaterThanOrEqual(new Date(done.createdAt as string).getTime());
+    const steps = done.steps as Array<{ name: string; status: string }>;
+    expect(steps.map((s) => [s.name, s.status])).toEqual([
+      ['Initialization', 'COMPLETED'],
+      ['Sales Tool Enrichment', 'COMPLETED'],
+      ['Live Enrichment', 'SKIPPED'],
+      ['Resubmitting Audience', 'SKIPPED'],
+      ['Cleaning Names', 'COMPLETED'],
+      ['Fetching Contact Details', 'COMPLETED'],
+      ['Validating Contact Details', 'COMPLETED'],
+      ['Exporting CSV', 'COMPLETED'],
+      ['Completed', 'COMPLETED'],
+    ]);
+    for (const status of seen) {
+      const completed = status.stepsCompleted as string[];
+      // Steps complete in the spec's order: what is completed is always a prefix of it.
+      expect(completed).toEqual(enrichmentSteps.slice(0, completed.length));
+    }
+
+    // Refunds: a type that found nothing is not paid for.
+    const enriched = expectedProspects.slice(0, 20);
+    const contacts = await sql<{ person_id: number; kind: string; value: string }>(
+      `SELECT person_id, kind, value FROM person_contacts WHERE person_id = ANY($1::bigint[]) ORDER BY value`,
+      [enriched],
+    );
+    const withWork = new Set(contacts.filter((c) => c.kind === 'work_email').map((c) => Number(c.person_id)));
+    const withPhone = new Set(contacts.filter((c) => c.kind === 'phone').map((c) => Number(c.person_id)));
+    const expectedRefund = (20 - withWork.size) * 2 + (20 - withPhone.size) * 3;
+    expect(done.refundedCredits).toBe(expectedRefund);
+    expect(await balanceOf(app, apiKey)).toBe(beforeEnrichment - 100 + expectedRefund);
+    const enrichmentLedger = await sql<{ idempotency_key: string }>(
+      `SELECT idempotency_key FROM credit_ledger WHERE account_id = $1 AND reference = $2`,
+      [accountId, `enrichment:${trigger.body.output.enrichmentId}`],
+    );
+    expect(new Set(enrichmentLedger.map((r) => r.idempotency_key)).size).toBe(enrichmentLedger.length);
+
+    // The prospects now carry what was found.
+    const after = await pageAll(`/v1/audiences/${id}/prospects`);
+    const byId = new Map(after.map((p) => [Number(p.last_sort_key), p.contacts as { workEmails: string[]; phoneNumbers: string[]; personalEmails: string[] }]));
+    for (const person of enriched) {
+      const c = byId.get(person);
+      expect(c?.workEmails.length ? true : false).toBe(withWork.has(person));
+      expect(c?.phoneNumbers.length ? true : false).toBe(withPhone.has(person));
+      expect(c?.personalEmails).toEqual([]);
+    }
+    expect(byId.get(expectedProspects[25] as number)?.workEmails).toEqual([]); // beyond maxProspectsToEnrich
+
+    // The completion mail, in the outbox (no SMTP_URL), links the run's CSV.
+    const outbox = path.join(app.dataDir, 'outbox');
+    const mails = await waitFor('the completion mail', async () => {
+      const files = await readdir(outbox).catch(() => []);
+      return files.filter((f) => f.endsWith('.eml')).length ? files.filter((f) => f.endsWith('.eml')) : null;
+    });
+    const mail = readMail(await readFile(path.join(outbox, mails[0] as string), 'utf8'));
+    expect(mail.headers.to).toBe('owner@example.com');
+    expect(mail.headers.subject).toBe('Enrichment of "US software managers" is complete');
+    expect(mail.text).toContain(`Work emails found: ${withWork.size}; personal emails: 0; phone numbers: ${withPhone.size}`);
+    expect(mail.text).toContain(`refunded for work that found nothing: ${expectedRefund}`);
+    const mailedLink = mail.text.match(/https?:\/\/\S+\/downloads\/exports\/\S+/)?.[0];
+    expect(mailedLink).toBeDefined();
+    const runCsv = csvObjects(await downloadCsv(mailedLink as string));
+    expect(runCsv.rows.map((r) => Number(r.prospect_id))).toEqual(enriched);
+
+    // --- exports, read back
+    const companyExport = ok(await app.request('POST', `/v1/audiences/${id}/export/companies`, { apiKey, excludeFields: ['description'] }));
+    expect(companyExport.body.output).toMatchObject({ estimatedRows: 40, maxRowsAllowed: 10_000 });
+    expect(companyExport.body.chargeInfo.method).toBe('free');
+    const companyStatus = await waitForExport(app, apiKey, id, companyExport.body.output.exportId);
+    expect(companyStatus).toMatchObject({ status: 'READY', rows: 40, kind: 'companies' });
+    const companyCsv = csvObjects(await downloadCsv(companyStatus.downloadUrl as string));
+    expect(companyCsv.header).not.toContain('description');
+    expect(companyCsv.header.slice(0, 3)).toEqual(['company_id', 'name', 'domain']);
+    expect(companyCsv.rows.map((r) => Number(r.company_id))).toEqual(expectedCompanies);
+    const firstCompany = (await sql<{ preferred_name: string; domains: string[] }>(`SELECT preferred_name, domains FROM companies WHERE id = $1`, [expectedCompanies[0]]))[0];
+    expect(companyCsv.rows[0]).toMatchObject({ name: firstCompany?.preferred_name, domains: firstCompany?.domains.join('; '), country_code: 'US' });
+
+    const prospectExport = ok(await app.request('POST', `/v1/audiences/${id}/export/prospects`, { apiKey, onlyWithContacts: true }));
+    const withAny = enriched.filter((p) => withWork.has(p) || withPhone.has(p));
+    expect(prospectExport.body.output.estimatedRows).toBe(withAny.length);
+    const prospectStatus = await waitForExport(app, apiKey, id, prospectExport.body.output.exportId);
+    const prospectCsv = csvObjects(await downloadCsv(prospectStatus.downloadUrl as string));
+    expect(prospectCsv.rows.map((r) => Number(r.prospect_id))).toEqual(withAny);
+    for (const row of prospectCsv.rows) {
+      const person = Number(row.prospect_id);
+      const work = contacts.filter((c) => Number(c.person_id) === person && c.kind === 'work_email').map((c) => c.value.toLowerCase());
+      expect(row.all_work_emails ? row.all_work_emails.split('; ').sort() : []).toEqual([...new Set(work)].sort());
+      expect(row.sales_tool_urn).toMatch(/^urn:network:salesProfile:\(\d+,NAME_SEARCH\)$/);
+    }
+    const cappedExport = ok(await app.request('POST', `/v1/audiences/${id}/export/prospects`, { apiKey, maxRowsToExport: 7, excludeFields: ['headline', 'tags'] }));
+    const cappedStatus = await waitForExport(app, apiKey, id, cappedExport.body.output.exportId);
+    const capped = csvObjects(await downloadCsv(cappedStatus.downloadUrl as string));
+    expect(capped.rows.map((r) => Number(r.prospect_id))).toEqual(expectedProspects.slice(0, 7));
+    expect(capped.header).not.toContain('headline');
+    const person = (await sql<{ first_name: string; last_name: string; title: string }>(`SELECT first_name, last_name, title FROM people WHERE id = $1`, [expectedProspects[0]]))[0];
+    expect(capped.rows[0]).toMatchObject({ first_name: person?.first_name, last_name: person?.last_name, title: person?.title });
+
+    // --- listing, newest first
+    const listed = ok(await app.request('GET', `/v1/audiences?apiKey=${apiKey}`));
+    expect(listed.body.output.data[0]).toMatchObject({ audienceId: id, status: 'NORMAL', numCompanies: 40, numProspects: expectedProspects.length });
+  });
+
+  it('START_FROM_PROSPECTS: prospects only, capped, charged once', async () => {
+    const created = ok(await app.request('POST', '/v1/audiences/create', { apiKey, name: 'UK managers', creationMethod: 'START_FROM_PROSPECTS' }));
+    const id = created.body.output.audienceId as string;
+    expect(created.body.output.creationMethod).toBe('START_FROM_PROSPECTS');
+    const prospectSearchParams = { country3LetterCode: ['GBR'], jobTitleV2: { included: ['manager'], excluded: [] } };
+    ok(await app.request('PATCH', `/v1/audiences/${id}/search-params`, { apiKey, prospectSearchParams, maxProspects: 150 }));
+    const all = ids(await sql(`SELECT id FROM people WHERE country3 = 'GBR' AND title ILIKE '%manager%' ORDER BY id`));
+    expect(all.length).toBeGreaterThan(150);
+    const before = await balanceOf(app, apiKey);
+    ok(await app.request('POST', `/v1/audiences/${id}/build`, { apiKey }));
+    const built = await waitFor('NORMAL', async () => {
+      const status = ok(await app.request('GET', `/v1/audiences/${id}?apiKey=${apiKey}`)).body.output;
+      return status.status === 'BUILDING' ? null : status;
+    });
+    expect(built).toMatchObject({ status: 'NORMAL', numCompanies: 0, numProspects: 150 });
+    expect(await balanceOf(app, apiKey)).toBe(before - 150);
+    const prospects = await pageAll(`/v1/audiences/${id}/prospects`);
+    expect(prospects.map((p) => Number(p.last_sort_key))).toEqual(all.slice(0, 150));
+
+    // Enrichment with everything off still walks the nine steps; only free work is done.
+    const estimate = ok(await app.request('POST', `/v1/audiences/${id}/enrichment/estimate`, { apiKey }));
+    expect(estimate.body.output.totalCredits).toBe(0);
+    const trigger = ok(await app.request('POST', `/v1/audiences/${id}/enrich`, { apiKey }));
+    expect(trigger.body.output.estimatedCredits).toBe(0);
+    const done = await waitForEnrichment(app, apiKey, id);
+    expect(done).toMatchObject({ status: 'DONE', progressPercent: 100 });
+    expect((done.steps as Array<{ status: string }>).map((s) => s.status)).toEqual([
+      'COMPLETED', 'SKIPPED', 'SKIPPED', 'SKIPPED', 'COMPLETED', 'SKIPPED', 'SKIPPED', 'SKIPPED', 'COMPLETED',
+    ]);
+    expect(await balanceOf(app, apiKey)).toBe(before - 150);
+
+    const companyExport = ok(await app.request('POST', `/v1/audiences/${id}/export/companies`, { apiKey }));
+    expect(companyExport.body.output.estimatedRows).toBe(0);
+    const prospectExport = ok(await app.request('POST', `/v1/audiences/${id}/export/prospects`, { apiKey }));
+    const status = await waitForExport(app, apiKey, id, prospectExport.body.output.exportId);
+    const csv = csvObjects(await downloadCsv(status.downloadUrl as string));
+    expect(csv.rows.map((r) => Number(r.prospect_id))).toEqual(all.slice(0, 150));
+  });
+});
