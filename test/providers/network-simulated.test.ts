@@ -14,7 +14,7 @@ const bands = [[1, 10], [11, 50], [51, 200], [201, 500], [501, 1000], [1001, 500
 const day = (iso: string) => new Date(`${iso}T12:00:00Z`);
 
 describe('SimulatedNetworkSource', () => {
-  it('answers the same on the same day and drifts headcount within the network bands across days', async () => {
+  it('answers the same on the same day and drifts headcount within the network bands', async () => {
     const companies = (await database.db.pool.query<{ id: number; network_primary_slug: string; employee_count_min: number; employee_count_max: number }>(
       'SELECT id, network_primary_slug, employee_count_min, employee_count_max FROM companies ORDER BY id LIMIT 200',
     )).rows;

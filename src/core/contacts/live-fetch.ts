@@ -138,6 +138,41 @@ export async function liveFetchProfile(
   };
 }
 
+/**
+ * Refreshes one catalog company from the network without charging anyone: for callers that
+ * priced the work themselves (audience enrichment charges upfront). True when live data was
+ * stored; false when the network had nothing or failed, and the stored record stands.
+ */
+export async function refreshCompanyFromNetwork(app: AppContext, companyId: number, log: Logger, signal?: AbortSignal): Promise<boolean> {
+  const stored = await findStoredCompany(app.db.pool, { serviceId: companyId });
+  if (!stored) return false;
+  const { networkSource } = contactServices(app);
+  const ref: CompanyRef = { slug: stored.network_primary_slug, orgId: stored.network_org_id };
+  const outcome = await fetchLive(app, log, networkSource, (s) => networkSource.fetchCompany(ref, s), ref.slug || ref.orgId, signal);
+  // A caller that gave up (a job stopping) hears so, rather than "nothing new".
+  signal?.throwIfAborted();
+  if (outcome.status !== 'live') return false;
+  await refreshCompany(app.db.pool, stored, outcome.data);
+  return true;
+}
+
+/** As refreshCompanyFromNetwork, for one catalog person. */
+export async function refreshPersonFromNetwork(app: AppContext, personId: number, log: Logger, signal?: AbortSignal): Promise<boolean> {
+  const row = await app.db.pool.query<{ network_slug: string | null; network_user_id: number | null }>(
+    'SELECT network_slug, network_user_id FROM people WHERE id = $1',
+    [personId],
+  );
+  const stored = row.rows[0];
+  if (!stored) return false;
+  const { networkSource } = contactServices(app);
+  const ref: ProfileRef = { slug: stored.network_slug, userId: stored.network_user_id };
+  const outcome = await fetchLive(app, log, networkSource, (s) => networkSource.fetchProfile(ref, s), ref.slug || ref.userId, signal);
+  signal?.throwIfAborted();
+  if (outcome.status !== 'live') return false;
+  await refreshProfile(app.db.pool, personId, outcome.data);
+  return true;
+}
+
 function storedMessage(outcome: LiveOutcome<unknown>): string {
   return outcome.status === 'failed'
     ? 'The live fetch failed: stored data returned, nothing charged.'
@@ -168,10 +203,13 @@ async function fetchLive<T>(
   source: NetworkSource,
   fetch: (signal: AbortSignal) => Promise<T | null>,
   ref: unknown,
+  callerSignal?: AbortSignal,
 ): Promise<LiveOutcome<T>> {
   if (!ref) return { status: 'absent' };
   const timeoutMs = app.config.NETWORK_SOURCE_TIMEOUT_MS;
   const controller = new AbortController();
+  if (callerSignal?.aborted) controller.abort();
+  callerSignal?.addEventListener('abort', () => controller.abort(), { once: true });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
