@@ -88,19 +88,30 @@ function documentOf(entry: CatalogEntry): IndexedOperation {
   };
 }
 
+const documents = operations.map((op) => documentOf(catalog.get(op.operationId) as CatalogEntry));
+const indexedFields = ['title', 'summary', 'description', 'keywords', 'fields', 'words'] as const;
+
+/**
+ * Every term of the index. Fuzzy matching is the costly part of a search, and only a word the
+ * index does not know (a typo) needs it: known words match exactly or by prefix.
+ */
+const vocabulary = new Set(
+  documents.flatMap((doc) => indexedFields.flatMap((field) => tokenize(doc[field]).map(processTerm))).filter((t): t is string => t !== null),
+);
+
 const index = new MiniSearch<IndexedOperation>({
-  fields: ['title', 'summary', 'description', 'keywords', 'fields', 'words'],
+  fields: [...indexedFields],
   tokenize,
   processTerm,
   searchOptions: {
     boost: { title: 3, keywords: 3, words: 2.5, summary: 1.5, description: 0.6, fields: 0.5 },
-    fuzzy: (term) => (term.length >= 6 ? 2 : term.length >= 4 ? 1 : false),
-    prefix: (term) => term.length >= 4,
+    fuzzy: (term) => (vocabulary.has(term) ? false : term.length >= 6 ? 2 : term.length >= 4 ? 1 : false),
+    prefix: (term) => term.length >= 4 && !vocabulary.has(term),
     weights: { fuzzy: 0.3, prefix: 0.4 },
     combineWith: 'OR',
   },
 });
-index.addAll(operations.map((op) => documentOf(catalog.get(op.operationId) as CatalogEntry)));
+index.addAll(documents);
 
 export const categories: readonly OperationCategory[] = ['search', 'audience', 'enrichment', 'contact', 'account'];
 
