@@ -266,6 +266,23 @@ describe('the HTTP network adapter behind the endpoints', () => {
     expect(await balanceOf(viaHttp, account.apiKey)).toBe(20);
   });
 
+  it('shows, charges but does not store a profile the network has and the catalog does not, asking by user id', async () => {
+    upstream.handler = (request) =>
+      request.url === '/profiles/by-id/777000111'
+        ? { status: 200, json: { public_identifier: 'outside-person', member_id: 777000111, first_name: 'Outside', last_name: 'Person', occupation: 'Founder' } }
+        : { status: 404 };
+    const account = await viaHttp.createAccount({ credits: 5 });
+    const response = await liveProfile(viaHttp, account.apiKey, { identifier: '777000111' });
+    expect(response.status).toBe(200);
+    expect(response.body.output).toMatchObject({ found: true, source: 'live' });
+    expect(response.body.output.profile).toMatchObject({ first_name: 'Outside', title: 'Founder', network_slug: 'outside-person', last_sort_key: '' });
+    expect(response.body.chargeInfo.creditsCharged).toBe(2);
+    expect(upstream.requests.at(-1)?.url).toBe('/profiles/by-id/777000111');
+    const stored = await viaHttp.db.pool.query("SELECT count(*)::int AS n FROM people WHERE network_slug = 'outside-person'");
+    expect(stored.rows[0]?.n).toBe(0);
+    expect(await balanceOf(viaHttp, account.apiKey)).toBe(3);
+  });
+
   it('updates a profile from the network, including its company link', async () => {
     const person = await personAt(viaHttp, 9);
     const otherCompany = await companyAt(viaHttp, 70);

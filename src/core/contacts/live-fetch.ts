@@ -69,7 +69,8 @@ export async function liveFetchCompany(
   const ref = parseCompanyIdentifier(input.type, input.value);
   const stored = await findStoredCompany(app.db.pool, ref);
   await requireLiveFetchBalance(app, principal);
-  const liveRef: CompanyRef = stored ? { slug: stored.network_primary_slug, orgId: stored.network_org_id } : ref;
+  // Unknown to the catalog: a numeric reference asks the network by id, not as a slug made of digits.
+  const liveRef: CompanyRef = stored ? { slug: stored.network_primary_slug, orgId: stored.network_org_id } : ref.orgId ? { orgId: ref.orgId } : ref;
   const { networkSource } = contactServices(app);
   const outcome = await fetchLive(app, log, networkSource, (signal) => networkSource.fetchCompany(liveRef, signal), liveRef.slug || liveRef.orgId);
 
@@ -108,7 +109,7 @@ export async function liveFetchProfile(
   const details: ProfileDetailOptions = { getDetailedEducation: input.getDetailedEducation, getDetailedWorkExperience: input.getDetailedWorkExperience };
   const stored = await findStoredProfile(app.db.pool, ref);
   await requireLiveFetchBalance(app, principal);
-  const liveRef: ProfileRef = stored ? { slug: stored.network_slug, userId: stored.network_user_id } : ref;
+  const liveRef: ProfileRef = stored ? { slug: stored.network_slug, userId: stored.network_user_id } : ref.userId ? { userId: ref.userId } : ref;
   const { networkSource } = contactServices(app);
   const outcome = await fetchLive(app, log, networkSource, (signal) => networkSource.fetchProfile(liveRef, signal), liveRef.slug || liveRef.userId);
 
