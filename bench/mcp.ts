@@ -1,10 +1,15 @@
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { z } from 'zod';
 import { loadConfig } from '../src/config.js';
 import { createAccount } from '../src/core/accounts.js';
 import { createLogger } from '../src/log.js';
@@ -114,9 +119,9 @@ function toolCall(era: Era, name: string, args: Record<string, unknown>): { head
   return { headers, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params }) };
 }
 
-async function mcpCall(era: Era, name: string, args: Record<string, unknown>): Promise<void> {
+async function mcpCall(era: Era, name: string, args: Record<string, unknown>, target: Pool = pool): Promise<void> {
   const { headers, body } = toolCall(era, name, args);
-  const response = await pool.request({ method: 'POST', path: '/mcp', headers, body });
+  const response = await target.request({ method: 'POST', path: '/mcp', headers, body });
   const text = await response.body.text();
   if (response.statusCode !== 200 || !text.includes('"result"') || text.includes('"isError":true')) {
     throw new Error(`${name} (${era}) answered ${response.statusCode}: ${text.slice(0, 300)}`);
@@ -144,7 +149,7 @@ interface Throughput {
   p99Ms: number;
 }
 
-async function throughput(era: Era): Promise<Throughput> {
+async function throughput(era: Era, target: Pool = pool): Promise<Throughput> {
   const run = async (durationMs: number, samples: number[] | null) => {
     const until = Date.now() + durationMs;
     let calls = 0;
@@ -153,7 +158,7 @@ async function throughput(era: Era): Promise<Throughput> {
         let i = worker;
         while (Date.now() < until) {
           const started = process.hrtime.bigint();
-          await mcpCall(era, 'search_endpoints', { query: queries[i++ % queries.length] });
+          await mcpCall(era, 'search_endpoints', { query: queries[i++ % queries.length] }, target);
           samples?.push(Number(process.hrtime.bigint() - started) / 1e6);
           calls += 1;
         }
@@ -227,9 +232,36 @@ function memory(): { heapUsedMb: number; rssMb: number } {
   return { heapUsedMb: round(usage.heapUsed / 2 ** 20, 1), rssMb: round(usage.rss / 2 ** 20, 1) };
 }
 
+/**
+ * The yardstick for the figures above on this machine at this moment: the same load against the
+ * SDK alone, one tool that echoes its argument, no middleware, no database.
+ */
+async function sdkBaseline(era: Era): Promise<Throughput> {
+  const echo = z.object({ query: z.string() });
+  const handler = toNodeHandler(
+    createMcpHandler(() => {
+      const server = new McpServer({ name: 'baseline', version: '1.0.0' }, { capabilities: { tools: {} } });
+      server.registerTool('search_endpoints', { inputSchema: echo }, async (args) => ({ content: [{ type: 'text', text: args.query }] }));
+      return server;
+    }),
+  );
+  const server = createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const target = new Pool(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { connections: concurrency });
+  try {
+    return await throughput(era, target);
+  } finally {
+    await target.close();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
 say(`search_endpoints, ${concurrency} concurrent clients, ${seconds} s per era ...`);
 const searchModern = await throughput('modern');
 const searchLegacy = await throughput('legacy');
+say('the same load against a trivial tool on the bare SDK (yardstick) ...');
+const baselineModern = await sdkBaseline('modern');
+const baselineLegacy = await sdkBaseline('legacy');
 say('call_operation overhead over REST (companySearch, page of 25) ...');
 const callOverhead = await overhead();
 say(`memory: 1,000 then ${memoryCalls.toLocaleString('en')} gateway calls ...`);
@@ -256,6 +288,7 @@ const result = {
   date: new Date().toISOString(),
   machine: machineLine(),
   searchEndpoints: [searchModern, searchLegacy],
+  sdkTrivialToolBaseline: [baselineModern, baselineLegacy],
   callOperationOverhead: callOverhead,
   memory: {
     after1000Calls: after1k,
@@ -277,6 +310,7 @@ const lines = [
   `| search_endpoints calls/s, ${concurrency} concurrent | ${searchModern.callsPerSecond} | ${searchLegacy.callsPerSecond} |`,
   `| search_endpoints p50 ms | ${searchModern.p50Ms} | ${searchLegacy.p50Ms} |`,
   `| search_endpoints p99 ms | ${searchModern.p99Ms} | ${searchLegacy.p99Ms} |`,
+  `| yardstick: trivial tool on the bare SDK, calls/s | ${baselineModern.callsPerSecond} | ${baselineLegacy.callsPerSecond} |`,
   '',
   `| call_operation companySearch, page of 25 (${callOverhead.runs} runs each, interleaved) | median ms | p99 ms |`,
   '|---|---:|---:|',
