@@ -10,6 +10,7 @@ import type { AppContext } from './context.js';
 import { createAccount } from './core/accounts.js';
 import { startBackgroundWork, type BackgroundWork } from './jobs/index.js';
 import { createLogger, type Logger } from './log.js';
+import { createContactServices } from './providers/contacts/services.js';
 import { isCatalogEmpty, seedCatalog } from './seed/load.js';
 import { openDatabase, type Database } from './store/db.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './store/embedded.js';
@@ -61,7 +62,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       authenticator: new ApiKeyAuthenticator(db.pool),
       publicUrl: (config.PUBLIC_URL ?? url).replace(/\/$/, ''),
       internalUrl: url,
-      services: {},
+      services: { ...createContactServices(config, db.pool, log) },
     };
     server.on('request', createApp(context));
     const background: BackgroundWork | null = config.JOB_WORKER ? await startBackgroundWork(context) : null;
