@@ -88,8 +88,6 @@ export const INDUSTRIES: readonly Industry[] = [
     ['information-services', 'Information Services', 4, 'information services, databases, research, market data, directories, intelligence', 'Information, Data, Insights, Research'],
     ['blockchain-services', 'Blockchain Services', 2, 'blockchain, crypto, web3, digital assets, smart contracts, DeFi, wallets, tokenization', 'Chain, Labs, Protocol, Crypto'],
     ['business-intelligence-platforms', 'Business Intelligence Platforms', 2, 'business intelligence, dashboards, reporting, analytics, KPIs, data visualization', 'Analytics, Insights, Metrics, BI'],
-    ['social-networking-platforms', 'Social Networking Platforms', 1, 'social network, community, creators, messaging, social media, engagement', 'Social, Community, Connect'],
-    ['embedded-software-products', 'Embedded Software Products', 1, 'embedded software, firmware, IoT, RTOS, automotive software, devices', 'Embedded, Systems, Devices'],
   ]),
   ...group('Financial Services', [
     ['financial-services', 'Financial Services', 30, 'financial services, payments, fintech, lending, wealth management, financial planning, credit, banking software', 'Financial, Capital, Finance, Pay, Money, Wealth'],
@@ -101,7 +99,6 @@ export const INDUSTRIES: readonly Industry[] = [
     ['investment-banking', 'Investment Banking', 3, 'investment banking, M&A, capital raising, advisory, IPO, restructuring', 'Capital, Partners, Securities, Advisors'],
     ['capital-markets', 'Capital Markets', 3, 'capital markets, trading, securities, brokerage, market making, derivatives', 'Markets, Securities, Trading, Capital'],
     ['funds-and-trusts', 'Funds and Trusts', 2, 'funds, trusts, fiduciary, estate planning, endowments, fund administration', 'Trust, Fund, Fiduciary'],
-    ['loan-brokers', 'Loan Brokers', 1, 'loans, mortgage brokerage, refinancing, small business lending, credit', 'Lending, Loans, Mortgage, Funding'],
   ]),
   ...group('Professional Services', [
     ['business-consulting-and-services', 'Business Consulting and Services', 35, 'consulting, strategy, operations, transformation, process improvement, management consulting, advisory', 'Consulting, Advisors, Partners, Group, Associates'],
@@ -134,7 +131,6 @@ export const INDUSTRIES: readonly Industry[] = [
     ['home-health-care-services', 'Home Health Care Services', 2, 'home health, home care, nursing, caregivers, elderly care', 'Home Care, Home Health, Caregivers'],
     ['medical-and-diagnostic-laboratories', 'Medical and Diagnostic Laboratories', 2, 'diagnostics, laboratory testing, pathology, imaging, genetic testing', 'Diagnostics, Labs, Laboratories'],
     ['dentists', 'Dentists', 2, 'dental, dentistry, orthodontics, oral health, dental clinic', 'Dental, Dentistry, Smiles'],
-    ['physical-occupational-and-speech-therapists', 'Physical, Occupational and Speech Therapists', 1, 'physical therapy, rehabilitation, occupational therapy, speech therapy, sports medicine', 'Physical Therapy, Rehab, Therapy'],
     ['individual-and-family-services', 'Individual and Family Services', 3, 'social services, family support, youth services, case management, community care', 'Family Services, Community Care'],
   ]),
   ...group('Manufacturing', [
@@ -161,8 +157,6 @@ export const INDUSTRIES: readonly Industry[] = [
     ['printing-services', 'Printing Services', 2, 'printing, commercial printing, print management, labels, signage, direct mail', 'Printing, Print, Press, Graphics'],
     ['machinery-manufacturing', 'Machinery Manufacturing', 3, 'machinery, heavy equipment, agricultural machinery, construction equipment, manufacturing', 'Machinery, Equipment, Industries'],
     ['electrical-equipment-manufacturing', 'Electrical Equipment Manufacturing', 2, 'electrical equipment, switchgear, transformers, cables, lighting', 'Electric, Electrical, Power'],
-    ['renewable-energy-semiconductor-manufacturing', 'Renewable Energy Semiconductor Manufacturing', 1, 'solar cells, photovoltaics, solar modules, wafers, clean energy', 'Solar, PV, Energy'],
-    ['sporting-goods-manufacturing', 'Sporting Goods Manufacturing', 1, 'sporting goods, outdoor equipment, fitness equipment, athletic gear', 'Sports, Outdoors, Athletics, Gear'],
   ]),
   ...group('Retail', [
     ['retail', 'Retail', 12, 'retail, stores, omnichannel, consumer products, merchandising, e-commerce, shoppers', 'Stores, Shop, Retail, Goods, Market'],
@@ -173,16 +167,12 @@ export const INDUSTRIES: readonly Industry[] = [
     ['retail-luxury-goods-and-jewelry', 'Retail Luxury Goods and Jewelry', 2, 'luxury, jewelry, watches, diamonds, high-end fashion', 'Jewelers, Luxury, Jewelry, Atelier'],
     ['retail-motor-vehicles', 'Retail Motor Vehicles', 2, 'car dealership, used cars, vehicle sales, auto financing, service center', 'Motors, Auto Group, Automotive'],
     ['retail-health-and-personal-care-products', 'Retail Health and Personal Care Products', 2, 'pharmacy, health products, vitamins, supplements, personal care', 'Pharmacy, Health, Wellness'],
-    ['retail-furniture-and-home-furnishings', 'Retail Furniture and Home Furnishings', 1, 'furniture store, home decor, mattresses, interior design, homeware', 'Home, Furniture, Living, Interiors'],
-    ['retail-office-equipment', 'Retail Office Equipment', 1, 'office supplies, office equipment, printers, copiers, workplace', 'Office, Supplies, Business Equipment'],
   ]),
   ...group('Wholesale', [
     ['wholesale', 'Wholesale', 4, 'wholesale, distribution, B2B supply, inventory, sourcing, procurement', 'Distribution, Supply, Trading, Wholesale'],
     ['wholesale-import-and-export', 'Wholesale Import and Export', 4, 'import, export, international trade, sourcing, customs, global supply', 'Trading, Import Export, Global Trade'],
     ['wholesale-building-materials', 'Wholesale Building Materials', 2, 'building materials, lumber, roofing, insulation, construction supplies', 'Building Supply, Materials, Lumber'],
-    ['wholesale-computer-equipment', 'Wholesale Computer Equipment', 1, 'IT distribution, computer equipment, hardware resale, value-added reseller', 'Distribution, Computer Supply, Tech Distribution'],
     ['wholesale-food-and-beverage', 'Wholesale Food and Beverage', 2, 'food distribution, foodservice, beverages, restaurant supply, cold chain', 'Food Distributors, Provisions, Supply'],
-    ['wholesale-drugs-and-sundries', 'Wholesale Drugs and Sundries', 1, 'pharmaceutical distribution, medical supplies, sundries, pharmacy wholesale', 'Pharma Distribution, Medical Supply'],
   ]),
   ...group('Construction', [
     ['construction', 'Construction', 20, 'construction, general contractor, commercial construction, renovation, project management, building', 'Construction, Builders, Contracting, Building Group'],
@@ -195,7 +185,6 @@ export const INDUSTRIES: readonly Industry[] = [
   ...group('Real Estate and Equipment Rental Services', [
     ['real-estate', 'Real Estate', 20, 'real estate, property management, commercial real estate, residential, investment properties, development', 'Properties, Realty, Real Estate, Development'],
     ['real-estate-agents-and-brokers', 'Real Estate Agents and Brokers', 3, 'real estate brokerage, agents, home sales, listings, buyers, sellers', 'Realty, Realtors, Homes'],
-    ['leasing-non-residential-real-estate', 'Leasing Non-residential Real Estate', 1, 'commercial leasing, office space, industrial property, retail space', 'Properties, Commercial, Estates'],
     ['equipment-rental-services', 'Equipment Rental Services', 1, 'equipment rental, heavy equipment, tools, leasing, fleet', 'Rentals, Equipment, Hire'],
   ]),
   ...group('Education', [
@@ -214,7 +203,6 @@ export const INDUSTRIES: readonly Industry[] = [
     ['personal-care-services', 'Personal Care Services', 2, 'salon, spa, beauty services, barber, skincare', 'Salon, Spa, Beauty'],
     ['religious-institutions', 'Religious Institutions', 3, 'church, faith, ministry, congregation, worship, community', 'Church, Ministries, Fellowship'],
     ['philanthropic-fundraising-services', 'Philanthropic Fundraising Services', 2, 'fundraising, philanthropy, donors, grants, campaigns', 'Philanthropy, Giving, Fund'],
-    ['household-services', 'Household Services', 1, 'cleaning, home maintenance, moving, pest control, landscaping', 'Home Services, Cleaning, Maintenance'],
   ]),
   ...group('Entertainment Providers', [
     ['entertainment-providers', 'Entertainment Providers', 4, 'entertainment, live events, experiences, audiences, shows', 'Entertainment, Productions, Live'],
@@ -224,7 +212,6 @@ export const INDUSTRIES: readonly Industry[] = [
     ['spectator-sports', 'Spectator Sports', 3, 'sports, team, league, fans, stadium, athletes', 'Sports, Athletics, FC, Club'],
     ['musicians', 'Musicians', 2, 'music, recording, live performance, touring, record label', 'Music, Records, Sound'],
     ['recreational-facilities', 'Recreational Facilities', 3, 'recreation, golf, parks, leisure, outdoor activities, clubs', 'Recreation, Club, Parks, Outdoors'],
-    ['gambling-facilities-and-casinos', 'Gambling Facilities and Casinos', 1, 'casino, gaming, betting, resort, sportsbook', 'Casino, Gaming, Resorts'],
   ]),
   ...group('Accommodation Services', [
     ['hospitality', 'Hospitality', 6, 'hospitality, guests, hotels, resorts, guest experience, events', 'Hospitality, Hotels, Resorts, Collection'],
@@ -239,7 +226,6 @@ export const INDUSTRIES: readonly Industry[] = [
     ['events-services', 'Events Services', 5, 'events, conferences, trade shows, event planning, weddings, venues', 'Events, Productions, Experiences'],
     ['travel-arrangements', 'Travel Arrangements', 4, 'travel, trips, tours, corporate travel, bookings, destinations', 'Travel, Tours, Journeys, Trips'],
     ['telephone-call-centers', 'Telephone Call Centers', 2, 'call center, customer support, contact center, BPO, telemarketing', 'Contact Center, Support, CX'],
-    ['collection-agencies', 'Collection Agencies', 1, 'debt collection, accounts receivable, recovery, credit management', 'Recovery, Collections, Credit'],
     ['writing-and-editing', 'Writing and Editing', 2, 'writing, editing, copywriting, content, proofreading, technical writing', 'Content, Words, Editorial'],
   ]),
   ...group('Transportation, Logistics, Supply Chain and Storage', [
@@ -249,15 +235,12 @@ export const INDUSTRIES: readonly Industry[] = [
     ['airlines-and-aviation', 'Airlines and Aviation', 3, 'airline, aviation, flights, charter, aircraft, airports', 'Air, Airways, Aviation, Jet'],
     ['maritime-transportation', 'Maritime Transportation', 2, 'shipping, maritime, vessels, ports, container shipping, tankers', 'Shipping, Marine, Maritime, Lines'],
     ['warehousing-and-storage', 'Warehousing and Storage', 2, 'warehousing, storage, distribution center, inventory, cold storage', 'Warehousing, Storage, Distribution'],
-    ['rail-transportation', 'Rail Transportation', 1, 'rail, railway, freight rail, trains, intermodal', 'Rail, Railway, Lines'],
-    ['urban-transit-services', 'Urban Transit Services', 1, 'public transit, buses, mobility, transit, ride sharing', 'Transit, Mobility, Metro'],
   ]),
   ...group('Utilities', [
     ['utilities', 'Utilities', 3, 'utilities, electricity, water, natural gas, grid, customers', 'Utilities, Power, Energy'],
     ['renewable-energy-power-generation', 'Renewable Energy Power Generation', 3, 'renewable energy, solar, wind, clean energy, power generation, storage', 'Renewables, Energy, Solar, Wind, Power'],
     ['electric-power-generation', 'Electric Power Generation', 2, 'power generation, electricity, power plants, grid, energy', 'Power, Energy, Generation'],
     ['services-for-renewable-energy', 'Services for Renewable Energy', 2, 'solar installation, EV charging, energy efficiency, battery storage, clean energy', 'Energy, Solar, Power, Charge'],
-    ['water-waste-steam-and-air-conditioning-supply', 'Water, Waste, Steam, and Air Conditioning Supply', 1, 'water treatment, waste management, recycling, district heating, cooling', 'Water, Environmental, Utilities'],
   ]),
   ...group('Oil, Gas, and Mining', [
     ['oil-and-gas', 'Oil and Gas', 5, 'oil and gas, exploration, drilling, upstream, midstream, pipelines, energy', 'Energy, Petroleum, Resources, Oil'],
@@ -265,7 +248,6 @@ export const INDUSTRIES: readonly Industry[] = [
   ]),
   ...group('Farming, Ranching, Forestry', [
     ['farming', 'Farming', 4, 'farming, agriculture, crops, agtech, produce, sustainable agriculture', 'Farms, Agriculture, Growers, Harvest'],
-    ['ranching', 'Ranching', 1, 'ranching, cattle, livestock, beef, grazing', 'Ranch, Cattle, Livestock'],
     ['forestry-and-logging', 'Forestry and Logging', 1, 'forestry, timber, logging, sustainable forestry, wood products', 'Forestry, Timber, Woodlands'],
     ['fisheries', 'Fisheries', 1, 'fisheries, seafood, aquaculture, fishing, marine harvest', 'Seafood, Fisheries, Aquaculture'],
   ]),
@@ -273,8 +255,6 @@ export const INDUSTRIES: readonly Industry[] = [
     ['government-administration', 'Government Administration', 6, 'government, public services, agency, municipality, citizens, public administration', 'Agency, Department, Authority, Office'],
     ['armed-forces', 'Armed Forces', 2, 'military, defense, armed forces, service members, national security', 'Command, Forces, Defense'],
     ['law-enforcement', 'Law Enforcement', 2, 'police, law enforcement, public safety, investigations, community policing', 'Police Department, Sheriff Office'],
-    ['public-policy-offices', 'Public Policy Offices', 1, 'public policy, legislation, policy research, advocacy, governance', 'Policy Institute, Office, Council'],
-    ['international-affairs', 'International Affairs', 1, 'international affairs, diplomacy, development, foreign policy, cooperation', 'Council, Institute, Mission'],
   ]),
   ...group('Holding Companies', [
     ['holding-companies', 'Holding Companies', 2, 'holding company, subsidiaries, diversified, investments, portfolio, conglomerate', 'Holdings, Group, Industries, Enterprises'],
@@ -401,8 +381,6 @@ export const NON_PROFIT_INDUSTRIES: ReadonlySet<string> = new Set([
   'government-administration',
   'armed-forces',
   'law-enforcement',
-  'public-policy-offices',
-  'international-affairs',
   'primary-and-secondary-education',
   'higher-education',
   'museums-historical-sites-and-zoos',
