@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /**
  * The shape of one operation of the service. Each operation is written once, as plain data,

@@ -25,7 +25,6 @@ export interface TestApp {
 
 export interface TestResponse {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   headers: Headers;
 }
