@@ -740,14 +740,14 @@ export function createCompanyGenerator(seed: number): CompanyGenerator {
     if (bucket >= 1 && rng.chance(0.02)) flags.push('ACQUIRED');
     if (!core.funded && stage !== 'IPO' && core.ageDays > 15 * DAYS_PER_YEAR && rng.chance(0.12)) flags.push('FAMILY_OWNED');
 
-    const keywords = [...industry.keywords];
     const second = core.industries[1];
-    if (second) keywords.push(...second.keywords.slice(0, 3));
-    const k1 = rng.pick(keywords);
-    let k2 = rng.pick(keywords);
-    if (k2 === k1) k2 = keywords[(keywords.indexOf(k1) + 1) % keywords.length] as string;
-    let k3 = rng.pick(keywords);
-    if (k3 === k1 || k3 === k2) k3 = keywords[(keywords.indexOf(k2) + 1) % keywords.length] as string;
+    const keywords = second ? [...new Set([...industry.keywords, ...second.keywords.slice(0, 3)])] : industry.keywords;
+    // Three distinct keywords: a random start and two random steps that cannot wrap around to it.
+    const n = keywords.length;
+    const i1 = rng.int(n);
+    const i2 = (i1 + 1 + rng.int(n - 2)) % n;
+    const i3 = (i2 + 1 + rng.int(Math.max(1, (i1 - i2 + n) % n - 1))) % n;
+    const [k1, k2, k3] = [keywords[i1], keywords[i2], keywords[i3]] as [string, string, string];
     const foundedYear = foundedOn ? foundedOn.slice(0, 4) : `${asOfYear - Math.floor(core.ageDays / DAYS_PER_YEAR)}`;
     const values = {
       name: core.name,

@@ -201,9 +201,16 @@ export function contactCopyLine(personId: number, kind: string, value: string, s
 /** A COPY ... FROM STDIN writer that batches lines and respects the socket's backpressure. */
 export class CopyWriter {
   private buffer = '';
+  private failure: Error | null = null;
   rows = 0;
 
-  constructor(private readonly stream: CopyStreamQuery) {}
+  constructor(private readonly stream: CopyStreamQuery) {
+    // The server's refusal (or our own abort) arrives as an 'error' event, possibly while
+    // nothing is waiting on the stream; keep it for the next write instead of crashing.
+    stream.on('error', (error: Error) => {
+      this.failure ??= error;
+    });
+  }
 
   static open(client: pg.ClientBase, table: string, columns: readonly string[], options = ''): CopyWriter {
     const sql = `COPY ${table} (${columns.join(', ')}) FROM STDIN${options ? ` WITH (${options})` : ''}`;
@@ -228,6 +235,7 @@ export class CopyWriter {
   }
 
   async flush(): Promise<void> {
+    if (this.failure) throw this.failure;
     if (this.buffer.length === 0) return;
     const chunk = this.buffer;
     this.buffer = '';
@@ -236,12 +244,14 @@ export class CopyWriter {
 
   async end(): Promise<void> {
     await this.flush();
+    if (this.failure) throw this.failure;
     this.stream.end();
     await finished(this.stream);
   }
 
   abort(error: Error): void {
-    this.stream.destroy(error);
+    this.failure ??= error;
+    if (!this.stream.destroyed) this.stream.destroy(error);
   }
 }
 

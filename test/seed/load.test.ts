@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompanyGenerator, createPeopleGenerator } from '../../src/seed/generate.js';
+import {
+  CatalogNotEmptyError,
+  ensureSearchIndexes,
+  isCatalogEmpty,
+  readSearchIndexDefinitions,
+  seedCatalog,
+  type SeedResult,
+} from '../../src/seed/load.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+
+const catalog = { companies: 400, people: 3_000, seed: 1234 };
+
+describe('seedCatalog', () => {
+  let test: TestDatabase;
+  let result: SeedResult;
+  const phases = new Set<string>();
+
+  beforeAll(async () => {
+    test = await createTestDatabase('empty');
+    expect(await isCatalogEmpty(test.db)).toBe(true);
+    // Rebuilding the indexes is what large loads do; forcing it here covers that path.
+    result = await seedCatalog(test.db, { ...catalog, rebuildIndexes: true, onProgress: ({ table }) => phases.add(table) });
+  });
+
+  afterAll(async () => {
+    await test?.drop();
+  });
+
+  it('loads the requested numbers of rows and reports them', async () => {
+    const counts = await test.db.pool.query<{ companies: number; people: number; contacts: number }>(
+      `SELECT (SELECT count(*) FROM companies)::int AS companies, (SELECT count(*) FROM people)::int AS people,
+              (SELECT count(*) FROM person_contacts)::int AS contacts`,
+    );
+    expect(counts.rows[0]).toEqual({ companies: catalog.companies, people: catalog.people, contacts: result.contacts });
+    expect(result.contacts).toBeGreaterThan(catalog.people);
+    expect(result.milliseconds).toBeGreaterThan(0);
+    expect([...phases]).toEqual(expect.arrayContaining(['companies', 'people', 'indexes', 'analyze']));
+    expect(await isCatalogEmpty(test.db)).toBe(false);
+  });
+
+  it('stores exactly the generated rows', async () => {
+    const companies = createCompanyGenerator(catalog.seed);
+    const expected = companies.company(17);
+    const stored = await test.db.pool.query(
+      `SELECT preferred_name, description, domains, tlds, network_primary_slug, network_org_id, standard_industries,
+              employee_count_min, employee_count_max, city, state_name, country_code, location_text, total_funding_usd,
+              last_funding_usd, last_funded_on, founded_on, stage, special_flags
+         FROM companies WHERE id = 17`,
+    );
+    const { id: _id, ...fields } = expected;
+    expect(stored.rows[0]).toEqual(fields);
+
+    const { person, contacts } = createPeopleGenerator(catalog.seed, catalog.companies, companies).person(2_222);
+    const storedPerson = await test.db.pool.query(
+      `SELECT first_name, last_name, title, headline, company_id, company_domain, network_slug, network_user_id, tags,
+              languages, degree_types, schools, education, work_experiences, country3
+         FROM people WHERE id = 2222`,
+    );
+    expect(storedPerson.rows[0]).toEqual({
+      first_name: person.first_name,
+      last_name: person.last_name,
+      title: person.title,
+      headline: person.headline,
+      company_id: person.company_id,
+      company_domain: person.company_domain,
+      network_slug: person.network_slug,
+      network_user_id: person.network_user_id,
+      tags: person.tags,
+      languages: person.languages,
+      degree_types: person.degree_types,
+      schools: person.schools,
+      education: person.education,
+      work_experiences: person.work_experiences,
+      country3: person.country3,
+    });
+    const storedContacts = await test.db.pool.query(`SELECT person_id, kind, value FROM person_contacts WHERE person_id = 2222 ORDER BY kind, value`);
+    expect(storedContacts.rows).toEqual([...contacts].sort((a, b) => a.kind.localeCompare(b.kind) || a.value.localeCompare(b.value)));
+  });
+
+  it('leaves every search index of the migration in place', async () => {
+    const definitions = await readSearchIndexDefinitions();
+    expect(definitions.length).toBeGreaterThanOrEqual(20);
+    expect(definitions.map((d) => d.name)).toContain('people_title_trgm');
+    const existing = await test.db.pool.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename IN ('companies', 'people')`);
+    const names = new Set(existing.rows.map((r) => r.indexname));
+    for (const definition of definitions) expect(names.has(definition.name), definition.name).toBe(true);
+    expect(await ensureSearchIndexes(test.db)).toEqual([]);
+  });
+
+  it('refuses a catalog that is not empty', async () => {
+    await expect(seedCatalog(test.db, { companies: 1, people: 1, seed: 1 })).rejects.toBeInstanceOf(CatalogNotEmptyError);
+  });
+
+  it('rejects bad sizes before touching the database', async () => {
+    await expect(seedCatalog(test.db, { companies: -1, people: 0, seed: 1 })).rejects.toThrow(/companies/);
+    await expect(seedCatalog(test.db, { companies: 0, people: 5, seed: 1 })).rejects.toThrow(/company/);
+  });
+});
+
+describe('seedCatalog on a second database', () => {
+  it('produces the same rows for the same seed', async () => {
+    const a = await createTestDatabase('empty');
+    const b = await createTestDatabase('empty');
+    try {
+      await seedCatalog(a.db, { companies: 50, people: 300, seed: 99 });
+      await seedCatalog(b.db, { companies: 50, people: 300, seed: 99 });
+      const dump = async (t: TestDatabase) =>
+        (
+          await t.db.pool.query<{ digest: string }>(
+            `SELECT md5(string_agg(c::text, '|' ORDER BY c.id)) AS digest
+               FROM (SELECT id, preferred_name, description, domains, network_org_id FROM companies) c
+             UNION ALL
+             SELECT md5(string_agg(p::text, '|' ORDER BY p.id))
+               FROM (SELECT id, first_name, last_name, company_id, education, work_experiences FROM people) p`,
+          )
+        ).rows.map((r) => r.digest);
+      expect(await dump(a)).toEqual(await dump(b));
+    } finally {
+      await a.drop();
+      await b.drop();
+    }
+  });
+});
