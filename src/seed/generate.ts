@@ -267,26 +267,47 @@ class Weighted<T> {
  * which is invertible modulo a power of two. Used to hand out unique identifiers that do
  * not look sequential.
  */
-function permuteBits(x: number, bits: number, key: number): number {
-  const mask = bits >= 32 ? 0xffffffff : (1 << bits) - 1;
-  const shift = Math.max(1, bits >>> 1);
-  let y = x;
-  for (let round = 0; round < 3; round++) {
-    const k = mix32(key + round);
-    y = ((y + k) & mask) >>> 0;
-    y = (Math.imul(y, (k | 1) >>> 0) & mask) >>> 0;
-    y = (y ^ (y >>> shift)) >>> 0;
+class Permutation {
+  private readonly mask: number;
+  private readonly shift: number;
+  private readonly keys: readonly [number, number, number];
+
+  constructor(bits: number, key: number) {
+    this.mask = bits >= 32 ? 0xffffffff : (1 << bits) - 1;
+    this.shift = Math.max(1, bits >>> 1);
+    this.keys = [mix32(key), mix32(key + 1), mix32(key + 2)];
   }
-  return y;
+
+  apply(x: number): number {
+    const { mask, shift } = this;
+    let y = x;
+    for (const k of this.keys) {
+      y = ((y + k) & mask) >>> 0;
+      y = (Math.imul(y, (k | 1) >>> 0) & mask) >>> 0;
+      y = (y ^ (y >>> shift)) >>> 0;
+    }
+    return y;
+  }
 }
 
 /** A bijection on [0, size) by cycle walking inside the enclosing power of two. */
-function permuteRange(x: number, size: number, key: number): number {
-  let bits = 1;
-  while (2 ** bits < size) bits++;
-  let y = permuteBits(x, bits, key);
-  while (y >= size) y = permuteBits(y, bits, key);
-  return y;
+class RangePermutation {
+  private readonly permutation: Permutation;
+
+  constructor(
+    private readonly size: number,
+    key: number,
+  ) {
+    let bits = 1;
+    while (2 ** bits < size) bits++;
+    this.permutation = new Permutation(bits, key);
+  }
+
+  apply(x: number): number {
+    let y = this.permutation.apply(x);
+    while (y >= this.size) y = this.permutation.apply(y);
+    return y;
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -602,12 +623,17 @@ function bucketOf(key: number, id: number): number {
  * the whole space get a number appended. The stem alone is never reused within a layer,
  * so labels, domains and slugs are unique without any shared state.
  */
-function stemOf(seed: number, id: number): { stem: string; form: number; round: number } {
+function stemOf(layers: Map<number, RangePermutation>, stemKey: number, id: number): { stem: string; form: number; round: number } {
   const n = id - 1;
   const layer = Math.floor(n / STEM_SPACE);
   const form = layer % DOMAIN_FORMS.length;
   const round = Math.floor(layer / DOMAIN_FORMS.length);
-  const index = permuteRange(n % STEM_SPACE, STEM_SPACE, mix32(streamKey(seed, STREAM_STEM) ^ layer));
+  let permutation = layers.get(layer);
+  if (!permutation) {
+    permutation = new RangePermutation(STEM_SPACE, mix32(stemKey ^ layer));
+    layers.set(layer, permutation);
+  }
+  const index = permutation.apply(n % STEM_SPACE);
   const prefix = NAME_PREFIXES[index % NAME_PREFIXES.length] as string;
   const suffix = NAME_SUFFIXES[Math.floor(index / NAME_PREFIXES.length)] as string;
   return { stem: prefix + suffix, form, round };
@@ -638,6 +664,9 @@ export function createCompanyGenerator(seed: number): CompanyGenerator {
   const coreKey = streamKey(seed, STREAM_COMPANY_CORE);
   const detailKey = streamKey(seed, STREAM_COMPANY_DETAIL);
   const orgKey = streamKey(seed, STREAM_ORG_ID);
+  const stemKey = streamKey(seed, STREAM_STEM);
+  const stemLayers = new Map<number, RangePermutation>();
+  const orgIds = new Permutation(27, orgKey);
 
   function identity(id: number): CompanyIdentity {
     const rng = new Rng(rowSeed(coreKey, id));
@@ -672,7 +701,7 @@ export function createCompanyGenerator(seed: number): CompanyGenerator {
     }
     const ageDays = Math.round(ageYears * DAYS_PER_YEAR);
 
-    const { stem, form, round } = stemOf(seed, id);
+    const { stem, form, round } = stemOf(stemLayers, stemKey, id);
     const formSpec = DOMAIN_FORMS[form] as { prefix: string; suffix: string };
     const lower = stem.toLowerCase();
     const label = `${formSpec.prefix}${lower}${formSpec.suffix}${round > 0 ? round + 1 : ''}`;
@@ -775,7 +804,7 @@ export function createCompanyGenerator(seed: number): CompanyGenerator {
       domains: core.domains,
       tlds: tldsOf(core.domains),
       network_primary_slug: core.slug,
-      network_org_id: uniqueNumber(id, 27, orgKey, 1000),
+      network_org_id: uniqueNumber(id, 27, orgIds, 1000),
       standard_industries: core.industries.map((i) => i.slug),
       employee_count_min: range.min,
       employee_count_max: range.max,
@@ -825,10 +854,10 @@ function withThousands(n: number): string {
  * A unique, non-sequential number for the id: a bijection of id-1 on `bits` bits plus an
  * offset, and for the (never seen) ids beyond that space, a plain offset above it.
  */
-function uniqueNumber(id: number, bits: number, key: number, offset: number): number {
+function uniqueNumber(id: number, bits: number, permutation: Permutation, offset: number): number {
   const space = 2 ** bits;
   const n = id - 1;
-  return n < space ? permuteBits(n, bits, key) + offset : space + offset + n;
+  return n < space ? permutation.apply(n) + offset : space + offset + n;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -856,7 +885,8 @@ export function createPeopleGenerator(seed: number, companyCount: number, compan
   const bucketKey = streamKey(seed, STREAM_BUCKET);
   const personKey = streamKey(seed, STREAM_PERSON);
   const userKey = streamKey(seed, STREAM_USER_ID);
-  const slugKey = streamKey(seed, STREAM_PERSON_SLUG);
+  const slugPermutation = new Permutation(32, streamKey(seed, STREAM_PERSON_SLUG));
+  const userIds = new Permutation(30, userKey);
   const patternKey = streamKey(seed, STREAM_EMAIL_PATTERN);
 
   const cumulative = new Float64Array(companyCount);
@@ -870,10 +900,24 @@ export function createPeopleGenerator(seed: number, companyCount: number, compan
     cumulative[id - 1] = total;
   }
 
+  // A guide table narrows each binary search to the few entries around its target; the
+  // answer is the same as searching the whole table, just with fewer cache misses.
+  const GUIDE_SIZE = Math.min(1 << 16, companyCount);
+  const guide = new Int32Array(GUIDE_SIZE + 1);
+  for (let k = 0, i = 0; k <= GUIDE_SIZE; k++) {
+    const bound = (k / GUIDE_SIZE) * total;
+    while (i < companyCount - 1 && (cumulative[i] as number) <= bound) i++;
+    guide[k] = i;
+  }
+
   function pickCompanyId(rng: Rng): number {
     const target = rng.next() * total;
-    let lo = 0;
-    let hi = companyCount - 1;
+    const slot = Math.min(GUIDE_SIZE - 1, Math.floor((target / total) * GUIDE_SIZE));
+    let lo = guide[slot] as number;
+    let hi = guide[slot + 1] as number;
+    // Rounding at a slot boundary could put the target just outside the slot: widen then.
+    if (lo > 0 && (cumulative[lo - 1] as number) > target) lo = 0;
+    if ((cumulative[hi] as number) <= target) hi = companyCount - 1;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if ((cumulative[mid] as number) > target) hi = mid;
@@ -889,7 +933,7 @@ export function createPeopleGenerator(seed: number, companyCount: number, compan
     let identity = identityCache.get(id);
     if (!identity) {
       identity = companyGen.identity(id);
-      if (identityCache.size >= 50_000) identityCache.clear();
+      if (identityCache.size >= 200_000) identityCache.clear();
       identityCache.set(id, identity);
     }
     return identity;
@@ -981,8 +1025,8 @@ export function createPeopleGenerator(seed: number, companyCount: number, compan
     if (rng.chance(0.02)) tags.push('influencer');
     if (tags.length > 4) tags.length = 4;
 
-    const userId = uniqueNumber(id, 30, userKey, 10_000_000);
-    const slugSuffix = (id <= 4294967296 ? permuteBits(id - 1, 32, slugKey) : id).toString(16).padStart(8, '0');
+    const userId = uniqueNumber(id, 30, userIds, 10_000_000);
+    const slugSuffix = (id <= 4294967296 ? slugPermutation.apply(id - 1) : id).toString(16).padStart(8, '0');
     const first = emailPart(firstName) || 'member';
     const lastPart = emailPart(lastName) || 'profile';
     const person: PersonRow = {
