@@ -209,8 +209,10 @@ async function fetchLive<T>(
   if (!ref) return { status: 'absent' };
   const timeoutMs = app.config.NETWORK_SOURCE_TIMEOUT_MS;
   const controller = new AbortController();
+  const forwardAbort = () => controller.abort();
   if (callerSignal?.aborted) controller.abort();
-  callerSignal?.addEventListener('abort', () => controller.abort(), { once: true });
+  // Removed again below: a job's signal outlives thousands of fetches.
+  callerSignal?.addEventListener('abort', forwardAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -228,6 +230,7 @@ async function fetchLive<T>(
     return { status: 'failed', reason };
   } finally {
     clearTimeout(timer);
+    callerSignal?.removeEventListener('abort', forwardAbort);
   }
 }
 
