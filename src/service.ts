@@ -8,6 +8,7 @@ import { ApiKeyAuthenticator, generateApiKey, hashApiKey } from './auth/api-keys
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { createAccount } from './core/accounts.js';
+import { startBatchContactWorker } from './core/contacts/batch-worker.js';
 import { startBackgroundWork, type BackgroundWork } from './jobs/index.js';
 import { createLogger, type Logger } from './log.js';
 import { createContactServices } from './providers/contacts/services.js';
@@ -66,6 +67,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     };
     server.on('request', createApp(context));
     const background: BackgroundWork | null = config.JOB_WORKER ? await startBackgroundWork(context) : null;
+    const batchContacts = config.JOB_WORKER ? startBatchContactWorker(context) : null;
     log.info({ url, publicUrl: context.publicUrl }, 'service listening');
 
     let stopping: Promise<void> | null = null;
@@ -80,6 +82,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
             server.closeIdleConnections();
           });
           await background?.stop();
+          await batchContacts?.stop();
           await db.close();
           await embedded?.stop();
         })()),
