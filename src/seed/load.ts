@@ -552,6 +552,7 @@ interface Loader {
  * split over two of them: parsing rows (jsonb above all) costs the server more than
  * generating them costs Node, so two server processes keep both cores of a small
  * machine busy. All tables commit together at the end; on failure nothing stays loaded.
+ * Large loads drop the search indexes first and build them afterwards, two at a time.
  */
 export async function seedCatalog(db: Database, options: SeedOptions): Promise<SeedResult> {
   const started = performance.now();
@@ -593,35 +594,24 @@ export async function seedCatalog(db: Database, options: SeedOptions): Promise<S
   let contacts = 0;
   try {
     const companyWriter = await open('companies', COMPANY_COLUMNS, true);
-    const peopleWriters = options.people > 0 ? [await openPeople(), await openPeople()] : [];
-    const contactWriter = options.people > 0 ? await open('person_contacts', CONTACT_COLUMNS, true) : null;
     const companyGenerator = createCompanyGenerator(options.seed);
-    // The first failure stops both loops and aborts every COPY, so no loop waits forever
-    // for a drain that will not come.
-    let failure: unknown = null;
-    const guard = (task: () => Promise<void>): Promise<void> =>
-      task().catch((error: unknown) => {
-        if (failure === null) {
-          failure = error;
-          for (const writer of loader.writers) writer.abort(error instanceof Error ? error : new Error(String(error)));
-        }
-      });
-
-    const loadCompanies = async (): Promise<void> => {
-      for (let id = 1; id <= options.companies && failure === null; id++) {
-        companyWriter.append(generatedCompanyLine(companyGenerator.company(id)));
+    let nextCompany = 1;
+    const companiesUpTo = async (last: number): Promise<void> => {
+      for (; nextCompany <= last; nextCompany++) {
+        companyWriter.append(generatedCompanyLine(companyGenerator.company(nextCompany)));
         if (companyWriter.full) await companyWriter.flush();
-        if (id % PROGRESS_EVERY === 0) progress({ table: 'companies', done: id, total: options.companies });
+        if (nextCompany % PROGRESS_EVERY === 0) progress({ table: 'companies', done: nextCompany, total: options.companies });
       }
-      await companyWriter.end();
-      progress({ table: 'companies', done: options.companies, total: options.companies });
     };
 
-    const loadPeople = async (): Promise<void> => {
-      if (!contactWriter) return;
+    if (options.people > 0) {
+      const peopleWriters = [await openPeople(), await openPeople()];
+      const contactWriter = await open('person_contacts', CONTACT_COLUMNS, true);
       const generator = createPeopleGenerator(options.seed, options.companies, companyGenerator);
+      // One loop feeds all four COPY streams, companies in step with people, so that every
+      // server process has work until the end instead of one table finishing alone.
       let current = 0;
-      for (let id = 1; id <= options.people && failure === null; id++) {
+      for (let id = 1; id <= options.people; id++) {
         const { person, contacts: points } = generator.person(id);
         const writer = peopleWriters[current] as BinaryPeopleWriter;
         writer.person(person);
@@ -631,15 +621,17 @@ export async function seedCatalog(db: Database, options: SeedOptions): Promise<S
           current = (current + 1) % peopleWriters.length;
         }
         if (contactWriter.full) await contactWriter.flush();
+        const companiesDue = Math.floor((id * options.companies) / options.people);
+        if (companiesDue >= nextCompany) await companiesUpTo(companiesDue);
         if (id % PROGRESS_EVERY === 0) progress({ table: 'people', done: id, total: options.people });
       }
       await Promise.all([...peopleWriters.map((w) => w.end()), contactWriter.end()]);
       contacts = contactWriter.rows;
       progress({ table: 'people', done: options.people, total: options.people });
-    };
-
-    await Promise.all([guard(loadCompanies), guard(loadPeople)]);
-    if (failure !== null) throw failure;
+    }
+    await companiesUpTo(options.companies);
+    await companyWriter.end();
+    progress({ table: 'companies', done: options.companies, total: options.companies });
     for (const client of loader.clients) await client.query('COMMIT');
   } catch (error) {
     for (const writer of loader.writers) writer.abort(error instanceof Error ? error : new Error(String(error)));
