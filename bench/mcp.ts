@@ -147,6 +147,8 @@ interface Throughput {
   callsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** CPU time of this process (server and load generator) per call: unlike calls/s, not skewed by other work on the machine. */
+  cpuMsPerCall: number;
 }
 
 async function throughput(era: Era, target: Pool = pool): Promise<Throughput> {
@@ -169,10 +171,15 @@ async function throughput(era: Era, target: Pool = pool): Promise<Throughput> {
   await run(2000, null);
   const samples: number[] = [];
   const started = Date.now();
+  const cpuBefore = process.cpuUsage();
   const calls = await run(seconds * 1000, samples);
+  const cpu = process.cpuUsage(cpuBefore);
   const elapsed = (Date.now() - started) / 1000;
   samples.sort((a, b) => a - b);
-  return { era, concurrency, seconds: round(elapsed, 1), calls, callsPerSecond: Math.round(calls / elapsed), p50Ms: round(percentile(samples, 50)), p99Ms: round(percentile(samples, 99)) };
+  return {
+    era, concurrency, seconds: round(elapsed, 1), calls, callsPerSecond: Math.round(calls / elapsed),
+    p50Ms: round(percentile(samples, 50)), p99Ms: round(percentile(samples, 99)), cpuMsPerCall: round((cpu.user + cpu.system) / 1000 / calls, 3),
+  };
 }
 
 const companyPage = { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 25 };
@@ -310,7 +317,9 @@ const lines = [
   `| search_endpoints calls/s, ${concurrency} concurrent | ${searchModern.callsPerSecond} | ${searchLegacy.callsPerSecond} |`,
   `| search_endpoints p50 ms | ${searchModern.p50Ms} | ${searchLegacy.p50Ms} |`,
   `| search_endpoints p99 ms | ${searchModern.p99Ms} | ${searchLegacy.p99Ms} |`,
+  `| search_endpoints CPU ms per call (server + load generator) | ${searchModern.cpuMsPerCall} | ${searchLegacy.cpuMsPerCall} |`,
   `| yardstick: trivial tool on the bare SDK, calls/s | ${baselineModern.callsPerSecond} | ${baselineLegacy.callsPerSecond} |`,
+  `| yardstick: CPU ms per call | ${baselineModern.cpuMsPerCall} | ${baselineLegacy.cpuMsPerCall} |`,
   '',
   `| call_operation companySearch, page of 25 (${callOverhead.runs} runs each, interleaved) | median ms | p99 ms |`,
   '|---|---:|---:|',

@@ -12,7 +12,7 @@ export const clientKinds: readonly ClientKind[] = ['v2-modern', 'v2-legacy', 'v1
 export interface ToolAnswer {
   isError?: boolean;
   content: { type: string; text?: string }[];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+   
   structuredContent?: any;
 }
 
@@ -21,7 +21,7 @@ export type ElicitationAnswer = { action: 'accept'; content: Record<string, stri
 export interface McpTestClient {
   kind: ClientKind;
   listToolNames(): Promise<string[]>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+   
   listTools(): Promise<any[]>;
   callTool(name: string, args: Record<string, unknown>): Promise<ToolAnswer>;
   readResource(uri: string): Promise<string>;
