@@ -8,7 +8,11 @@ export function endpointDetails(entry: CatalogEntry, rateLimits: Record<RateLimi
   const confirmation =
     operation.confirmation === 'always'
       ? 'Always: the user must explicitly confirm the credits and time of every call (the gateway asks through elicitation, or returns a confirmationToken to send back after the user agreed).'
-      : 'When the worst-case cost of a call exceeds the configured threshold, the user must confirm it first (the gateway asks, or returns a confirmationToken).';
+      : entry.operation.credits.charged === 'free'
+        ? 'Never: the operation is free.'
+        : entry.typicalWorstCase === null
+          ? 'Always through MCP: the cost cannot be known before the call runs, so the user confirms the rule (the gateway asks, or returns a confirmationToken).'
+          : 'When the worst-case cost of a call exceeds the configured threshold, the user must confirm it first (the gateway asks, or returns a confirmationToken).';
   return {
     operationId: operation.operationId,
     title: operation.title,

@@ -151,7 +151,11 @@ export class Gateway {
     }
 
     let redeemedToken: string | null = null;
-    const needsConfirmation = operation.confirmation === 'always' || (cost.credits ?? 0) > this.deps.config.CONFIRM_ABOVE_CREDITS;
+    // A charging call whose cost cannot be known before it runs (an audience build: up to the
+    // audience's caps) is confirmed like one over the threshold: its worst case may well be.
+    const unknownCost = cost.credits === null && operation.credits.charged !== 'free';
+    const needsConfirmation =
+      operation.confirmation === 'always' || unknownCost || (cost.credits ?? 0) > this.deps.config.CONFIRM_ABOVE_CREDITS;
     if (needsConfirmation) {
       if (confirmationToken !== undefined) {
         const redeemed = await this.deps.tokens.redeem(confirmationToken, {
@@ -406,12 +410,14 @@ function summaryLine(operation: AnyOperation, body: Envelope): string {
 }
 
 function confirmationQuestion(operation: AnyOperation, cost: CostEstimate, balance: number | null): string {
-  const credits = cost.credits === null ? 'an amount that cannot be known in advance' : `${cost.credits} credits`;
-  const when = operation.credits.charged === 'upfront' ? ' charged upfront' : operation.credits.charged === 'later' ? ' charged as the work completes' : '';
-  const time = cost.time ? ` It takes about ${cost.time}.` : ' It runs at once.';
-  const basis = cost.estimatedBy ? ` (from ${cost.estimatedBy} with the same values)` : ' (worst case for this payload)';
   const left = balance !== null ? ` The balance is ${balance} credits.` : '';
-  return `${operation.title} costs up to ${credits}${when}${basis}.${time}${left} Proceed?`;
+  if (cost.credits === null) {
+    return `${operation.title} charges ${operation.credits.rule.replace(/\.$/, '')}; the total cannot be known before it runs. ${operation.credits.example}${left} Proceed?`;
+  }
+  const when = operation.credits.charged === 'upfront' ? ' charged upfront' : operation.credits.charged === 'later' ? ' charged as the work completes' : '';
+  const time = cost.time ? ` It takes about ${cost.time}.` : operation.credits.charged === 'later' ? '' : ' It runs at once.';
+  const basis = cost.estimatedBy ? ` (from ${cost.estimatedBy} with the same values)` : ' (worst case for this payload)';
+  return `${operation.title} costs up to ${cost.credits} credits${when}${basis}.${time}${left} Proceed?`;
 }
 
 function insufficientCredits(operation: AnyOperation, cost: CostEstimate, balance: number): CallToolResult {

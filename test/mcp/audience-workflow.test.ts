@@ -44,8 +44,12 @@ describe('audience workflow through MCP', () => {
       expect(draft.structuredContent.polling).toEqual({ nextPollAfterSeconds: 30, servedFromCache: false, intervalSeconds: 30 });
       expect(summaryOf(draft)).toContain('Poll again in 30 s');
 
+      // A build's cost is unknown until it runs (up to the caps): the user confirms it first.
+      const unconfirmed = await call(client, 'buildAudience', { audienceId });
+      expect(unconfirmed.structuredContent.confirmationRequired).toMatchObject({ operationId: 'buildAudience', credits: null });
+      expect(summaryOf(unconfirmed)).toContain('cannot be known before it runs');
       // A change made through the gateway makes the cached status stale: the next poll asks the service.
-      const build = await call(client, 'buildAudience', { audienceId });
+      const build = await call(client, 'buildAudience', { audienceId }, unconfirmed.structuredContent.confirmationRequired.confirmationToken);
       expect(build.isError).toBeFalsy();
       expect(build.structuredContent.chargeInfo.method).toBe('charging-later');
       const afterBuild = await call(client, 'getAudienceStatus', { audienceId });
