@@ -157,8 +157,8 @@ export interface PersonRecord {
   id: number;
   first_name: string;
   last_name: string;
-  title: string;
-  headline: string;
+  title: string | null;
+  headline: string | null;
   city: string | null;
   country_code: string | null;
   country3: string | null;

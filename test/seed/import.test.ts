@@ -224,18 +224,19 @@ describe('importFile', () => {
         location: { country_code: 'in' },
         current_company: { name: 'Somewhere Unknown', network_slug: 'https://www.linkedin.com/company/acme-robotics/' },
       },
+      { first_name: 'Headline', last_name: 'Derived', title: 'Buyer', current_company: { network_slug: 'acme-robotics' } },
       { first_name: 'No', last_name: 'Where', current_company: { name: 'Nowhere Ltd', domain: 'nowhere.example' } },
       { first_name: 'Bad', last_name: 'Phone', location: { country_code: 'ZZ' }, contacts: { phones: ['555'] }, tags: ['vip'] },
     ];
     const result = await importFile(test.db, { kind: 'people', file: await file('people.jsonl', people.map((p) => JSON.stringify(p)).join('\n')) });
-    expect(result).toMatchObject({ read: 4, inserted: 3, updated: 0, contacts: 2, companiesResolved: 2 });
-    const line4 = messages(result)[0] ?? '';
-    expect(line4).toContain('line 4: location.country_code: not an ISO 3166 2-letter country code');
-    expect(line4).toContain('line 4: contacts.phones.0: not a phone number in E.164 form');
-    expect(line4).toContain('line 4: tags.0: expected one of');
+    expect(result).toMatchObject({ read: 5, inserted: 4, updated: 0, contacts: 2, companiesResolved: 3 });
+    const line5 = messages(result)[0] ?? '';
+    expect(line5).toContain('line 5: location.country_code: not an ISO 3166 2-letter country code');
+    expect(line5).toContain('line 5: contacts.phones.0: not a phone number in E.164 form');
+    expect(line5).toContain('line 5: tags.0: expected one of');
 
     const stored = await test.db.pool.query(`SELECT * FROM people WHERE id > 50 ORDER BY id`);
-    expect(stored.rows.map((r) => r.id)).toEqual([51, 52, 53]);
+    expect(stored.rows.map((r) => r.id)).toEqual([51, 52, 53, 54]);
     expect(stored.rows[0]).toMatchObject({
       first_name: 'Jane',
       country_code: 'US',
@@ -252,8 +253,9 @@ describe('importFile', () => {
         { company_name: 'Acme Robotics', company_slug: null, company_domain: null, title: 'VP of Sales', start_date: '2021-04-01', end_date: null, is_current: true },
       ],
     });
-    expect(stored.rows[1]).toMatchObject({ country3: 'IND', company_id: acme, company_name: 'Somewhere Unknown', company_slug: 'acme-robotics' });
-    expect(stored.rows[2]).toMatchObject({ company_id: null, company_name: 'Nowhere Ltd', company_domain: 'nowhere.example', title: '' });
+    expect(stored.rows[1]).toMatchObject({ country3: 'IND', company_id: acme, company_name: 'Somewhere Unknown', company_slug: 'acme-robotics', headline: '' });
+    expect(stored.rows[2]).toMatchObject({ headline: 'Buyer at Acme Robotics', company_id: acme });
+    expect(stored.rows[3]).toMatchObject({ company_id: null, company_name: 'Nowhere Ltd', company_domain: 'nowhere.example', title: '' });
     const contacts = await test.db.pool.query(`SELECT kind, value, source FROM person_contacts WHERE person_id = 51 ORDER BY kind`);
     expect(contacts.rows).toEqual([
       { kind: 'phone', value: '+15125550100', source: 'import' },
