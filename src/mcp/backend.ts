@@ -25,7 +25,8 @@ export class RestBackend {
   constructor(baseUrl: string, connections = 64) {
     const url = new URL(baseUrl);
     this.basePath = url.pathname.replace(/\/$/, '');
-    this.pool = new Pool(url.origin, { connections, keepAliveTimeout: 30_000, pipelining: 1 });
+    // A short idle timeout: sockets left open to this very process would otherwise delay its shutdown.
+    this.pool = new Pool(url.origin, { connections, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 10_000, pipelining: 1 });
   }
 
   /** Calls an operation as the holder of `apiKey` with the caller's payload (path parameters included). */
@@ -60,9 +61,5 @@ export class RestBackend {
     const retryAfter = response.headers['retry-after'];
     const retryAfterSeconds = typeof retryAfter === 'string' && /^\d+$/.test(retryAfter) ? Number(retryAfter) : null;
     return { status: response.statusCode, body: parsed, retryAfterSeconds };
-  }
-
-  close(): Promise<void> {
-    return this.pool.close();
   }
 }
