@@ -62,7 +62,7 @@ const environmentSchema = z.object({
   JOB_LEASE_SECONDS: positiveInt.default(30),
   /** First retry delay of a failed job attempt; doubles per attempt, capped at 10 minutes. */
   JOB_RETRY_BASE_MS: positiveInt.default(5_000),
-  /** For tests and demos only: a pause after each step of a build or enrichment, so a job can be watched or killed mid-way. */
+  /** For tests and demos only: a pause at each step (and between batches) of a build or enrichment, so a job can be watched or killed mid-way. */
   JOB_STEP_DELAY_MS: nonNegativeInt.default(0),
 
   /** Live professional-network source over HTTP; unset: the simulated source over the stored catalog. */

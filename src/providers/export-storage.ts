@@ -11,7 +11,7 @@ import { pipeline } from 'node:stream/promises';
  */
 export interface ExportStorage {
   /** Writes the chunks under `key`, replacing any earlier file; readers never see a partial file. */
-  write(key: string, chunks: AsyncIterable<string | Buffer>): Promise<{ bytes: number }>;
+  write(key: string, chunks: AsyncIterable<string | Buffer> | Iterable<string | Buffer>): Promise<{ bytes: number }>;
   /** A stream of the file, or null when it does not exist. */
   open(key: string): Promise<{ stream: Readable; bytes: number } | null>;
   remove(key: string): Promise<void>;

@@ -107,19 +107,26 @@ describe('audience workflow over HTTP', () => {
       enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: true },
       runContactEnrichment: true,
       runProfileSalesNav: true,
+      runCompanyLiveEnrichment: true,
+      runProfileLiveEnrichment: true,
     };
+    const enriched = expectedProspects.slice(0, 20);
+    const companiesOfEnriched = (await sql<{ n: number }>(`SELECT count(DISTINCT company_id)::int AS n FROM people WHERE id = ANY($1::bigint[])`, [enriched]))[0]
+      ?.n as number;
     const estimate = ok(await app.request('POST', `/v1/audiences/${id}/enrichment/estimate`, { apiKey, ...options }));
     expect(estimate.body.chargeInfo.method).toBe('free');
     const e = estimate.body.output;
     expect(e.prospectsToEnrich).toBe(20);
+    expect(e.companiesToEnrich).toBe(companiesOfEnriched);
     expect(e.breakdown).toEqual({
       salesNav: { credits: 0, isFree: true },
-      liveCompany: { credits: 0, discounted: false },
-      liveProspect: { credits: 0, discounted: false },
+      liveCompany: { credits: 2 * companiesOfEnriched, discounted: false },
+      liveProspect: { credits: 40, discounted: false },
       waterfall: { credits: 20 * 5, originalCredits: 20 * 5, discount: 0, operations: { workEmail: 40, personalEmail: 0, phone: 60 } },
       validation: { credits: 0, isFree: true },
     });
-    expect(e.totalCredits).toBe(100);
+    const total = 2 * companiesOfEnriched + 40 + 100;
+    expect(e.totalCredits).toBe(total);
     expect(e.timeEstimate.totalSeconds).toBeGreaterThan(0);
     expect(e.timeEstimate.formatted).toMatch(/^about \d+ (second|minute)/);
 
@@ -131,8 +138,8 @@ describe('audience workflow over HTTP', () => {
 
     const beforeEnrichment = await balanceOf(app, apiKey);
     const trigger = ok(await app.request('POST', `/v1/audiences/${id}/enrich`, { apiKey, ...options, userEmail: 'owner@example.com' }));
-    expect(trigger.body.output).toMatchObject({ status: 'NOT_STARTED', estimatedCredits: 100 });
-    expect(trigger.body.chargeInfo).toMatchObject({ method: 'charged-now', creditsCharged: 100 });
+    expect(trigger.body.output).toMatchObject({ status: 'NOT_STARTED', estimatedCredits: total });
+    expect(trigger.body.chargeInfo).toMatchObject({ method: 'charged-now', creditsCharged: total });
 
     const seen: Array<Record<string, unknown>> = [];
     const done = await waitForEnrichment(app, apiKey, id, seen);
@@ -143,8 +150,8 @@ describe('audience workflow over HTTP', () => {
     expect(steps.map((s) => [s.name, s.status])).toEqual([
       ['Initialization', 'COMPLETED'],
       ['Sales Tool Enrichment', 'COMPLETED'],
-      ['Live Enrichment', 'SKIPPED'],
-      ['Resubmitting Audience', 'SKIPPED'],
+      ['Live Enrichment', 'COMPLETED'],
+      ['Resubmitting Audience', 'COMPLETED'],
       ['Cleaning Names', 'COMPLETED'],
       ['Fetching Contact Details', 'COMPLETED'],
       ['Validating Contact Details', 'COMPLETED'],
@@ -157,33 +164,46 @@ describe('audience workflow over HTTP', () => {
       expect(completed).toEqual(enrichmentSteps.slice(0, completed.length));
     }
 
-    // Refunds: a type that found nothing is not paid for.
-    const enriched = expectedProspects.slice(0, 20);
-    const contacts = await sql<{ person_id: number; kind: string; value: string }>(
+    // What the run found, and what it was paid: a contact type that found nothing is refunded;
+    // every live fetch answered live (the simulated network source does not fail by default).
+    const found = await sql<{ person_id: number; work_emails: string[]; personal_emails: string[]; phone_numbers: string[]; live_enriched_at: Date | null }>(
+      `SELECT person_id, work_emails, personal_emails, phone_numbers, live_enriched_at FROM audience_prospects
+        WHERE account_id = $1 AND audience_id = $2 ORDER BY person_id`,
+      [accountId, id],
+    );
+    const foundById = new Map(found.map((f) => [Number(f.person_id), f]));
+    const withWork = new Set(enriched.filter((p) => (foundById.get(p)?.work_emails.length ?? 0) > 0));
+    const withPhone = new Set(enriched.filter((p) => (foundById.get(p)?.phone_numbers.length ?? 0) > 0));
+    const dataset = await sql<{ person_id: number; kind: string; value: string }>(
       `SELECT person_id, kind, value FROM person_contacts WHERE person_id = ANY($1::bigint[]) ORDER BY value`,
       [enriched],
     );
-    const withWork = new Set(contacts.filter((c) => c.kind === 'work_email').map((c) => Number(c.person_id)));
-    const withPhone = new Set(contacts.filter((c) => c.kind === 'phone').map((c) => Number(c.person_id)));
+    // The waterfall asks the dataset first: whoever has a stored work email or phone got one.
+    for (const c of dataset.filter((d) => d.kind === 'work_email')) expect(withWork.has(Number(c.person_id))).toBe(true);
+    for (const c of dataset.filter((d) => d.kind === 'phone')) expect(withPhone.has(Number(c.person_id))).toBe(true);
+    expect(withPhone.size).toBeLessThan(20);
+    for (const person of enriched) {
+      expect(foundById.get(person)?.personal_emails).toEqual([]);
+      expect(foundById.get(person)?.live_enriched_at).not.toBeNull();
+    }
+    expect(foundById.get(expectedProspects[25] as number)).toMatchObject({ work_emails: [], live_enriched_at: null }); // beyond maxProspectsToEnrich
+    const liveFetched = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM people WHERE id = ANY($1::bigint[]) AND live_fetched_at IS NOT NULL`, [enriched]);
+    expect(liveFetched[0]?.n).toBe(20);
     const expectedRefund = (20 - withWork.size) * 2 + (20 - withPhone.size) * 3;
     expect(done.refundedCredits).toBe(expectedRefund);
-    expect(await balanceOf(app, apiKey)).toBe(beforeEnrichment - 100 + expectedRefund);
+    expect(await balanceOf(app, apiKey)).toBe(beforeEnrichment - total + expectedRefund);
     const enrichmentLedger = await sql<{ idempotency_key: string }>(
       `SELECT idempotency_key FROM credit_ledger WHERE account_id = $1 AND reference = $2`,
       [accountId, `enrichment:${trigger.body.output.enrichmentId}`],
     );
     expect(new Set(enrichmentLedger.map((r) => r.idempotency_key)).size).toBe(enrichmentLedger.length);
 
-    // The prospects now carry what was found.
+    // The prospects listing carries what was found.
     const after = await pageAll(`/v1/audiences/${id}/prospects`);
-    const byId = new Map(after.map((p) => [Number(p.last_sort_key), p.contacts as { workEmails: string[]; phoneNumbers: string[]; personalEmails: string[] }]));
-    for (const person of enriched) {
-      const c = byId.get(person);
-      expect(c?.workEmails.length ? true : false).toBe(withWork.has(person));
-      expect(c?.phoneNumbers.length ? true : false).toBe(withPhone.has(person));
-      expect(c?.personalEmails).toEqual([]);
+    for (const p of after) {
+      const row = foundById.get(Number(p.last_sort_key));
+      expect(p.contacts).toEqual({ workEmails: row?.work_emails, personalEmails: row?.personal_emails, phoneNumbers: row?.phone_numbers });
     }
-    expect(byId.get(expectedProspects[25] as number)?.workEmails).toEqual([]); // beyond maxProspectsToEnrich
 
     // The completion mail, in the outbox (no SMTP_URL), links the run's CSV.
     const outbox = path.join(app.dataDir, 'outbox');
@@ -221,10 +241,12 @@ describe('audience workflow over HTTP', () => {
     const prospectCsv = csvObjects(await downloadCsv(prospectStatus.downloadUrl as string));
     expect(prospectCsv.rows.map((r) => Number(r.prospect_id))).toEqual(withAny);
     for (const row of prospectCsv.rows) {
-      const person = Number(row.prospect_id);
-      const work = contacts.filter((c) => Number(c.person_id) === person && c.kind === 'work_email').map((c) => c.value.toLowerCase());
-      expect(row.all_work_emails ? row.all_work_emails.split('; ').sort() : []).toEqual([...new Set(work)].sort());
+      const stored = foundById.get(Number(row.prospect_id));
+      expect(row.all_work_emails).toBe(stored?.work_emails.join('; '));
+      expect(row.work_email).toBe(stored?.work_emails[0] ?? '');
+      expect(row.all_phone_numbers).toBe(stored?.phone_numbers.join('; '));
       expect(row.sales_tool_urn).toMatch(/^urn:network:salesProfile:\(\d+,NAME_SEARCH\)$/);
+      expect(row.live_enriched_at).not.toBe('');
     }
     const cappedExport = ok(await app.request('POST', `/v1/audiences/${id}/export/prospects`, { apiKey, maxRowsToExport: 7, excludeFields: ['headline', 'tags'] }));
     const cappedStatus = await waitForExport(app, apiKey, id, cappedExport.body.output.exportId);

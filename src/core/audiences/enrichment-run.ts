@@ -12,7 +12,9 @@ import { enqueueMail } from './mail.js';
 import { cleanName } from './names.js';
 import { enrichmentPrices, liveFreshHours } from './pricing.js';
 import { exportStorageOf, wakeWorker } from './services.js';
-import { datasetContactSource, isPlausibleContact, storedDataOnly, type AudienceContactSource, type AudienceLiveSource, type ContactPerson, type FoundContacts } from './sources.js';
+import { normaliseEmail, normalisePhone } from '../../providers/contacts/validation.js';
+import { networkAudienceLiveSource, waterfallAudienceContactSource } from '../contacts/audience-sources.js';
+import type { AudienceContactSource, AudienceLiveSource, ContactPerson, FoundContacts } from './sources.js';
 
 /**
  * The enrichment run: the spec's nine steps in order (Initialization, Sales Tool Enrichment,
@@ -44,6 +46,7 @@ interface Step {
 
 interface RunDeps {
   context: AppContext;
+  steps: Step[];
   contacts: AudienceContactSource;
   live: AudienceLiveSource;
   job: JobRun;
@@ -61,11 +64,15 @@ export async function runEnrichment(context: AppContext, job: JobRun): Promise<v
   const { accountId, runId } = runPayload(job.job);
   const deps: RunDeps = {
     context,
-    contacts: context.services.audienceContactSource ?? datasetContactSource(context.db.pool),
-    live: context.services.audienceLiveSource ?? storedDataOnly,
+    steps: [],
+    // The contact-provider waterfall (dataset, HTTP vendor, pattern guess; validated) and the
+    // configured network source, unless a test or an operator registered others.
+    contacts: context.services.audienceContactSource ?? waterfallAudienceContactSource(context),
+    live: context.services.audienceLiveSource ?? networkAudienceLiveSource(context),
     job,
   };
   const steps = stepPlan(deps);
+  deps.steps = steps;
   let run = await requireRun(context.db.pool, accountId, runId);
   if (run.status === 'DONE' || run.status === 'FAILED') return;
   if (run.status === 'NOT_STARTED') {
@@ -89,6 +96,8 @@ export async function runEnrichment(context: AppContext, job: JobRun): Promise<v
       await commit(deps, run, index, async () => ({ cursor: null, done: 0, settled: 0, refund: 0, note: 'switched off by the request' }), 'SKIPPED', () => 0);
       continue;
     }
+    if (run.steps[index]?.status === 'PENDING') await markRunning(deps, run, index, step.total(run));
+    await job.pause(context.config.JOB_STEP_DELAY_MS);
     let cursor = run.step_cursor;
     for (;;) {
       job.checkpoint();
@@ -96,11 +105,24 @@ export async function runEnrichment(context: AppContext, job: JobRun): Promise<v
       const outcome = await commit(deps, run, index, apply, 'COMPLETED', step.total);
       await job.progress({ step: run.steps[index]?.name, cursor: outcome.cursor });
       if (outcome.cursor === null) break;
+      await job.pause(context.config.JOB_STEP_DELAY_MS);
       cursor = outcome.cursor;
       run = await requireRun(context.db.pool, accountId, runId);
     }
-    await job.pause(context.config.JOB_STEP_DELAY_MS);
   }
+}
+
+/** PENDING → RUNNING with its start time and size, committed before the step's work so a poller sees what is running. */
+async function markRunning(deps: RunDeps, seen: RunRow, index: number, total: number): Promise<void> {
+  await deps.context.db.transaction(async (tx) => {
+    const run = await requireRun(tx, seen.account_id, seen.id, true);
+    const step = run.steps[index];
+    if (run.status !== 'RUNNING' || run.step_index !== index || !step || step.status !== 'PENDING') return;
+    step.status = 'RUNNING';
+    step.startedAt = new Date().toISOString();
+    step.total = total;
+    await tx.query('UPDATE enrichment_runs SET steps = $3 WHERE account_id = $1 AND id = $2', [run.account_id, run.id, JSON.stringify(run.steps)]);
+  });
 }
 
 /**
@@ -140,9 +162,18 @@ async function commit(
     }
     step.done += outcome.done;
     if (outcome.note) step.note = outcome.note;
+    let next = index;
     if (outcome.cursor === null) {
       step.status = finalStatus;
       step.completedAt = now;
+      next = index + 1;
+      // Steps the request switched off complete together with the step before them, so a
+      // poller never sees one of them as the current step.
+      while (next < deps.steps.length && !(deps.steps[next] as Step).enabled(run)) {
+        const skipped = run.steps[next] as StepState;
+        Object.assign(skipped, { status: 'SKIPPED', startedAt: now, completedAt: now, note: 'switched off by the request' });
+        next += 1;
+      }
     }
     await tx.query(
       `UPDATE enrichment_runs SET steps = $3, step_cursor = $4, step_index = $5, settled_credits = settled_credits + $6,
@@ -153,7 +184,7 @@ async function commit(
         run.id,
         JSON.stringify(run.steps),
         outcome.cursor === null ? null : JSON.stringify(outcome.cursor),
-        outcome.cursor === null ? index + 1 : index,
+        next,
         outcome.settled,
         outcome.refund,
       ],
@@ -284,7 +315,6 @@ function liveEnrichment(deps: RunDeps): Step {
           done: items.rows.length,
           settled: charged.length * price,
           refund: (charged.length - live.size) * price,
-          note: deps.live === storedDataOnly ? 'no live network source is configured: stored data was used and the live fetches were refunded' : null,
         };
       };
     },
@@ -338,9 +368,9 @@ const kinds = [
 ] as const;
 
 /**
- * Contact lookups. For each prospect and requested type it does not already hold (those it
- * holds were not charged), the source is asked; plausible values found settle the type's
- * price, nothing found refunds it.
+ * Contact lookups through the source (by default the contact-provider waterfall). For each
+ * prospect and requested type it does not already hold (those it holds were not charged), the
+ * source is asked; a valid value found settles the type's price, nothing found refunds it.
  */
 function fetchingContacts(deps: RunDeps): Step {
   return {
@@ -380,7 +410,7 @@ function fetchingContacts(deps: RunDeps): Step {
         const update = { id: row.id, work: null as string[] | null, personal: null as string[] | null, phone: null as string[] | null };
         for (const type of types) {
           settled += type.price;
-          const values = [...new Set((found.get(row.id)?.[type.kind] ?? []).filter((v) => isPlausibleContact(type.kind, v)))];
+          const values = normalise(type.kind, found.get(row.id)?.[type.kind] ?? []);
           if (values.length === 0) {
             refund += type.price;
             continue;
@@ -409,7 +439,10 @@ function fetchingContacts(deps: RunDeps): Step {
   };
 }
 
-/** Free: normalises the stored contact points (lowercase emails, phone numbers as +digits), removes duplicates and what cannot be valid. */
+/**
+ * Free: re-validates what the audience holds (values revealed by earlier runs included) with the
+ * contact-enrichment rules, normalising them and dropping duplicates and invalid values.
+ */
 function validatingContacts(): Step {
   return {
     enabled: (run) => run.options.runContactEnrichment && run.prospects_to_enrich > 0,
@@ -448,12 +481,12 @@ function validatingContacts(): Step {
   };
 }
 
+/** Values in their normal form (lowercase emails, phone numbers as +digits), duplicates and invalid values removed. */
 function normalise(kind: keyof FoundContacts, values: readonly string[]): string[] {
   const out = new Set<string>();
   for (const raw of values) {
-    if (!isPlausibleContact(kind, raw)) continue;
-    const value = raw.trim();
-    out.add(kind === 'phoneNumbers' ? `${value.startsWith('+') ? '+' : ''}${value.replace(/\D/g, '')}` : value.toLowerCase());
+    const value = kind === 'phoneNumbers' ? normalisePhone(raw) : normaliseEmail(raw);
+    if (value) out.add(value);
   }
   return [...out];
 }

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { claimJob, enqueueJob } from '../../src/jobs/queue.js';
+import { JobWorker, type JobHandler, type WorkerOptions } from '../../src/jobs/worker.js';
+import { createLogger } from '../../src/log.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { waitFor } from '../audiences/helpers.js';
+
+/** The job table and worker on a real PostgreSQL database, without the HTTP service. */
+describe('job queue and worker', () => {
+  let database: TestDatabase;
+  const workers: JobWorker[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase('empty');
+  });
+  beforeEach(async () => {
+    await Promise.all(workers.splice(0).map((w) => w.stop()));
+    await database.db.pool.query('DELETE FROM jobs');
+  });
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.stop()));
+    await database?.drop();
+  });
+
+  function worker(handlers: Record<string, JobHandler>, options: Partial<WorkerOptions> = {}): JobWorker {
+    const w = new JobWorker({
+      db: database.db,
+      log: createLogger('silent'),
+      handlers,
+      concurrency: 2,
+      pollIntervalMs: 20,
+      leaseSeconds: 30,
+      retryBaseMs: 20,
+      ...options,
+    });
+    workers.push(w);
+    w.start();
+    return w;
+  }
+
+  const jobRows = async () =>
+    (await database.db.pool.query<{ id: number; status: string; attempts: number; last_error: string | null; progress: Record<string, unknown> }>(
+      'SELECT id, status, attempts, last_error, progress FROM jobs ORDER BY id',
+    )).rows;
+
+  it('several workers share the queue and run each job exactly once', async () => {
+    const runs: number[] = [];
+    const handler: JobHandler = {
+      run: async (run) => {
+        runs.push(run.job.id);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      },
+    };
+    for (let i = 0; i < 60; i += 1) await enqueueJob(database.db.pool, { kind: 'count' });
+    worker({ count: handler }, { concurrency: 3 });
+    worker({ count: handler }, { concurrency: 3 });
+    worker({ count: handler }, { concurrency: 3 });
+    await waitFor('all jobs', async () => (await jobRows()).every((j) => j.status === 'succeeded'));
+    expect(runs.length).toBe(60);
+    expect(new Set(runs).size).toBe(60);
+    expect((await jobRows()).every((j) => j.attempts === 1)).toBe(true);
+  });
+
+  it('claims with SKIP LOCKED: a job locked by one transaction is passed over, not waited for', async () => {
+    const first = await enqueueJob(database.db.pool, { kind: 'k' });
+    const second = await enqueueJob(database.db.pool, { kind: 'k' });
+    const client = await database.db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT id FROM jobs WHERE id = $1 FOR UPDATE', [first]);
+      const claimed = await claimJob(database.db.pool, 'w2', 30, ['k']);
+      expect(claimed?.id).toBe(second);
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
+  });
+
+  it('a job whose worker died is claimed again once its lease runs out', async () => {
+    const id = await enqueueJob(database.db.pool, { kind: 'slow' });
+    // A worker that claims and then never renews: a killed process.
+    const dead = await claimJob(database.db.pool, 'dead-worker', 1, ['slow']);
+    expect(dead?.id).toBe(id);
+    expect(await claimJob(database.db.pool, 'other', 1, ['slow'])).toBeNull();
+    const ran: number[] = [];
+    worker({ slow: { run: async (run) => void ran.push(run.job.attempts) } }, { leaseSeconds: 1 });
+    await waitFor('the reclaimed job', async () => (await jobRows())[0]?.status === 'succeeded', 10_000);
+    expect(ran).toEqual([2]);
+  });
+
+  it('a running job keeps its lease by heartbeat, so a long job is not taken over', async () => {
+    await enqueueJob(database.db.pool, { kind: 'long' });
+    let runs = 0;
+    worker({ long: { run: async (run) => { runs += 1; await run.pause(2500); } } }, { leaseSeconds: 1 });
+    worker({ long: { run: async (run) => { runs += 1; await run.pause(2500); } } }, { leaseSeconds: 1 });
+    await waitFor('the long job', async () => (await jobRows())[0]?.status === 'succeeded', 10_000);
+    expect(runs).toBe(1);
+  });
+
+  it('retries a failing job with backoff and records the error; gives up after max attempts', async () => {
+    let calls = 0;
+    const exhausted: string[] = [];
+    await enqueueJob(database.db.pool, { kind: 'flaky', payload: { n: 1 }, maxAttempts: 5 });
+    await enqueueJob(database.db.pool, { kind: 'broken', maxAttempts: 3 });
+    worker({
+      flaky: {
+        run: async () => {
+          calls += 1;
+          if (calls < 3) throw new Error(`attempt ${calls} failed`);
+        },
+      },
+      broken: {
+        run: async () => {
+          throw new Error('always broken');
+        },
+        exhausted: async (job, error) => void exhausted.push(`${job.kind}: ${error}`),
+      },
+    });
+    await waitFor('both jobs to settle', async () => (await jobRows()).every((j) => j.status === 'succeeded' || j.status === 'failed'), 10_000);
+    const [flaky, broken] = await jobRows();
+    expect(flaky).toMatchObject({ status: 'succeeded', attempts: 3, last_error: 'attempt 2 failed' });
+    expect(broken).toMatchObject({ status: 'failed', attempts: 3, last_error: 'always broken' });
+    expect(exhausted).toEqual(['broken: always broken']);
+  });
+
+  it('stop() interrupts a running job at its next checkpoint and hands it back without counting the attempt', async () => {
+    await enqueueJob(database.db.pool, { kind: 'steps' });
+    let started = false;
+    const w = worker({
+      steps: {
+        run: async (run) => {
+          started = true;
+          await run.progress({ step: 1 });
+          await run.pause(60_000);
+          await run.progress({ step: 2 });
+        },
+      },
+    });
+    await waitFor('the job to start', async () => started);
+    const stopping = Date.now();
+    await w.stop();
+    expect(Date.now() - stopping).toBeLessThan(2000);
+    const [job] = await jobRows();
+    expect(job).toMatchObject({ status: 'queued', attempts: 0, progress: { step: 1 } });
+
+    const resumed: number[] = [];
+    worker({ steps: { run: async (run) => void resumed.push(run.job.attempts) } });
+    await waitFor('the job to finish elsewhere', async () => (await jobRows())[0]?.status === 'succeeded');
+    expect(resumed).toEqual([1]);
+  });
+
+  it('a job that kept killing its process is given up instead of claimed forever', async () => {
+    const id = await enqueueJob(database.db.pool, { kind: 'poison', maxAttempts: 2 });
+    await claimJob(database.db.pool, 'crash-1', 1, ['poison']);
+    await database.db.pool.query(`UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
+    await claimJob(database.db.pool, 'crash-2', 1, ['poison']);
+    await database.db.pool.query(`UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
+    const given: number[] = [];
+    let ran = false;
+    worker({ poison: { run: async () => void (ran = true), exhausted: async (job) => void given.push(job.id) } });
+    await waitFor('the job to be given up', async () => (await jobRows())[0]?.status === 'failed');
+    expect(ran).toBe(false);
+    expect(given).toEqual([id]);
+  });
+});
