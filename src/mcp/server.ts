@@ -54,7 +54,7 @@ export function callerOf(authInfo: { extra?: Record<string, unknown> } | undefin
 const searchInput = z.object({
   query: z.string().trim().min(1).max(500).describe('What you want to do, in plain words ("find fintech companies in Germany", "how many credits are left").'),
   freeOnly: z.boolean().optional().describe('Only operations that charge nothing.'),
-  maxCreditsPerCall: z.number().int().nonnegative().optional().describe('Only operations whose typical call costs at most this many credits.'),
+  maxCreditsPerCall: z.number().int().nonnegative().optional().describe('Only operations whose typical call (their example payload) can cost at most this many credits; operations whose cost cannot be known in advance are left out.'),
   readOnlyOnly: z.boolean().optional().describe('Only operations that change nothing.'),
   category: z.enum(categories as [string, ...string[]]).optional().describe('search, audience, enrichment, contact or account.'),
   limit: z.number().int().min(1).max(25).optional().describe('How many recommendations (default 5).'),
