@@ -927,14 +927,16 @@ export function createPeopleGenerator(seed: number, companyCount: number, compan
   }
 
   // A company's identity is needed for its own people and for past jobs; the few
-  // thousand companies with most people are asked for again and again.
-  const identityCache = new Map<number, CompanyIdentity>();
+  // thousand companies with most people are asked for again and again. A direct-mapped
+  // cache keeps them at the cost of an array lookup.
+  const CACHE_SLOTS = 1 << 17;
+  const identityCache: Array<CompanyIdentity | undefined> = new Array<CompanyIdentity | undefined>(CACHE_SLOTS);
   function identityOf(id: number): CompanyIdentity {
-    let identity = identityCache.get(id);
-    if (!identity) {
+    const slot = id & (CACHE_SLOTS - 1);
+    let identity = identityCache[slot];
+    if (identity === undefined || identity.id !== id) {
       identity = companyGen.identity(id);
-      if (identityCache.size >= 200_000) identityCache.clear();
-      identityCache.set(id, identity);
+      identityCache[slot] = identity;
     }
     return identity;
   }

@@ -28,7 +28,7 @@ export interface SeedOptions {
    * happens from 100,000 rows on, where building an index once beats updating it per row.
    */
   rebuildIndexes?: boolean;
-  /** maintenance_work_mem for the index builds; the server's setting when omitted. */
+  /** maintenance_work_mem of the index builds after a large load (two run at once); default 256MB. */
   maintenanceWorkMem?: string;
 }
 
@@ -473,6 +473,7 @@ export async function createSearchIndexes(
         done++;
         options.onBuilt?.(done, total);
       }
+      if (options.maintenanceWorkMem) await client.query('RESET maintenance_work_mem');
     } finally {
       client.release();
     }
@@ -646,7 +647,7 @@ export async function seedCatalog(db: Database, options: SeedOptions): Promise<S
     const rows = { companies: options.companies, people: options.people, person_contacts: contacts };
     await createSearchIndexes(db, definitions, {
       rows,
-      maintenanceWorkMem: options.maintenanceWorkMem,
+      maintenanceWorkMem: options.maintenanceWorkMem ?? '256MB',
       onBuilt: (done, total) => progress({ table: 'indexes', done, total }),
     });
   }
