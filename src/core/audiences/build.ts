@@ -132,7 +132,7 @@ async function settleBuild(db: Database, accountId: number, audienceId: number):
 /** BUILDING → FAILED, members removed, nothing charged. No effect on an audience that is not BUILDING. */
 export async function failBuild(db: Database, accountId: number, audienceId: number, reason: string): Promise<void> {
   await db.transaction(async (tx) => {
-    if (!(await stillBuilding(tx, accountId, audienceId, true))) return;
+    if (!(await stillBuilding(tx, accountId, audienceId))) return;
     await tx.query('DELETE FROM audience_prospects WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
     await tx.query('DELETE FROM audience_companies WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
     await tx.query(
@@ -142,8 +142,9 @@ export async function failBuild(db: Database, accountId: number, audienceId: num
   });
 }
 
-async function stillBuilding(tx: pg.PoolClient, accountId: number, audienceId: number, lock = true): Promise<boolean> {
-  const row: AudienceRow = await requireAudience(tx, accountId, audienceId, lock);
+/** Locks the audience for the rest of the transaction and tells whether it is still BUILDING. */
+async function stillBuilding(tx: pg.PoolClient, accountId: number, audienceId: number): Promise<boolean> {
+  const row: AudienceRow = await requireAudience(tx, accountId, audienceId, true);
   return row.status === 'BUILDING';
 }
 
