@@ -7,7 +7,7 @@ import { canonicalJson } from '../search/cursor.js';
 import { credit } from '../credits.js';
 import { requireAudience } from './audiences.js';
 import { enrichmentCreditUnit, requireRun, type RunRow, type StepState } from './enrichment.js';
-import { createRunExport, markExportReady, requireExport, writeExportFile } from './exports.js';
+import { createRunExport, failExportIn, markExportReady, requireExport, writeExportFile } from './exports.js';
 import { enqueueMail } from './mail.js';
 import { cleanName } from './names.js';
 import { enrichmentPrices, liveFreshHours } from './pricing.js';
@@ -611,13 +611,7 @@ export async function failRun(context: AppContext, accountId: number, runId: num
         WHERE account_id = $1 AND id = $2`,
       [accountId, runId, reason, JSON.stringify(run.steps), refund],
     );
-    if (run.export_id !== null) {
-      await tx.query(
-        `UPDATE audience_exports SET status = 'FAILED', failure_reason = 'the enrichment failed', completed_at = now()
-          WHERE account_id = $1 AND id = $2 AND status IN ('PENDING', 'RUNNING')`,
-        [accountId, run.export_id],
-      );
-    }
+    if (run.export_id !== null) await failExportIn(tx, accountId, run.export_id, 'the enrichment failed before its CSV was written');
     if (run.user_email) {
       const audience = await requireAudience(tx, accountId, run.audience_id);
       await enqueueMail(tx, accountId, {

@@ -1,8 +1,7 @@
 import type pg from 'pg';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { enqueueJob } from '../../jobs/queue.js';
-import type { JobRow } from '../../jobs/queue.js';
+import { enqueueJob, type JobRow } from '../../jobs/queue.js';
 import type { JobRun } from '../../jobs/worker.js';
 import type { ExportStorage } from '../../providers/export-storage.js';
 import type { Database, Queryable } from '../../store/db.js';
@@ -390,16 +389,19 @@ export async function markExportReady(tx: pg.PoolClient, row: ExportRow, written
 
 /** Gives up on an export: FAILED and its quota reservation released. */
 export async function failExport(db: Database, accountId: number, exportId: number, reason: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const row = await requireExport(tx, accountId, exportId, true);
-    if (row.status === 'READY' || row.status === 'FAILED') return;
-    await tx.query(`UPDATE audience_exports SET status = 'FAILED', failure_reason = $3, completed_at = now() WHERE account_id = $1 AND id = $2`, [
-      accountId,
-      exportId,
-      reason,
-    ]);
-    await adjustQuota(tx, row, -row.estimated_rows);
-  });
+  await db.transaction((tx) => failExportIn(tx, accountId, exportId, reason));
+}
+
+/** As failExport, in the caller's transaction. No effect on an export that is READY or FAILED. */
+export async function failExportIn(tx: pg.PoolClient, accountId: number, exportId: number, reason: string): Promise<void> {
+  const row = await requireExport(tx, accountId, exportId, true);
+  if (row.status === 'READY' || row.status === 'FAILED') return;
+  await tx.query(`UPDATE audience_exports SET status = 'FAILED', failure_reason = $3, completed_at = now() WHERE account_id = $1 AND id = $2`, [
+    accountId,
+    exportId,
+    reason,
+  ]);
+  await adjustQuota(tx, row, -row.estimated_rows);
 }
 
 export function exportJobExhausted(db: Database) {

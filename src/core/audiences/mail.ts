@@ -1,6 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { enqueueJob } from '../../jobs/queue.js';
-import type { JobRow } from '../../jobs/queue.js';
+import { enqueueJob, type JobRow } from '../../jobs/queue.js';
 import type { JobRun } from '../../jobs/worker.js';
 import type { Queryable } from '../../store/db.js';
 import { mailerOf, signedLink } from './services.js';
