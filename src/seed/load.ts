@@ -524,22 +524,18 @@ async function openClient(db: Database): Promise<pg.Client> {
 }
 
 /**
- * Starts a transaction that COPYs into a catalog table. With `freeze`, the table is
- * locked, checked empty again (against a concurrent writer) and truncated in the same
- * transaction, which lets COPY write its rows already frozen, sparing the full-table
- * rewrite of a later VACUUM. Only one transaction can do that per table; the second
- * stream into `people` is a plain COPY.
+ * Opens the transaction of a COPY FREEZE: the table is locked, checked empty again
+ * (against a concurrent writer) and truncated, which is what allows FREEZE. Frozen rows
+ * on all-visible pages spare the rewrite of every page that the first index build or
+ * VACUUM would otherwise do, and let index-only scans work from the start.
  */
-async function beginCopy(client: pg.Client, table: string, columns: readonly string[], freeze: boolean): Promise<CopyWriter> {
+async function truncateForFreeze(client: pg.Client, table: string): Promise<void> {
   await client.query('BEGIN');
   await client.query('SET LOCAL synchronous_commit = off');
-  if (freeze) {
-    await client.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
-    const { rowCount } = await client.query(`SELECT 1 FROM ${table} LIMIT 1`);
-    if (rowCount) throw new CatalogNotEmptyError();
-    await client.query(`TRUNCATE ${table}`);
-  }
-  return CopyWriter.open(client, table, columns, freeze ? 'FREEZE' : '');
+  await client.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+  const { rowCount } = await client.query(`SELECT 1 FROM ${table} LIMIT 1`);
+  if (rowCount) throw new CatalogNotEmptyError();
+  await client.query(`TRUNCATE ${table}`);
 }
 
 interface Loader {
@@ -548,11 +544,12 @@ interface Loader {
 }
 
 /**
- * Generates the demo catalog for `seed` and bulk-loads it with COPY into an empty catalog.
- * Companies, people and contact points load at the same time on four connections, people
- * split over two of them: parsing rows (jsonb above all) costs the server more than
- * generating them costs Node, so two server processes keep both cores of a small
- * machine busy. All tables commit together at the end; on failure nothing stays loaded.
+ * Generates the demo catalog for `seed` and bulk-loads it with COPY FREEZE into an empty
+ * catalog. Companies, people and contact points load at the same time on three
+ * connections from one generating loop: Node generating and one server process parsing
+ * people (jsonb above all) cost about the same, so together they keep both cores of a
+ * small machine busy. All tables commit together at the end; on failure nothing stays
+ * loaded.
  * Large loads drop the search indexes first and build them afterwards, two at a time.
  */
 export async function seedCatalog(db: Database, options: SeedOptions): Promise<SeedResult> {
@@ -575,26 +572,26 @@ export async function seedCatalog(db: Database, options: SeedOptions): Promise<S
   }
 
   const loader: Loader = { clients: [], writers: [] };
-  const open = async (table: string, columns: readonly string[], freeze: boolean): Promise<CopyWriter> => {
+  const open = async (table: string, columns: readonly string[]): Promise<CopyWriter> => {
     const client = await openClient(db);
     loader.clients.push(client);
-    const writer = await beginCopy(client, table, columns, freeze);
+    await truncateForFreeze(client, table);
+    const writer = CopyWriter.open(client, table, columns, 'FREEZE');
     loader.writers.push(writer);
     return writer;
   };
   const openPeople = async (): Promise<BinaryPeopleWriter> => {
     const client = await openClient(db);
     loader.clients.push(client);
-    await client.query('BEGIN');
-    await client.query('SET LOCAL synchronous_commit = off');
-    const writer = BinaryPeopleWriter.open(client);
+    await truncateForFreeze(client, 'people');
+    const writer = BinaryPeopleWriter.open(client, 'FREEZE');
     loader.writers.push(writer);
     return writer;
   };
 
   let contacts = 0;
   try {
-    const companyWriter = await open('companies', COMPANY_COLUMNS, true);
+    const companyWriter = await open('companies', COMPANY_COLUMNS);
     const companyGenerator = createCompanyGenerator(options.seed);
     let nextCompany = 1;
     const companiesUpTo = async (last: number): Promise<void> => {
@@ -606,27 +603,22 @@ export async function seedCatalog(db: Database, options: SeedOptions): Promise<S
     };
 
     if (options.people > 0) {
-      const peopleWriters = [await openPeople(), await openPeople()];
-      const contactWriter = await open('person_contacts', CONTACT_COLUMNS, true);
+      const peopleWriter = await openPeople();
+      const contactWriter = await open('person_contacts', CONTACT_COLUMNS);
       const generator = createPeopleGenerator(options.seed, options.companies, companyGenerator);
-      // One loop feeds all four COPY streams, companies in step with people, so that every
+      // One loop feeds all three COPY streams, companies in step with people, so that every
       // server process has work until the end instead of one table finishing alone.
-      let current = 0;
       for (let id = 1; id <= options.people; id++) {
         const { person, contacts: points } = generator.person(id);
-        const writer = peopleWriters[current] as BinaryPeopleWriter;
-        writer.person(person);
+        peopleWriter.person(person);
         for (const point of points) contactWriter.append(contactCopyLine(point.person_id, point.kind, point.value));
-        if (writer.full) {
-          await writer.flush();
-          current = (current + 1) % peopleWriters.length;
-        }
+        if (peopleWriter.full) await peopleWriter.flush();
         if (contactWriter.full) await contactWriter.flush();
         const companiesDue = Math.floor((id * options.companies) / options.people);
         if (companiesDue >= nextCompany) await companiesUpTo(companiesDue);
         if (id % PROGRESS_EVERY === 0) progress({ table: 'people', done: id, total: options.people });
       }
-      await Promise.all([...peopleWriters.map((w) => w.end()), contactWriter.end()]);
+      await Promise.all([peopleWriter.end(), contactWriter.end()]);
       contacts = contactWriter.rows;
       progress({ table: 'people', done: options.people, total: options.people });
     }
