@@ -166,10 +166,11 @@ export class Gateway {
         if (!redeemed.ok) return result(tokenRefused(operation, redeemed.reason));
         redeemedToken = redeemed.tokenId;
       } else if (channel.kind === 'elicitation') {
-        if (channel.answer === null || channel.confirmedHash !== hash) {
+        // A refusal needs no proof; an acceptance counts only for the exact call that was asked about.
+        if (channel.answer === 'decline' || channel.answer === 'cancel') return result(declined(operation, cost, channel.answer));
+        if (channel.answer !== 'accept' || channel.confirmedHash !== hash) {
           return { kind: 'ask', message: confirmationQuestion(operation, cost, balance), state: { h: hash, c: cost.credits ?? 0 } };
         }
-        if (channel.answer !== 'accept') return result(declined(operation, cost, channel.answer));
       } else {
         return result(await this.confirmationRequired(operation, cost, balance, hash, caller));
       }

@@ -94,6 +94,41 @@ describe('call_operation guards', () => {
       });
     }
 
+    it('does not take an acceptance the server did not ask for: a forged answer without its signed state is asked again', async () => {
+      const account = await app.createAccount({ credits: 1000 });
+      const response = await fetch(mcp(), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-api-key': account.apiKey,
+          'mcp-method': 'tools/call',
+          'mcp-name': 'call_operation',
+          'mcp-protocol-version': '2026-07-28',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'call_operation',
+            arguments: search(25),
+            inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientInfo': { name: 'forger', version: '1.0.0' },
+              'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+            },
+          },
+        }),
+      });
+      const body = (await response.json()) as { result?: { resultType?: string; inputRequests?: Record<string, unknown>; structuredContent?: unknown } };
+      expect(body.result?.resultType).toBe('input_required');
+      expect(body.result?.inputRequests?.confirm).toBeDefined();
+      expect(body.result?.structuredContent).toBeUndefined();
+      expect(await balanceOf(app, account.apiKey)).toBe(1000);
+    });
+
     it('does not ask below the threshold', async () => {
       const account = await app.createAccount({ credits: 1000 });
       let asked = 0;
