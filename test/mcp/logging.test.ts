@@ -1,0 +1,46 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { connectMcp } from './clients.js';
+
+const lines: string[] = [];
+const sink = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    done();
+  },
+});
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp({ catalog: 'empty', log: createLogger('debug', sink), env: { CONFIRM_ABOVE_CREDITS: '5' } });
+});
+afterAll(async () => app?.stop());
+
+describe('MCP request logs', () => {
+  it('never carry the API key, and tie each forwarded REST call to the MCP request', async () => {
+    lines.length = 0;
+    for (const kind of ['v2-modern', 'v1'] as const) {
+      const client = await connectMcp(`${app.url}/mcp`, kind, { headers: { 'x-api-key': app.apiKey } });
+      try {
+        await client.callTool('call_operation', { operationId: 'companySearch', payload: { searchParams: {}, pageSize: 2 } });
+        await client.callTool('call_operation', { operationId: 'companySearch', payload: { searchParams: {}, pageSize: 9 } });
+        await client.callTool('call_operation', { operationId: 'getCreditBalance', payload: {} });
+        await client.callTool('call_operation', { operationId: 'getAudienceStatus', payload: { audienceId: '99999' } });
+      } finally {
+        await client.close();
+      }
+    }
+    await expect(connectMcp(`${app.url}/mcp`, 'v1', { headers: { 'x-api-key': `${app.apiKey}x` } })).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    expect(lines.join('\n')).not.toContain(app.apiKey);
+    const requests = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request');
+    const forwarded = requests.filter((r) => r.operationId === 'companySearch');
+    expect(forwarded.length).toBeGreaterThanOrEqual(2);
+    const mcpRequestIds = new Set(requests.filter((r) => r.url === '/mcp').map((r) => r.requestId));
+    for (const request of forwarded) expect(mcpRequestIds).toContain(request.requestId);
+    expect(requests.some((r) => r.url === '/mcp' && r.status === 401)).toBe(true);
+  });
+});
