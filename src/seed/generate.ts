@@ -54,8 +54,9 @@ import type {
  * rows on every machine, rows can be produced in any order or in parallel, and nothing
  * has to be held in memory but a weight table of the companies.
  *
- * Only integer arithmetic and Math functions whose results are rounded feed the output,
- * and all dates are computed from a fixed snapshot date, never from the clock.
+ * Randomness comes from a seeded 32-bit generator written here; the few Math functions
+ * used (log, exp, pow, cos) are V8's own portable implementations, not the platform's C
+ * library; and all dates are computed from a fixed snapshot date, never from the clock.
  */
 
 /** The day the dataset describes: dates and durations are computed back from it. */
