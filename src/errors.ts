@@ -15,7 +15,6 @@ export const errorStatus = {
   quota_exceeded: 429,
   rate_limited: 429,
   upstream_unavailable: 502,
-  not_implemented: 501,
   internal: 500,
 } as const;
 

@@ -1,6 +1,5 @@
--- Indexes that fit the search filters. Created after the bulk seed would be faster,
--- but the seed drops and re-creates nothing: COPY into indexed tables is fast enough
--- at the default size, and the large benchmark seeds before migrating these (see bench/).
+-- Indexes that fit the search filters. Large seeds (src/seed/load.ts) drop these, bulk-load
+-- with COPY, and re-create them from this file, so this file is the one definition of them.
 
 CREATE INDEX companies_name_trgm ON companies USING gin (preferred_name gin_trgm_ops);
 CREATE INDEX companies_description_tsv ON companies USING gin (description_tsv);
