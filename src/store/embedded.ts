@@ -38,7 +38,12 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
     // user and hands it the data folder.
     createPostgresUser: runningAsRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=`],
+    // Loopback TCP only. Nothing replicates from this server, so minimal WAL: bulk loads
+    // (COPY FREEZE, index builds) then skip most WAL writing.
+    postgresFlags: [
+      '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
+      '-c', 'wal_level=minimal', '-c', 'max_wal_senders=0', '-c', 'max_wal_size=2GB',
+    ],
     onLog: (message: string) => log.debug({ postgres: message.trim() }, 'embedded postgres'),
     onError: (error: unknown) => log.warn({ postgres: String(error) }, 'embedded postgres'),
   });
