@@ -14,7 +14,8 @@ export function addCompanyConditions(sql: SqlConditions, params: CompanySearchPa
     sql.add(`c.description_tsv @@ (${queries.join(' || ')})`);
   }
   if (params.nameLike) sql.add(`c.preferred_name ILIKE ${sql.bind(containsPattern(params.nameLike))}`);
-  if (params.headquartersCountryCode?.length) sql.add(`c.country_code = ANY(${sql.bind(params.headquartersCountryCode)}::text[])`);
+  // bpchar[] matches the char(2) column: a text[] would cast the column, hiding its statistics and index.
+  if (params.headquartersCountryCode?.length) sql.add(`c.country_code = ANY(${sql.bind(params.headquartersCountryCode)}::bpchar[])`);
   if (params.headquartersStateName?.length) {
     sql.add(`lower(c.state_name) = ANY(${sql.bind(params.headquartersStateName.map((s) => s.toLowerCase()))}::text[])`);
   }

@@ -11,7 +11,8 @@ export function addPeopleConditions(sql: SqlConditions, params: PeopleSearchPara
   const excluded = params.jobTitleV2?.excluded ?? [];
   if (included.length) sql.add(`p.title ILIKE ANY(${sql.bind(included.map(containsPattern))}::text[])`);
   if (excluded.length) sql.add(`NOT (p.title ILIKE ANY(${sql.bind(excluded.map(containsPattern))}::text[]))`);
-  if (params.country3LetterCode?.length) sql.add(`p.country3 = ANY(${sql.bind(params.country3LetterCode)}::text[])`);
+  // bpchar[] matches the char(3) column: a text[] would cast the column, hiding its statistics and index.
+  if (params.country3LetterCode?.length) sql.add(`p.country3 = ANY(${sql.bind(params.country3LetterCode)}::bpchar[])`);
   addRange(sql, 'p.years_experience', params.yearsOfExperience);
   const tags = params.tags;
   if (tags?.anyOf?.length) sql.add(`p.tags && ${sql.bind(tags.anyOf)}::text[]`);
