@@ -1,4 +1,7 @@
 import { z } from 'zod';
+// The reference lists the catalog is made of: one definition for the data and the filters.
+import { DEGREE_TYPES } from '../../src/seed/reference/education.js';
+import { FUNDING_STAGES } from '../../src/seed/reference/tags.js';
 
 /**
  * Search filters shared by the searches and the audience operations. Sub-fields the spec
@@ -31,16 +34,7 @@ const dateRange = (what: string) =>
 
 const terms = (what: string) => z.array(z.string().trim().min(1, 'expected a non-empty string')).max(500).describe(what);
 
-export const fundingStages = [
-  'PRE_SEED',
-  'SEED',
-  'SERIES_A',
-  'SERIES_B',
-  'SERIES_C',
-  'LATE_STAGE',
-  'IPO',
-  'BOOTSTRAPPED',
-] as const;
+
 
 export const companySearchParams = z
   .strictObject({
@@ -57,7 +51,7 @@ export const companySearchParams = z
     lastFundingUSD: numberRange('last round in USD').describe('Amount of the most recent funding round, USD.').optional(),
     lastFundedOn: dateRange('date of the last funding round').describe('Date range of the most recent funding event.').optional(),
     foundedOn: dateRange('founding date').describe('Date range of the founding date.').optional(),
-    stage: z.array(z.enum(fundingStages)).describe('Funding stages (any of).').optional(),
+    stage: z.array(z.enum(FUNDING_STAGES)).describe('Funding stages (any of).').optional(),
     industriesV2: terms('Industry slugs from listIndustries (any of).').optional(),
     domains: terms('Company domains such as "acme.com" (any of).').optional(),
     networkSlugs: terms('Organisation slugs on the professional network (any of).').optional(),
@@ -94,7 +88,7 @@ export const peopleSearchParams = z
     education: z
       .strictObject({
         degreeTypes: z
-          .array(z.enum(['HIGH_SCHOOL', 'ASSOCIATES', 'BACHELORS', 'MASTERS', 'MBA', 'PHD', 'DOCTORATE', 'CERTIFICATE']))
+          .array(z.enum(DEGREE_TYPES))
           .describe('Degree types (any of).')
           .optional(),
         schools: terms('Institutions (any of, partial and case-insensitive).').optional(),
