@@ -33,10 +33,8 @@ export async function charge(
   amount: number,
   entry: LedgerEntryInput,
 ): Promise<Movement> {
-  assertWholeCredits(amount);
-  if (amount === 0) return { applied: false, balanceAfter: await getBalance(tx, accountId) };
-  const previous = entry.idempotencyKey ? await findByIdempotencyKey(tx, accountId, entry.idempotencyKey) : undefined;
-  if (previous) return { applied: false, balanceAfter: previous };
+  const skipped = await movementToSkip(tx, accountId, amount, entry);
+  if (skipped) return skipped;
   const updated = await tx.query<{ balance: number }>(
     `UPDATE credit_balances SET balance = balance - $2
       WHERE account_id = $1 AND balance >= $2
@@ -61,10 +59,8 @@ export async function credit(
   amount: number,
   entry: LedgerEntryInput,
 ): Promise<Movement> {
-  assertWholeCredits(amount);
-  if (amount === 0) return { applied: false, balanceAfter: await getBalance(tx, accountId) };
-  const previous = entry.idempotencyKey ? await findByIdempotencyKey(tx, accountId, entry.idempotencyKey) : undefined;
-  if (previous) return { applied: false, balanceAfter: previous };
+  const skipped = await movementToSkip(tx, accountId, amount, entry);
+  if (skipped) return skipped;
   const updated = await tx.query<{ balance: number }>(
     `INSERT INTO credit_balances (account_id, balance) VALUES ($1, $2)
      ON CONFLICT (account_id) DO UPDATE SET balance = credit_balances.balance + EXCLUDED.balance
@@ -74,6 +70,18 @@ export async function credit(
   const balanceAfter = (updated.rows[0] as { balance: number }).balance;
   await appendLedger(tx, accountId, amount, balanceAfter, entry);
   return { applied: true, balanceAfter };
+}
+
+/**
+ * A movement of nothing, or one whose idempotency key is already in the ledger, is not applied:
+ * the answer is the current balance. (A balance of 0 is a valid answer, hence the explicit checks.)
+ */
+async function movementToSkip(tx: Queryable, accountId: number, amount: number, entry: LedgerEntryInput): Promise<Movement | null> {
+  assertWholeCredits(amount);
+  if (amount === 0) return { applied: false, balanceAfter: await getBalance(tx, accountId) };
+  if (entry.idempotencyKey === undefined) return null;
+  const balance = await findByIdempotencyKey(tx, accountId, entry.idempotencyKey);
+  return balance === undefined ? null : { applied: false, balanceAfter: balance };
 }
 
 async function appendLedger(
