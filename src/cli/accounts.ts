@@ -1,9 +1,9 @@
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { createAccount, grantCredits, issueApiKey, listAccounts, revokeApiKey, type Plan } from '../core/accounts.js';
 import { AppError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { openStore } from '../store/open.js';
+import { parseFlags, runCli, UsageError } from './cli.js';
 
 const usage = `Manage accounts, API keys and credits.
 
@@ -19,9 +19,9 @@ const plans = ['free', 'pro', 'enterprise'] as const;
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
-  const { values } = parseArgs({
-    args: rest,
-    options: {
+  const values = parseFlags(
+    rest,
+    {
       name: { type: 'string' },
       email: { type: 'string' },
       plan: { type: 'string' },
@@ -31,8 +31,8 @@ async function main(): Promise<number> {
       key: { type: 'string' },
       reason: { type: 'string' },
     },
-    strict: true,
-  });
+    usage,
+  );
   if (!command || command === 'help' || command === '--help') {
     process.stdout.write(`${usage}\n`);
     return command ? 0 : 2;
@@ -93,8 +93,6 @@ async function main(): Promise<number> {
   }
 }
 
-class UsageError extends Error {}
-
 function required(value: string | undefined, flag: string): string {
   if (value === undefined || value === '') throw new UsageError(`${flag} is required`);
   return value;
@@ -106,11 +104,4 @@ function count(value: string, flag: string): number {
   return parsed;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    const known = error instanceof UsageError || error instanceof AppError || (error as Error)?.name === 'ConfigError';
-    process.stderr.write(`${known ? (error as Error).message : (error as Error)?.stack ?? String(error)}\n`);
-    process.exit(known ? 2 : 1);
-  },
-);
+runCli(main, (error) => (error instanceof AppError ? { message: error.message, exitCode: 2 } : undefined));

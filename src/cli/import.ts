@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../log.js';
 import { ImportFileError, detectFormat, formatRejection, importFile, type ImportKind } from '../seed/import.js';
 import { openStore } from '../store/open.js';
+import { parseFlags, runCli, UsageError } from './cli.js';
 
 const usage = `Load your own companies or people into the catalog.
 
@@ -21,29 +21,20 @@ number and skipped.
 
 Uses DATABASE_URL, or the embedded server under DATA_DIR (the service must not be running on it).`;
 
-class UsageError extends Error {}
-
 const kinds: readonly ImportKind[] = ['companies', 'people'];
 const MAX_REPORTED = 200;
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: process.argv.slice(2),
-      options: {
-        kind: { type: 'string' },
-        file: { type: 'string' },
-        format: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${usage}`);
-  }
-  const { values } = parsed;
+  const values = parseFlags(
+    process.argv.slice(2),
+    {
+      kind: { type: 'string' },
+      file: { type: 'string' },
+      format: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    usage,
+  );
   if (values.help) {
     process.stdout.write(`${usage}\n`);
     return 0;
@@ -89,18 +80,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError || (error as Error)?.name === 'ConfigError') {
-      process.stderr.write(`${(error as Error).message}\n`);
-      process.exit(2);
-    }
-    if (error instanceof ImportFileError) {
-      process.stderr.write(`Import failed: ${error.message}\n`);
-      process.exit(1);
-    }
-    process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
-    process.exit(1);
-  },
-);
+runCli(main, (error) => (error instanceof ImportFileError ? { message: `Import failed: ${error.message}`, exitCode: 1 } : undefined));

@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
+import { parseFlags, runCli, UsageError } from './cli.js';
 import { createLogger } from '../log.js';
 import { CATALOG_TABLES, isCatalogEmpty, seedCatalog } from '../seed/load.js';
 import { openStore } from '../store/open.js';
@@ -16,8 +16,6 @@ const usage = `Generate the demo catalog (companies, people, contact points) and
 
 Uses DATABASE_URL, or the embedded server under DATA_DIR (the service must not be running on it).`;
 
-class UsageError extends Error {}
-
 function integerFlag(value: string | undefined, flag: string, fallback: number, options: { min?: number } = {}): number {
   if (value === undefined) return fallback;
   const parsed = /^-?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
@@ -27,24 +25,17 @@ function integerFlag(value: string | undefined, flag: string, fallback: number, 
 }
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: process.argv.slice(2),
-      options: {
-        companies: { type: 'string' },
-        people: { type: 'string' },
-        seed: { type: 'string' },
-        reset: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${usage}`);
-  }
-  const { values } = parsed;
+  const values = parseFlags(
+    process.argv.slice(2),
+    {
+      companies: { type: 'string' },
+      people: { type: 'string' },
+      seed: { type: 'string' },
+      reset: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    usage,
+  );
   if (values.help) {
     process.stdout.write(`${usage}\n`);
     return 0;
@@ -95,11 +86,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    const known = error instanceof UsageError || (error as Error)?.name === 'ConfigError';
-    process.stderr.write(`${known ? (error as Error).message : ((error as Error)?.stack ?? String(error))}\n`);
-    process.exit(known ? 2 : 1);
-  },
-);
+runCli(main);
