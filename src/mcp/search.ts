@@ -1,4 +1,4 @@
-import MiniSearch, { type SearchResult } from 'minisearch';
+import MiniSearch from 'minisearch';
 import type { OperationCategory } from '../../operations/define.js';
 import { operations } from '../../operations/index.js';
 import { audienceWorkflowStep, catalog, type CatalogEntry } from './catalog.js';
@@ -149,17 +149,77 @@ export function recommendationOf(entry: CatalogEntry, score: number): EndpointRe
   };
 }
 
+/**
+ * A query's ranking is the sum, per document, of its terms' scores, times the number of distinct
+ * query terms the document matched: MiniSearch's OR combination. The index never changes after
+ * start, so each term's scores (its exact, prefix and fuzzy matches over every field) are
+ * computed once by MiniSearch and kept; a query then costs a few additions per term instead of
+ * a walk of the index. Bounded, least recently used first out.
+ */
+interface TermScores {
+  docIds: string[];
+  scores: number[];
+}
+
+const termScoreLimit = 20_000;
+const termScores = new Map<string, TermScores>();
+const asIs = (text: string): string[] => [text];
+const keep = (term: string): string => term;
+
+function scoresOf(term: string): TermScores {
+  const known = termScores.get(term);
+  if (known) {
+    termScores.delete(term);
+    termScores.set(term, known);
+    return known;
+  }
+  // The term is already tokenized and stemmed: MiniSearch must take it as it is.
+  const hits = index.search(term, { tokenize: asIs, processTerm: keep });
+  const computed = { docIds: hits.map((hit) => String(hit.id)), scores: hits.map((hit) => hit.score) };
+  if (termScores.size >= termScoreLimit) termScores.delete(termScores.keys().next().value as string);
+  termScores.set(term, computed);
+  return computed;
+}
+
+/** The same ranking as `index.search(query)` (ids, scores and order; a test holds them side by side). */
+export function rankOperations(query: string): { id: string; score: number }[] {
+  const terms = tokenize(query)
+    .map(processTerm)
+    .filter((term): term is string => term !== null && term.length > 0);
+  const totals = new Map<string, { score: number; matchedTerms: Set<string> }>();
+  for (const term of terms) {
+    const { docIds, scores } = scoresOf(term);
+    for (let i = 0; i < docIds.length; i += 1) {
+      const id = docIds[i] as string;
+      const total = totals.get(id);
+      if (total) {
+        total.score += scores[i] as number;
+        total.matchedTerms.add(term);
+      } else {
+        totals.set(id, { score: scores[i] as number, matchedTerms: new Set([term]) });
+      }
+    }
+  }
+  return [...totals]
+    .map(([id, total]) => ({ id, score: total.score * total.matchedTerms.size }))
+    .sort((a, b) => b.score - a.score);
+}
+
 export function searchEndpoints(query: string, filters: SearchFilters = {}): EndpointRecommendation[] {
   const limit = filters.limit ?? 5;
-  const hits: SearchResult[] = index.search(query);
   const results: EndpointRecommendation[] = [];
-  for (const hit of hits) {
-    const entry = catalog.get(String(hit.id));
+  for (const hit of rankOperations(query)) {
+    const entry = catalog.get(hit.id);
     if (!entry || !passes(entry, filters)) continue;
     results.push(recommendationOf(entry, hit.score));
     if (results.length >= limit) break;
   }
   return results;
+}
+
+/** MiniSearch's own answer for a query, for the test that holds rankOperations to it. */
+export function rankOperationsByMiniSearch(query: string): { id: string; score: number }[] {
+  return index.search(query).map((hit) => ({ id: String(hit.id), score: hit.score }));
 }
 
 /** The operationIds nearest to a mistyped one, for "unknown operationId" errors. */
