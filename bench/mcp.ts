@@ -1,14 +1,15 @@
+import { fork } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
+import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import pg from 'pg';
-import { Pool } from 'undici';
 import { z } from 'zod';
 import { loadConfig } from '../src/config.js';
 import { createAccount } from '../src/core/accounts.js';
@@ -18,10 +19,12 @@ import { startService } from '../src/service.js';
 import { openDatabase } from '../src/store/db.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../src/store/embedded.js';
 import { migrate } from '../src/store/migrate.js';
-import { arg, machineLine, percentile, round } from './lib.js';
+import { arg, machineLine, round } from './lib.js';
+import type { Era, LoadTask, MixFigures, MixTask, OverheadFigures, ThroughputFigures, ThroughputTask } from './load.js';
 
 /**
- * The MCP gateway under load, on loopback, load generator in the same process:
+ * The MCP gateway under load, on loopback, with the load generator in a process of its own
+ * (bench/load.ts) on the same machine:
  *  - search_endpoints calls per second and p50/p99 latency at 50 concurrent clients, in each
  *    protocol era (2026-07-28 requests with the per-request envelope; 2025-era stateless requests);
  *  - the overhead of call_operation for companySearch (a page of 25) over calling the REST API
@@ -84,8 +87,6 @@ const service = await startService(
   { log },
 );
 const account = await createAccount(service.context.db, { name: 'mcp bench', plan: 'enterprise', initialCredits: 1_000_000_000 });
-const pool = new Pool(service.url, { connections: concurrency, keepAliveTimeout: 30_000 });
-
 const queries = [
   'find software companies in Germany with 50 to 200 employees',
   'how many credits do I have left',
@@ -96,140 +97,38 @@ const queries = [
   'reveal contact details for a profile url',
   'create a new audience',
 ];
-
-type Era = 'modern' | 'legacy';
-let nextId = 1;
-
-/** One tools/call as the official clients send it in each era (the 2026-07-28 one carries the envelope and its headers). */
-function toolCall(era: Era, name: string, args: Record<string, unknown>): { headers: Record<string, string>; body: string } {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'x-api-key': account.apiKey,
-  };
-  const params: Record<string, unknown> = { name, arguments: args };
-  if (era === 'modern') {
-    Object.assign(headers, { 'mcp-method': 'tools/call', 'mcp-name': name, 'mcp-protocol-version': '2026-07-28' });
-    params._meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    };
-  }
-  return { headers, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params }) };
-}
-
-async function mcpCall(era: Era, name: string, args: Record<string, unknown>, target: Pool = pool): Promise<void> {
-  const { headers, body } = toolCall(era, name, args);
-  const response = await target.request({ method: 'POST', path: '/mcp', headers, body });
-  const text = await response.body.text();
-  if (response.statusCode !== 200 || !text.includes('"result"') || text.includes('"isError":true')) {
-    throw new Error(`${name} (${era}) answered ${response.statusCode}: ${text.slice(0, 300)}`);
-  }
-}
-
-async function restCompanySearch(): Promise<void> {
-  const response = await pool.request({
-    method: 'POST',
-    path: '/v1/company-search',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ apiKey: account.apiKey, ...companyPage }),
-  });
-  const text = await response.body.text();
-  if (response.statusCode !== 200) throw new Error(`company-search answered ${response.statusCode}: ${text.slice(0, 300)}`);
-}
-
-interface Throughput {
-  era: Era;
-  concurrency: number;
-  seconds: number;
-  calls: number;
-  callsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  /** CPU time of this process (server and load generator) per call: unlike calls/s, not skewed by other work on the machine. */
-  cpuMsPerCall: number;
-}
-
-async function throughput(era: Era, target: Pool = pool): Promise<Throughput> {
-  const run = async (durationMs: number, samples: number[] | null) => {
-    const until = Date.now() + durationMs;
-    let calls = 0;
-    await Promise.all(
-      Array.from({ length: concurrency }, async (_, worker) => {
-        let i = worker;
-        while (Date.now() < until) {
-          const started = process.hrtime.bigint();
-          await mcpCall(era, 'search_endpoints', { query: queries[i++ % queries.length] }, target);
-          samples?.push(Number(process.hrtime.bigint() - started) / 1e6);
-          calls += 1;
-        }
-      }),
-    );
-    return calls;
-  };
-  await run(2000, null);
-  const samples: number[] = [];
-  const started = Date.now();
-  const cpuBefore = process.cpuUsage();
-  const calls = await run(seconds * 1000, samples);
-  const cpu = process.cpuUsage(cpuBefore);
-  const elapsed = (Date.now() - started) / 1000;
-  samples.sort((a, b) => a - b);
-  return {
-    era, concurrency, seconds: round(elapsed, 1), calls, callsPerSecond: Math.round(calls / elapsed),
-    p50Ms: round(percentile(samples, 50)), p99Ms: round(percentile(samples, 99)), cpuMsPerCall: round((cpu.user + cpu.system) / 1000 / calls, 3),
-  };
-}
-
 const companyPage = { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 25 };
 
-async function overhead(): Promise<Record<string, number>> {
-  const rest: number[] = [];
-  const gateway: number[] = [];
-  const time = async (work: () => Promise<void>, into: number[] | null) => {
-    const started = process.hrtime.bigint();
-    await work();
-    into?.push(Number(process.hrtime.bigint() - started) / 1e6);
-  };
-  const viaMcp = () => mcpCall('modern', 'call_operation', { operationId: 'companySearch', payload: companyPage });
-  for (let i = 0; i < 30; i++) {
-    await time(restCompanySearch, null);
-    await time(viaMcp, null);
-  }
-  for (let i = 0; i < overheadRuns; i++) {
-    await time(restCompanySearch, rest);
-    await time(viaMcp, gateway);
-  }
-  rest.sort((a, b) => a - b);
-  gateway.sort((a, b) => a - b);
-  const restMedian = percentile(rest, 50);
-  const gatewayMedian = percentile(gateway, 50);
-  return {
-    runs: overheadRuns,
-    restMedianMs: round(restMedian),
-    restP99Ms: round(percentile(rest, 99)),
-    callOperationMedianMs: round(gatewayMedian),
-    callOperationP99Ms: round(percentile(gateway, 99)),
-    medianOverheadMs: round(gatewayMedian - restMedian),
-    ratio: round(gatewayMedian / restMedian),
-  };
+const loadGenerator = fork(fileURLToPath(new URL('./load.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+
+/** Hands one task to the load generator process and waits for its figures. */
+function load<T>(task: LoadTask): Promise<T> {
+  return new Promise((resolve, reject) => {
+    loadGenerator.once('message', (reply: { ok: boolean; figures?: T; error?: string }) => {
+      if (reply.ok) resolve(reply.figures as T);
+      else reject(new Error(`load generator: ${reply.error}`));
+    });
+    loadGenerator.send(task);
+  });
 }
 
-/** A mix of what agents send: mostly searches, some details and free calls through the gateway, both eras. */
-async function mixedCalls(count: number): Promise<void> {
-  let issued = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (issued < count) {
-        const i = issued++;
-        const era: Era = i % 2 === 0 ? 'modern' : 'legacy';
-        if (i % 10 === 8) await mcpCall(era, 'get_endpoint_details_full', { operationId: 'peopleSearch' });
-        else if (i % 10 === 9) await mcpCall(era, 'call_operation', { operationId: 'getCreditBalance', payload: {} });
-        else await mcpCall(era, 'search_endpoints', { query: queries[i % queries.length] });
-      }
-    }),
-  );
+interface Throughput extends ThroughputFigures {
+  era: Era;
+  concurrency: number;
+  /** Server CPU time per call (this process): unlike calls/s, not skewed by other work on the machine. */
+  serverCpuMsPerCall: number;
+}
+
+async function throughput(era: Era, url: string = service.url): Promise<Throughput> {
+  const task: ThroughputTask = { kind: 'throughput', url, apiKey: account.apiKey, era, concurrency, seconds, warmupSeconds: 2, queries };
+  // The warm-up runs inside the task; CPU is read across the whole task and scaled to the measured calls.
+  const cpuBefore = process.cpuUsage();
+  const startedAt = Date.now();
+  const figures = await load<ThroughputFigures>(task);
+  const cpu = process.cpuUsage(cpuBefore);
+  const wallSeconds = (Date.now() - startedAt) / 1000;
+  const cpuPerSecond = (cpu.user + cpu.system) / 1000 / wallSeconds;
+  return { era, concurrency, ...figures, serverCpuMsPerCall: round(cpuPerSecond / figures.callsPerSecond, 3) };
 }
 
 function memory(): { heapUsedMb: number; rssMb: number } {
@@ -254,11 +153,9 @@ async function sdkBaseline(era: Era): Promise<Throughput> {
   );
   const server = createServer((req, res) => void handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const target = new Pool(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { connections: concurrency });
   try {
-    return await throughput(era, target);
+    return await throughput(era, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   } finally {
-    await target.close();
     await new Promise((resolve) => server.close(resolve));
   }
 }
@@ -270,16 +167,16 @@ say('the same load against a trivial tool on the bare SDK (yardstick) ...');
 const baselineModern = await sdkBaseline('modern');
 const baselineLegacy = await sdkBaseline('legacy');
 say('call_operation overhead over REST (companySearch, page of 25) ...');
-const callOverhead = await overhead();
+const callOverhead = await load<OverheadFigures>({ kind: 'overhead', url: service.url, apiKey: account.apiKey, runs: overheadRuns, warmup: 30, companyPage });
 say(`memory: 1,000 then ${memoryCalls.toLocaleString('en')} gateway calls ...`);
-await mixedCalls(1_000);
+const mixTask = (calls: number): MixTask => ({ kind: 'mix', url: service.url, apiKey: account.apiKey, concurrency, calls, queries });
+await load<MixFigures>(mixTask(1_000));
 const after1k = memory();
-const memoryStarted = Date.now();
-await mixedCalls(memoryCalls - 1_000);
+const mixed = await load<MixFigures>(mixTask(memoryCalls - 1_000));
 const afterMany = memory();
-const memorySeconds = round((Date.now() - memoryStarted) / 1000, 1);
+const memorySeconds = mixed.seconds;
 
-await pool.close();
+loadGenerator.disconnect();
 await service.stop();
 {
   const client = new pg.Client({ connectionString: adminUrl });
@@ -310,16 +207,16 @@ await mkdir('bench/results', { recursive: true });
 await writeFile('bench/results/mcp.json', `${JSON.stringify(result, null, 2)}\n`);
 
 const lines = [
-  '#### MCP gateway (loopback, load generator in the same process)',
+  '#### MCP gateway (loopback, load generator in a separate process on the same machine)',
   '',
   '| measure | 2026-07-28 era | 2025 era (stateless) |',
   '|---|---:|---:|',
   `| search_endpoints calls/s, ${concurrency} concurrent | ${searchModern.callsPerSecond} | ${searchLegacy.callsPerSecond} |`,
   `| search_endpoints p50 ms | ${searchModern.p50Ms} | ${searchLegacy.p50Ms} |`,
   `| search_endpoints p99 ms | ${searchModern.p99Ms} | ${searchLegacy.p99Ms} |`,
-  `| search_endpoints CPU ms per call (server + load generator) | ${searchModern.cpuMsPerCall} | ${searchLegacy.cpuMsPerCall} |`,
+  `| search_endpoints server CPU ms per call | ${searchModern.serverCpuMsPerCall} | ${searchLegacy.serverCpuMsPerCall} |`,
   `| yardstick: trivial tool on the bare SDK, calls/s | ${baselineModern.callsPerSecond} | ${baselineLegacy.callsPerSecond} |`,
-  `| yardstick: CPU ms per call | ${baselineModern.cpuMsPerCall} | ${baselineLegacy.cpuMsPerCall} |`,
+  `| yardstick: server CPU ms per call | ${baselineModern.serverCpuMsPerCall} | ${baselineLegacy.serverCpuMsPerCall} |`,
   '',
   `| call_operation companySearch, page of 25 (${callOverhead.runs} runs each, interleaved) | median ms | p99 ms |`,
   '|---|---:|---:|',
