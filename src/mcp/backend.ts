@@ -13,6 +13,8 @@ export interface RestAnswer {
   status: number;
   // The REST envelope or error body, as JSON.
   body: unknown;
+  /** The body as it came, when it was JSON: the gateway reuses it rather than serialise `body` again. */
+  json: string | null;
   retryAfterSeconds: number | null;
 }
 
@@ -53,13 +55,15 @@ export class RestBackend {
     const response = await this.pool.request({ method: operation.method, path: fullPath, headers, body });
     const text = await response.body.text();
     let parsed: unknown = text;
+    let json: string | null = null;
     try {
       parsed = text.length ? JSON.parse(text) : null;
+      json = text.length ? text : null;
     } catch {
       // A proxy's HTML error page: keep the text for the message.
     }
     const retryAfter = response.headers['retry-after'];
     const retryAfterSeconds = typeof retryAfter === 'string' && /^\d+$/.test(retryAfter) ? Number(retryAfter) : null;
-    return { status: response.statusCode, body: parsed, retryAfterSeconds };
+    return { status: response.statusCode, body: parsed, json, retryAfterSeconds };
   }
 }

@@ -181,7 +181,7 @@ export class Gateway {
       if (redeemedToken) await this.deps.tokens.release(caller.principal.accountId, redeemedToken);
       return result(restError(operation, answer));
     }
-    return result(await this.success(entry, input, answer.body as Envelope, caller));
+    return result(await this.success(entry, input, answer, caller));
   }
 
   /** The operation a stored result belongs to, or null when this account has no such result. */
@@ -194,7 +194,7 @@ export class Gateway {
       return await this.deps.backend.call(operation, fields, caller.apiKey, caller.requestId);
     } catch (error) {
       this.deps.log.warn({ err: error, operationId: operation.operationId }, 'backend call failed');
-      return { status: 502, body: { error: { code: 'upstream_unavailable', message: 'The REST API could not be reached.' } }, retryAfterSeconds: null };
+      return { status: 502, body: { error: { code: 'upstream_unavailable', message: 'The REST API could not be reached.' } }, json: null, retryAfterSeconds: null };
     }
   }
 
@@ -273,8 +273,9 @@ export class Gateway {
     );
   }
 
-  private async success(entry: CatalogEntry, input: Record<string, unknown>, body: Envelope, caller: Caller): Promise<CallToolResult> {
+  private async success(entry: CatalogEntry, input: Record<string, unknown>, answer: RestAnswer, caller: Caller): Promise<CallToolResult> {
     const { operation } = entry;
+    const body = answer.body as Envelope;
     const accountId = caller.principal.accountId;
     const chargeInfo = (body.chargeInfo ?? {}) as { method?: string; creditsCharged?: number; message?: string };
     const charged = chargeInfo.creditsCharged ?? 0;
@@ -296,8 +297,10 @@ export class Gateway {
     if (operation.pollIntervalSeconds) lines.push(`Poll again in ${operation.pollIntervalSeconds} s at the earliest, only while the job is still running.`);
     lines.push(...warnings);
 
+    // A page passed on as it came is serialised once, by the REST API.
+    const structuredJson = answer.json !== null && !structured.polling && !structured.warnings ? answer.json : JSON.stringify(structured);
     const budget = this.deps.config.MCP_RESPONSE_TOKEN_BUDGET;
-    if (estimateTokens(JSON.stringify(structured)) <= budget) return toolResult(lines.join(' '), structured);
+    if (estimateTokens(structuredJson) <= budget) return toolResult(lines.join(' '), structured, false, structuredJson);
     const stored = await this.deps.stored.store(accountId, operation.operationId, body);
     return this.truncated(operation, structured, stored.resultId, stored.expiresAt, 0, lines, input);
   }

@@ -5,15 +5,27 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
  * content serialised as JSON text (for clients that read only `content`), and the structured
  * content itself.
  */
-export function toolResult(summary: string, structured: Record<string, unknown>, isError = false): CallToolResult {
-  return {
+export function toolResult(summary: string, structured: Record<string, unknown>, isError = false, structuredJson = JSON.stringify(structured)): CallToolResult {
+  const result: CallToolResult = {
     content: [
       { type: 'text', text: summary },
-      { type: 'text', text: JSON.stringify(structured) },
+      { type: 'text', text: structuredJson },
     ],
     structuredContent: structured,
     ...(isError ? { isError: true } : {}),
   };
+  serializedStructuredContent.set(result, structuredJson);
+  return result;
+}
+
+/**
+ * The JSON text each result carries of its structured content, so that writing the answer can
+ * splice it in rather than serialise the same (possibly large) object a second time.
+ */
+const serializedStructuredContent = new WeakMap<CallToolResult, string>();
+
+export function structuredJsonOf(result: CallToolResult): string | undefined {
+  return serializedStructuredContent.get(result);
 }
 
 export interface ToolErrorDetails {
