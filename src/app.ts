@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { errorHandler } from './api/error-handler.js';
 import { handlers } from './api/handlers/index.js';
@@ -8,11 +8,14 @@ import { createApiRouter } from './api/router.js';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { mountJobRoutes } from './jobs/index.js';
-import { redactUrl } from './log.js';
+import { startRequestLog, type RequestLogFields } from './http/request-log.js';
 import { mountMcp } from './mcp/index.js';
 
-/** The whole HTTP surface of one process: REST under /v1, MCP, documents and health. */
-export function createApp(context: AppContext): express.Express {
+/**
+ * The whole HTTP surface of one process: REST under /v1, MCP, documents and health. The
+ * listener is the Express app behind the MCP direct path (src/mcp/fast-path.ts).
+ */
+export function createApp(context: AppContext): (req: IncomingMessage, res: ServerResponse) => void {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -44,39 +47,20 @@ export function createApp(context: AppContext): express.Express {
     }
   });
 
-  mountMcp(app, context);
+  const withDirectPath = mountMcp(app, context);
   mountJobRoutes(app, context);
   app.use('/v1', createApiRouter(context, handlers));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new AppError('not_found', `No endpoint ${req.method} ${req.path}.`));
   });
   app.use(errorHandler(context.log));
-  return app;
+  return withDirectPath(app);
 }
 
-/** One JSON log line per request, with a request id echoed in X-Request-Id; keys never appear. */
+/** Express's side of the request log: the line reads what handlers put in res.locals. */
 function requestLogging(context: AppContext) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const incoming = req.header('x-request-id');
-    const requestId = incoming && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
-    res.locals.requestId = requestId;
-    res.setHeader('X-Request-Id', requestId);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const milliseconds = Number(process.hrtime.bigint() - started) / 1e6;
-      context.log.info(
-        {
-          requestId,
-          method: req.method,
-          url: redactUrl(req.originalUrl),
-          status: res.statusCode,
-          ms: Math.round(milliseconds * 10) / 10,
-          operationId: res.locals.operationId,
-          accountId: res.locals.accountId,
-        },
-        'request',
-      );
-    });
+    startRequestLog(context, req, res, res.locals as RequestLogFields);
     next();
   };
 }

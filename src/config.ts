@@ -45,6 +45,8 @@ const environmentSchema = z.object({
   LOW_BALANCE_WARNING_CREDITS: nonNegativeInt.default(1000),
   MCP_RESPONSE_TOKEN_BUDGET: positiveInt.default(20_000),
   BALANCE_CACHE_SECONDS: nonNegativeInt.default(5),
+  /** Answer the common MCP tool calls without the SDK's per-request server (src/mcp/fast-path.ts); false sends every MCP request through the SDK. */
+  MCP_DIRECT_PATH: booleanFlag.default(true),
   ALLOWED_HOSTS: commaList.optional(),
   ALLOWED_ORIGINS: commaList.optional(),
   SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

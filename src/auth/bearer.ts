@@ -1,3 +1,4 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../context.js';
 import type { Principal } from './api-keys.js';
@@ -65,6 +66,26 @@ function challenge(res: Response, metadataUrl: string, error?: { code: string; d
   });
 }
 
+/** The AuthInfo an MCP request carries to its tools for a valid, unexpired token; null otherwise. */
+export async function bearerAuth(context: AppContext, token: string, requestId?: string): Promise<AuthInfo | null> {
+  const verifier = context.services.mcpBearerVerifier;
+  const grant = verifier ? await verifier.verify(token) : null;
+  if (!grant || grant.expiresAt * 1000 <= Date.now()) return null;
+  return {
+    token: 'bearer',
+    clientId: grant.clientId,
+    scopes: grant.scopes,
+    expiresAt: grant.expiresAt,
+    extra: { caller: { principal: grant.principal, apiKey: grant.upstreamApiKey, requestId } },
+  };
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+export function bearerTokenOf(header: string | undefined): string | null {
+  const match = header ? /^Bearer\s+([^\s]+)\s*$/i.exec(header) : null;
+  return match ? (match[1] as string) : null;
+}
+
 /**
  * Express middleware: a missing or invalid token is answered 401 before any MCP processing; a
  * valid one becomes `req.auth`, which the MCP handler hands to its tools.
@@ -73,22 +94,12 @@ export function requireBearer(context: AppContext, resourcePath: string) {
   const metadataUrl = protectedResourceMetadataUrl(context, resourcePath);
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
-      const header = req.header('authorization');
-      const match = header ? /^Bearer\s+([^\s]+)\s*$/i.exec(header) : null;
-      if (!match) return challenge(res, metadataUrl);
-      const verifier = context.services.mcpBearerVerifier;
-      const grant = verifier ? await verifier.verify(match[1] as string) : null;
-      if (!grant || grant.expiresAt * 1000 <= Date.now()) {
-        return challenge(res, metadataUrl, { code: 'invalid_token', description: 'The access token is invalid or expired.' });
-      }
-      res.locals.accountId = grant.principal.accountId;
-      req.auth = {
-        token: 'bearer',
-        clientId: grant.clientId,
-        scopes: grant.scopes,
-        expiresAt: grant.expiresAt,
-        extra: { caller: { principal: grant.principal, apiKey: grant.upstreamApiKey, requestId: res.locals.requestId } },
-      };
+      const token = bearerTokenOf(req.header('authorization'));
+      if (!token) return challenge(res, metadataUrl);
+      const auth = await bearerAuth(context, token, res.locals.requestId as string | undefined);
+      if (!auth) return challenge(res, metadataUrl, { code: 'invalid_token', description: 'The access token is invalid or expired.' });
+      res.locals.accountId = (auth.extra?.caller as { principal: Principal }).principal.accountId;
+      req.auth = auth;
       next();
     } catch (error) {
       next(error);

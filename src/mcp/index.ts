@@ -1,11 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server';
+import { createMcpHandler, createRequestStateCodec, type AuthInfo, type RequestStateCodec } from '@modelcontextprotocol/server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import type { RateLimitClass } from '../../operations/define.js';
-import { protectedResourceMetadata, protectedResourceMetadataPath, requireBearer } from '../auth/bearer.js';
+import { bearerAuth, bearerTokenOf, protectedResourceMetadata, protectedResourceMetadataPath, requireBearer } from '../auth/bearer.js';
 import type { AppContext } from '../context.js';
 import { RestBackend } from './backend.js';
 import { Gateway, type ConfirmState } from './gateway.js';
@@ -14,9 +15,11 @@ import { ConfirmationTokens, confirmationTtlSeconds } from './guards/confirmatio
 import { PollCache } from './guards/polling.js';
 import { loadSigningKey } from './guards/signing.js';
 import { StoredResults } from './guards/stored-results.js';
-import { callerOf, createServerFactory, type CallerInfo, type Surface } from './server.js';
+import { directPath, replayedRequest, type DirectSurface } from './fast-path.js';
+import { callerOf, createServerFactory, directTools, type CallerInfo, type Surface } from './server.js';
 
 export const mcpServerVersion = '1.0.0';
+export const serverName = 'prospecting-data-service';
 
 const localHostnames = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -56,6 +59,14 @@ export function allowedOrigins(context: AppContext): string[] {
   return [...origins];
 }
 
+/** The AuthInfo an MCP request carries to its tools when its API key is valid; null otherwise. */
+export async function apiKeyAuth(context: AppContext, key: string, requestId?: string): Promise<AuthInfo | null> {
+  const principal = await context.authenticator.authenticate(key);
+  if (!principal) return null;
+  const caller: CallerInfo = { principal, apiKey: key, requestId };
+  return { token: 'x-api-key', clientId: `account:${principal.accountId}`, scopes: [], extra: { caller } };
+}
+
 /** x-api-key authentication: 401 before any MCP processing; the key is never echoed or logged. */
 function requireApiKey(context: AppContext) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
@@ -65,14 +76,13 @@ function requireApiKey(context: AppContext) {
         res.status(401).json({ error: { code: 'unauthorized', message: 'Missing API key: send it in the x-api-key header.', requestId: res.locals.requestId } });
         return;
       }
-      const principal = await context.authenticator.authenticate(key);
-      if (!principal) {
+      const auth = await apiKeyAuth(context, key, res.locals.requestId as string | undefined);
+      if (!auth) {
         res.status(401).json({ error: { code: 'unauthorized', message: 'Invalid API key.', requestId: res.locals.requestId } });
         return;
       }
-      res.locals.accountId = principal.accountId;
-      const caller: CallerInfo = { principal, apiKey: key, requestId: res.locals.requestId as string | undefined };
-      req.auth = { token: 'x-api-key', clientId: `account:${principal.accountId}`, scopes: [], extra: { caller } };
+      res.locals.accountId = callerOf(auth).principal.accountId;
+      req.auth = auth;
       next();
     } catch (error) {
       next(error);
@@ -91,8 +101,13 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
   };
 }
 
-/** Mounts the MCP surfaces (/mcp, /mcp/v2, /mcp/v3) on the app. */
-export function mountMcp(app: express.Express, context: AppContext): void {
+type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Mounts the MCP surfaces (/mcp, /mcp/v2, /mcp/v3) on the app, and returns the process's request
+ * listener: the direct path (fast-path.ts) in front of the app.
+ */
+export function mountMcp(app: express.Express, context: AppContext): (behind: RequestListener) => RequestListener {
   const { config } = context;
   const signingKey = once(() => loadSigningKey(context.db.pool, config));
   // One secret, two uses: derive a key for each so that neither kind of signature passes as the other.
@@ -123,7 +138,7 @@ export function mountMcp(app: express.Express, context: AppContext): void {
     status: config.RATE_LIMIT_STATUS_PER_MINUTE,
     heavy: config.RATE_LIMIT_HEAVY_PER_MINUTE,
   };
-  const deps = { gateway, rateLimits, confirmationCodec, version: mcpServerVersion };
+  const deps = { gateway, rateLimits, confirmationCodec, name: serverName, version: mcpServerVersion };
   const log = context.log.child({ part: 'mcp' });
   const handlerFor = (surface: Surface) => {
     const handler = toNodeHandler(
@@ -131,7 +146,7 @@ export function mountMcp(app: express.Express, context: AppContext): void {
       { onerror: (error) => log.error({ err: error, surface }, 'mcp handler failed') },
     );
     return (req: Request, res: Response, next: NextFunction) => {
-      handler(req, res).catch(next);
+      handler(replayedRequest(req), res).catch(next);
     };
   };
 
@@ -146,4 +161,26 @@ export function mountMcp(app: express.Express, context: AppContext): void {
     res.json(protectedResourceMetadata(context, '/mcp/v3'));
   });
   app.all('/mcp/v3', ...validation, requireBearer(context, '/mcp/v3'), handlerFor('oauth'));
+
+  const byApiKey: DirectSurface = {
+    authenticate: (req, requestId) => {
+      const key = req.headers['x-api-key'];
+      return typeof key === 'string' && key ? apiKeyAuth(context, key, requestId) : Promise.resolve(null);
+    },
+  };
+  const byBearer: DirectSurface = {
+    authenticate: (req, requestId) => {
+      const token = bearerTokenOf(req.headers.authorization);
+      return token ? bearerAuth(context, token, requestId) : Promise.resolve(null);
+    },
+  };
+  const direct = {
+    context,
+    tools: directTools(deps),
+    serverInfo: { name: serverName, version: mcpServerVersion },
+    surfaces: new Map([['/mcp', byApiKey], ['/mcp/v2', byApiKey], ['/mcp/v3', byBearer]]),
+    allowedHosts: hosts,
+    allowedOrigins: allowedOrigins(context),
+  };
+  return (behind) => (config.MCP_DIRECT_PATH ? directPath(direct, behind) : behind);
 }

@@ -35,6 +35,7 @@ export interface ServerDependencies {
   rateLimits: Record<RateLimitClass, number>;
   /** Signs the multi-round-trip state of an elicitation, bound to the account. */
   confirmationCodec: () => Promise<RequestStateCodec<ConfirmState>>;
+  name: string;
   version: string;
 }
 
@@ -110,15 +111,19 @@ const callDescription =
   'otherwise it answers with the cost and a confirmationToken to send back after the user agreed. Status polls sooner than their interval are answered from cache. ' +
   'Large results are cut to fit, and the rest stays readable free with resultId and offset.';
 
+type ClientCapabilities = { elicitation?: { form?: unknown; url?: unknown } } | undefined;
+
+/** Whether a 2026-era client declared that it can show the user a form (elicitation). */
+export function canAskByForm(capabilities: unknown): boolean {
+  const elicitation = (capabilities as ClientCapabilities)?.elicitation;
+  // An empty elicitation object means form mode, as the spec's backwards-compatibility rule says.
+  return elicitation !== undefined && elicitation !== null && (elicitation.form !== undefined || elicitation.url === undefined);
+}
+
 function channelFor(ctx: ServerContext, era: McpRequestContext['era']): ConfirmationChannel {
   if (era !== 'modern') return { kind: 'token' };
-  const capabilities = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as keyof typeof ctx.mcpReq.envelope] as
-    | { elicitation?: { form?: unknown; url?: unknown } }
-    | undefined;
-  const elicitation = capabilities?.elicitation;
-  // An empty elicitation object means form mode, as the spec's backwards-compatibility rule says.
-  const canAskForm = elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
-  if (!canAskForm) return { kind: 'token' };
+  const capabilities = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as keyof typeof ctx.mcpReq.envelope];
+  if (!canAskByForm(capabilities)) return { kind: 'token' };
   const view = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
   let answer: 'accept' | 'decline' | 'cancel' | null = null;
   if (view.kind === 'elicit') answer = view.action === 'accept' ? (view.content?.confirm === true ? 'accept' : 'decline') : view.action;
@@ -142,35 +147,80 @@ async function runCall(
   });
 }
 
+type SearchArguments = z.output<typeof searchInput>;
+type DetailsArguments = z.output<typeof detailsInput>;
+type CallOperationArguments = z.output<typeof callInput>;
+
+function searchEndpointsResult(args: SearchArguments): CallToolResult {
+  const { query, limit, ...filters } = args;
+  const results = searchEndpoints(query, { ...filters, category: filters.category as CatalogEntry['operation']['category'] | undefined, limit: limit ?? 5 });
+  const lines = results.map((r, i) => `${i + 1}. ${r.operationId} (${r.method} ${r.path}): ${r.summary} Credits: ${r.credits}`);
+  const summary = results.length
+    ? `Best matches for "${query}":\n${lines.join('\n')}`
+    : `No operation matches "${query}" with these filters. Try other words, or drop a filter.`;
+  return toolResult(summary, { query, results });
+}
+
+function endpointDetailsResult({ operationId }: DetailsArguments, rateLimits: Record<RateLimitClass, number>): CallToolResult {
+  const entry = catalogEntry(operationId);
+  if (!entry) return unknownOperation(operationId);
+  const details = endpointDetails(entry, rateLimits);
+  return toolResult(`${operationId}: ${entry.operation.summary} ${entry.operation.method} ${entry.operation.path}. Credits: ${entry.operation.credits.rule}`, details);
+}
+
+/** What the direct path knows about a request: its era and, in the 2026 era, what the client declared it can do. */
+export interface DirectRequest {
+  era: McpRequestContext['era'];
+  clientCapabilities: unknown;
+}
+
+/**
+ * A tool the direct path (fast-path.ts) may answer without the SDK: the same input schema and
+ * the same implementation as its registration above. `run` answers null when this request
+ * needs the SDK's per-request machinery (a round trip with the client), before doing anything.
+ */
+export interface DirectTool {
+  input: z.ZodType;
+  run(args: unknown, caller: Caller, request: DirectRequest): Promise<CallToolResult> | null;
+}
+
+export function directTools(deps: ServerDependencies): Map<string, DirectTool> {
+  return new Map<string, DirectTool>([
+    ['search_endpoints', { input: searchInput, run: async (args) => searchEndpointsResult(args as SearchArguments) }],
+    ['get_endpoint_details_full', { input: detailsInput, run: async (args) => endpointDetailsResult(args as DetailsArguments, deps.rateLimits) }],
+    [
+      'call_operation',
+      {
+        input: callInput,
+        run: (args, caller, request) => {
+          // A client that can be asked by form gets the question through the SDK's multi-round-trip
+          // request; every other client confirms with a token, which needs no round trip.
+          if (request.era === 'modern' && canAskByForm(request.clientCapabilities)) return null;
+          return deps.gateway.callOperation(args as CallOperationArguments, caller, { kind: 'token' }).then((answer) => {
+            if (answer.kind !== 'result') throw new Error('the gateway asked a question on the token channel');
+            return answer.result;
+          });
+        },
+      },
+    ],
+  ]);
+}
+
 function registerTools(server: McpServer, deps: ServerDependencies, caller: Caller, era: McpRequestContext['era'], surface: Surface): void {
   server.registerTool(
     'search_endpoints',
     { title: 'Search endpoints', description: searchDescription, inputSchema: searchSchema, annotations: { readOnlyHint: true, openWorldHint: false } },
-    async (args) => {
-      const { query, limit, ...filters } = args as z.output<typeof searchInput>;
-      const results = searchEndpoints(query, { ...filters, category: filters.category as CatalogEntry['operation']['category'] | undefined, limit: limit ?? 5 });
-      const lines = results.map((r, i) => `${i + 1}. ${r.operationId} (${r.method} ${r.path}): ${r.summary} Credits: ${r.credits}`);
-      const summary = results.length
-        ? `Best matches for "${query}":\n${lines.join('\n')}`
-        : `No operation matches "${query}" with these filters. Try other words, or drop a filter.`;
-      return toolResult(summary, { query, results });
-    },
+    async (args) => searchEndpointsResult(args as SearchArguments),
   );
   server.registerTool(
     'get_endpoint_details_full',
     { title: 'Get endpoint details', description: detailsDescription, inputSchema: detailsSchema, annotations: { readOnlyHint: true, openWorldHint: false } },
-    async (args) => {
-      const { operationId } = args as z.output<typeof detailsInput>;
-      const entry = catalogEntry(operationId);
-      if (!entry) return unknownOperation(operationId);
-      const details = endpointDetails(entry, deps.rateLimits);
-      return toolResult(`${operationId}: ${entry.operation.summary} ${entry.operation.method} ${entry.operation.path}. Credits: ${entry.operation.credits.rule}`, details);
-    },
+    async (args) => endpointDetailsResult(args as DetailsArguments, deps.rateLimits),
   );
   server.registerTool(
     'call_operation',
     { title: 'Call an operation', description: callDescription, inputSchema: callSchema, annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true } },
-    async (args, ctx) => runCall(deps, caller, ctx, era, args as z.output<typeof callInput>),
+    async (args, ctx) => runCall(deps, caller, ctx, era, args as CallOperationArguments),
   );
   if (surface !== 'full') return;
   for (const entry of catalog.values()) {
@@ -298,7 +348,7 @@ export function createServerFactory(deps: ServerDependencies, surface: Surface) 
   return (ctx: McpRequestContext): McpServer => {
     const caller = callerOf(ctx.authInfo);
     const server = new McpServer(
-      { name: 'prospecting-data-service', version: deps.version },
+      { name: deps.name, version: deps.version },
       {
         capabilities: { tools: {}, resources: {}, prompts: {} },
         instructions,

@@ -1,0 +1,286 @@
+import { Readable } from 'node:stream';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  classifyInboundRequest,
+  isJsonContentType,
+  validateHostHeader,
+  validateOriginHeader,
+  type AuthInfo,
+  type CallToolResult,
+  type Implementation,
+} from '@modelcontextprotocol/server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AppContext } from '../context.js';
+import { requestIdOf, startRequestLog } from '../http/request-log.js';
+import { structuredJsonOf } from './results.js';
+import { callerOf, type DirectTool } from './server.js';
+
+/**
+ * The direct path: answers the MCP requests agents send most (`tools/call` of a tool that needs
+ * no round trip with the client) without building the SDK's per-request server, web-standard
+ * Request and response stream, which cost about 1 ms of CPU per call, more than the tools
+ * themselves. It takes only requests that are unambiguously well-formed, in either protocol
+ * era, and answers them byte for byte as the SDK does (a test holds the two side by side);
+ * everything else (other methods, other tools, anything malformed or unusual, a client that
+ * can be asked by form) goes on to the SDK untouched, with the body it had.
+ */
+
+const modernRevision = '2026-07-28';
+/** Tool calls are small; a larger (or unsized) body is left to the SDK, which owns the limits. */
+const maxDirectBodyBytes = 64 * 1024;
+const allowedParamKeys = new Set(['name', 'arguments', '_meta']);
+
+type Era = 'modern' | 'legacy';
+
+interface DirectCall {
+  era: Era;
+  id: string | number;
+  tool: DirectTool;
+  arguments: unknown;
+  clientCapabilities: unknown;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? undefined : value;
+}
+
+/** Whether the request asks for what the SDK answers tool calls with (both media types, as the official clients send). */
+function acceptsBoth(req: IncomingMessage): boolean {
+  const accept = header(req, 'accept') ?? '';
+  return accept.includes('application/json') && accept.includes('text/event-stream');
+}
+
+function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      chunks.push(chunk);
+    });
+    req.on('end', () => (received === length ? resolve(Buffer.concat(chunks)) : reject(new Error('request body shorter than its Content-Length'))));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * Whether the SDK's classifier takes this `_meta` envelope as a valid 2026-07-28 claim. A client
+ * sends the same envelope with every call, and the classifier's schema checks cost more than the
+ * rest of a call, so verdicts are kept per envelope (bounded; cleared when full).
+ */
+const envelopeVerdicts = new Map<string, boolean>();
+const envelopeVerdictLimit = 1_000;
+const maxRememberedEnvelopeChars = 4_096;
+
+export function envelopeAccepted(meta: Record<string, unknown>): boolean {
+  const key = JSON.stringify(meta);
+  const known = envelopeVerdicts.get(key);
+  if (known !== undefined) return known;
+  // The classifier's verdict on the envelope alone: the rest of the request is checked above.
+  const route = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: modernRevision,
+    mcpMethodHeader: 'tools/call',
+    mcpNameHeader: 'probe',
+    body: { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'probe', arguments: {}, _meta: meta } },
+  });
+  const accepted = route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === modernRevision;
+  if (key.length > maxRememberedEnvelopeChars) return accepted;
+  if (envelopeVerdicts.size >= envelopeVerdictLimit) envelopeVerdicts.clear();
+  envelopeVerdicts.set(key, accepted);
+  return accepted;
+}
+
+/** The call, when this request is one the direct path answers exactly as the SDK would; otherwise null. */
+function directCall(req: IncomingMessage, body: unknown, tools: Map<string, DirectTool>): DirectCall | null {
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return null;
+  const { id, params } = body;
+  if (!(typeof id === 'string' || Number.isSafeInteger(id))) return null;
+  if (!isPlainObject(params) || !Object.keys(params).every((key) => allowedParamKeys.has(key))) return null;
+  const tool = typeof params.name === 'string' ? tools.get(params.name) : undefined;
+  if (!tool || !(params.arguments === undefined || isPlainObject(params.arguments))) return null;
+
+  const protocolVersionHeader = header(req, 'mcp-protocol-version');
+  const mcpMethodHeader = header(req, 'mcp-method');
+  const mcpNameHeader = header(req, 'mcp-name');
+  const meta = params._meta;
+  if (meta !== undefined && !isPlainObject(meta)) return null;
+  let era: Era;
+  let clientCapabilities: unknown;
+  if (meta === undefined || !(PROTOCOL_VERSION_META_KEY in meta)) {
+    // No envelope claim: the SDK serves it as 2025-era traffic unless a header names another
+    // revision (its classifier's "no-claim" rule; a test holds the two together). Deciding this
+    // here spares the classifier's schema checks on every legacy call.
+    if (protocolVersionHeader !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersionHeader)) return null;
+    if (mcpMethodHeader !== undefined || mcpNameHeader !== undefined) return null;
+    era = 'legacy';
+  } else {
+    // The SDK requires the standard headers to be present and to agree with the body.
+    if (protocolVersionHeader !== modernRevision || mcpMethodHeader !== 'tools/call' || mcpNameHeader !== params.name) return null;
+    if (!envelopeAccepted(meta)) return null;
+    era = 'modern';
+    clientCapabilities = meta[CLIENT_CAPABILITIES_META_KEY];
+  }
+  return { era, id: id as string | number, tool, arguments: params.arguments ?? {}, clientCapabilities };
+}
+
+/** The result as the SDK puts it on the wire: the 2026 era stamps the result type and the server's identity. */
+function wireResult(era: Era, result: CallToolResult, serverInfo: Implementation): Record<string, unknown> {
+  if (era === 'legacy') return result;
+  const stamped: Record<string, unknown> = { ...result, resultType: 'complete' };
+  const meta = result._meta;
+  if (meta === undefined) stamped._meta = { [SERVER_INFO_META_KEY]: serverInfo };
+  else if (isPlainObject(meta) && meta[SERVER_INFO_META_KEY] === undefined) stamped._meta = { ...meta, [SERVER_INFO_META_KEY]: serverInfo };
+  return stamped;
+}
+
+/** The JSON-RPC answer, with the structured content's JSON spliced in as the result already carries it. */
+function answerJson(call: DirectCall, result: CallToolResult, serverInfo: Implementation): string {
+  const wire = wireResult(call.era, result, serverInfo);
+  const structuredJson = structuredJsonOf(result);
+  if (structuredJson === undefined || wire.structuredContent === undefined) return JSON.stringify({ result: wire, jsonrpc: '2.0', id: call.id });
+  const { structuredContent: _spliced, ...rest } = wire;
+  const head = JSON.stringify(rest);
+  return `{"result":${head.slice(0, -1)},"structuredContent":${structuredJson}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
+}
+
+function respond(res: ServerResponse, call: DirectCall, result: CallToolResult, serverInfo: Implementation): void {
+  const message = answerJson(call, result, serverInfo);
+  if (call.era === 'modern') {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(message) });
+    res.end(message);
+    return;
+  }
+  // The 2025-era stateless exchange answers a POST with a one-event stream.
+  const stream = `event: message\ndata: ${message}\n\n`;
+  res.writeHead(200, {
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'content-type': 'text/event-stream',
+    'x-accel-buffering': 'no',
+    'content-length': Buffer.byteLength(stream),
+  });
+  res.end(stream);
+}
+
+/** How many MCP requests the direct path answered, and how many it read and passed on to the SDK. */
+export const directPathCounts = { answered: 0, passedOn: 0 };
+
+/** The bodies the direct path read before passing a request on, for the SDK handler to read again. */
+const readBodies = new WeakMap<IncomingMessage, Buffer>();
+
+/**
+ * The request as the SDK's Node adapter should see it: it reads method, URL, headers, auth and
+ * the body stream, so a request whose body the direct path already read gets that body replayed.
+ */
+export function replayedRequest<R extends IncomingMessage>(req: R): R {
+  const body = readBodies.get(req);
+  if (!body) return req;
+  return Object.assign(Readable.from([body]), { method: req.method, url: req.url, headers: req.headers, auth: (req as { auth?: AuthInfo }).auth }) as unknown as R;
+}
+
+/** One MCP surface as the direct path sees it. */
+export interface DirectSurface {
+  /** The request's AuthInfo when its credential is valid, else null (Express then answers the 401). */
+  authenticate(req: IncomingMessage, requestId: string): Promise<AuthInfo | null>;
+}
+
+export interface DirectPathOptions {
+  context: AppContext;
+  tools: Map<string, DirectTool>;
+  serverInfo: Implementation;
+  surfaces: Map<string, DirectSurface>;
+  /** DNS-rebinding protection, as the Express routes apply it (null: Host not checked). */
+  allowedHosts: string[] | null;
+  allowedOrigins: string[];
+}
+
+/**
+ * The process's request listener in front of the Express app. It answers the direct calls
+ * itself, after the same Host, Origin and credential checks as the Express routes, and hands
+ * everything else to Express: requests it does not take, and every refusal, which Express
+ * answers as it always does (a request with a bad key is checked twice, which only a bad key pays).
+ */
+export function directPath(options: DirectPathOptions, express: (req: IncomingMessage, res: ServerResponse) => void) {
+  const { context, tools, serverInfo, surfaces, allowedHosts, allowedOrigins } = options;
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const surface = req.method === 'POST' ? surfaces.get(req.url ?? '') : undefined;
+    const length = Number(header(req, 'content-length'));
+    if (
+      !surface ||
+      !isJsonContentType(header(req, 'content-type') ?? null) ||
+      !acceptsBoth(req) ||
+      header(req, 'content-encoding') !== undefined ||
+      !Number.isInteger(length) ||
+      length <= 0 ||
+      length > maxDirectBodyBytes ||
+      (allowedHosts !== null && !validateHostHeader(header(req, 'host'), allowedHosts).ok) ||
+      !validateOriginHeader(header(req, 'origin'), allowedOrigins).ok
+    ) {
+      express(req, res);
+      return;
+    }
+    void answer(req, res, surface).catch((error: unknown) => {
+      context.log.error({ err: error }, 'mcp direct path failed');
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+      } else res.destroy();
+    });
+  };
+
+  async function answer(req: IncomingMessage, res: ServerResponse, surface: DirectSurface): Promise<void> {
+    const started = process.hrtime.bigint();
+    const requestId = requestIdOf(req);
+    const auth = await surface.authenticate(req, requestId);
+    if (!auth) {
+      express(req, res);
+      return;
+    }
+    const raw = await readBody(req, Number(header(req, 'content-length')));
+    const call = directCallOf(raw, req);
+    if (!call) {
+      passOn(req, res, raw);
+      return;
+    }
+    const parsed = call.tool.input.safeParse(call.arguments);
+    const caller = callerOf(auth);
+    const pending = parsed.success ? call.tool.run(parsed.data, caller, { era: call.era, clientCapabilities: call.clientCapabilities }) : null;
+    // Invalid arguments get the SDK's own wording; a client to be asked by form, the SDK's round trip.
+    if (!pending) {
+      passOn(req, res, raw);
+      return;
+    }
+    directPathCounts.answered += 1;
+    startRequestLog(context, req, res, { requestId, accountId: caller.principal.accountId }, started);
+    let result: CallToolResult;
+    try {
+      result = await pending;
+    } catch (error) {
+      // As the SDK does with a tool that throws: the message becomes a tool error.
+      result = { content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true };
+    }
+    respond(res, call, result, serverInfo);
+  }
+
+  function passOn(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+    directPathCounts.passedOn += 1;
+    readBodies.set(req, body);
+    express(req, res);
+  }
+
+  function directCallOf(raw: Buffer, req: IncomingMessage): DirectCall | null {
+    try {
+      return directCall(req, JSON.parse(raw.toString('utf8')), tools);
+    } catch {
+      return null;
+    }
+  }
+}
