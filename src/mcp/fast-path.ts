@@ -23,7 +23,7 @@ import { callerOf, type DirectTool } from './server.js';
  * no round trip with the client) without building the SDK's per-request server, web-standard
  * Request and response stream, which cost about 1 ms of CPU per call, more than the tools
  * themselves. It takes only requests that are unambiguously well-formed, in either protocol
- * era, and answers them byte for byte as the SDK does (a test holds the two side by side);
+ * era, and answers them as the SDK does: same status, media type and message (a test holds the two side by side);
  * everything else (other methods, other tools, anything malformed or unusual, a client that
  * can be asked by form) goes on to the SDK untouched, with the body it had.
  */
