@@ -23,8 +23,8 @@ import { callerOf, type DirectTool } from './server.js';
  * no round trip with the client) without building the SDK's per-request server, web-standard
  * Request and response stream, which cost about 1 ms of CPU per call, more than the tools
  * themselves. It takes only requests that are unambiguously well-formed, in either protocol
- * era, and answers them as the SDK does: same status, media type and message (a test holds the two side by side);
- * everything else (other methods, other tools, anything malformed or unusual, a client that
+ * era, and answers them as the SDK does: same status, media type and message (a test holds
+ * the two side by side); everything else (other methods, other tools, anything malformed or unusual, a client that
  * can be asked by form) goes on to the SDK untouched, with the body it had.
  */
 
@@ -65,8 +65,17 @@ function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
       received += chunk.length;
       chunks.push(chunk);
     });
-    req.on('end', () => (received === length ? resolve(Buffer.concat(chunks)) : reject(new Error('request body shorter than its Content-Length'))));
+    let ended = false;
+    req.on('end', () => {
+      ended = true;
+      if (received === length) resolve(Buffer.concat(chunks));
+      else reject(new Error('request body shorter than its Content-Length'));
+    });
     req.on('error', reject);
+    // A client that goes away mid-body: nothing to answer, and nothing may wait for it forever.
+    req.on('close', () => {
+      if (!ended) reject(new Error('client closed the request before its body ended'));
+    });
   });
 }
 
@@ -228,6 +237,10 @@ export function directPath(options: DirectPathOptions, express: (req: IncomingMe
       return;
     }
     void answer(req, res, surface).catch((error: unknown) => {
+      if (req.destroyed || res.destroyed) {
+        context.log.debug({ err: error }, 'mcp client went away');
+        return;
+      }
       context.log.error({ err: error }, 'mcp direct path failed');
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
@@ -160,6 +161,24 @@ describe('MCP direct path', () => {
     const { direct, sdk, answeredDirectly } = await both({ era: 'legacy', tool: 'search_endpoints', args: { query: 'credits' }, headers: { 'mcp-protocol-version': '2025-06-18' } });
     expect(answeredDirectly).toBe(true);
     expect(direct).toEqual(sdk);
+  });
+
+  it('lets a client go away mid-body without an answer, and keeps serving', async () => {
+    const { port } = new URL(app.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n' +
+        `x-api-key: ${directKey}\r\nContent-Length: 500\r\n\r\n{"jsonrpc":"2.0","id":1,`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const answered: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => answered.push(chunk));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(Buffer.concat(answered).length).toBe(0);
+    const after = await post(`${app.url}/mcp`, directKey, { era: 'legacy', tool: 'search_endpoints', args: { query: 'credits' } }, 2);
+    expect(after.status).toBe(200);
   });
 
   it('leaves refusals to the Express routes: a bad key is 401, a foreign Origin 403', async () => {
