@@ -64,6 +64,12 @@ const environmentSchema = z.object({
   JOB_LEASE_SECONDS: positiveInt.default(30),
   /** First retry delay of a failed job attempt; doubles per attempt, capped at 10 minutes. */
   JOB_RETRY_BASE_MS: positiveInt.default(5_000),
+  /** Export files are deleted this many days after they were written (their export then says EXPIRED). */
+  EXPORT_RETENTION_DAYS: positiveInt.default(30),
+  /** Finished job rows (succeeded or failed) are deleted this many days after they finished. */
+  JOB_RETENTION_DAYS: positiveInt.default(30),
+  /** How often one instance sweeps for expired exports, finished jobs and expired MCP results. */
+  RETENTION_SWEEP_MINUTES: positiveInt.default(60),
   /** For tests and demos only: a pause at each step (and between batches) of a build or enrichment, so a job can be watched or killed mid-way. */
   JOB_STEP_DELAY_MS: nonNegativeInt.default(0),
 

@@ -9,7 +9,7 @@ import { exportStorageOf, linkSignerOf } from '../core/audiences/services.js';
  * `GET /downloads/exports/<exportId>?account=..&expires=..&signature=..`: the signed link of an
  * export. No API key: the signature is the authorisation, so the link can be opened from a mail.
  * A tampered or malformed link and an expired one are refused with 403 and a message saying
- * how to get a new link; a link to an export that is gone is 404.
+ * how to get a new link; a link to an export past its retention is 410, and to one that does not exist 404.
  */
 export function mountDownloadRoute(app: express.Express, context: AppContext): void {
   app.get('/downloads/exports/:exportId', async (req: Request, res: Response, next: NextFunction) => {
@@ -28,6 +28,12 @@ export function mountDownloadRoute(app: express.Express, context: AppContext): v
         );
       }
       const row = await requireExport(context.db.pool, accountId, exportId);
+      if (row.status === 'EXPIRED') {
+        throw new AppError(
+          'gone',
+          `Export ${exportId} expired: its file was deleted ${context.config.EXPORT_RETENTION_DAYS} days after it was written. Export the audience again (exportCompanies or exportProspects).`,
+        );
+      }
       const file = row.status === 'READY' ? await exportStorageOf(context).open(storageKeyOf(row)) : null;
       if (!file) throw new AppError('not_found', `Export ${exportId} has no file to download.`);
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');

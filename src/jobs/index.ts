@@ -8,6 +8,7 @@ import { exportJobExhausted, exportJobKind, runExport } from '../core/audiences/
 import { mailJobExhausted, mailJobKind, sendQueuedMail } from '../core/audiences/mail.js';
 import { linkSignerOf } from '../core/audiences/services.js';
 import { mountDownloadRoute } from './downloads.js';
+import { startRetentionSweeps } from './retention.js';
 import { JobWorker, type JobHandler } from './worker.js';
 
 export interface BackgroundWork {
@@ -15,7 +16,8 @@ export interface BackgroundWork {
 }
 
 /**
- * Starts the job worker loop (audience builds, enrichments, exports, mails) in this process.
+ * Starts the job worker loop (audience builds, enrichments, exports, mails) in this process, and
+ * the retention sweeps (retention.ts).
  * Stopping interrupts running jobs at their next checkpoint and hands them back to the queue,
  * so another process (or this one after a restart) continues them.
  */
@@ -51,8 +53,10 @@ export async function startBackgroundWork(context: AppContext): Promise<Backgrou
   context.services.jobWorker = worker;
   worker.start();
   context.log.info({ workerId: worker.id, concurrency: context.config.JOB_CONCURRENCY }, 'job worker started');
+  const retention = startRetentionSweeps(context);
   return {
     stop: async () => {
+      await retention.stop();
       await worker.stop();
       if (context.services.jobWorker === worker) delete context.services.jobWorker;
       context.services.mailer?.close();

@@ -30,7 +30,7 @@ export const maxRowsAllowed = 10_000;
 export const exportJobKind = 'audience.export';
 
 export type ExportKind = 'companies' | 'prospects';
-export type ExportStatus = 'PENDING' | 'RUNNING' | 'READY' | 'FAILED';
+export type ExportStatus = 'PENDING' | 'RUNNING' | 'READY' | 'FAILED' | 'EXPIRED';
 
 interface Column<Row> {
   name: string;
@@ -162,7 +162,7 @@ export interface AcceptedExport {
   message: string;
   estimatedRows: number;
   maxRowsAllowed: number;
-  status: ExportStatus;
+  status: 'PENDING';
 }
 
 /** Validates, reserves quota, records the export and queues its job, in one transaction. */
@@ -196,7 +196,7 @@ export async function requestExport(context: AppContext, accountId: number, inpu
     (truncated ? ` The audience has ${available} matching ${input.kind}; this export holds the first ${row.estimated_rows}.` : '') +
     ` Poll getExportStatus (GET /v1/audiences/${row.audience_id}/exports/${row.id}) for the download link` +
     (input.userEmail ? '; the link will also be mailed.' : '.');
-  return { exportId: String(row.id), message, estimatedRows: row.estimated_rows, maxRowsAllowed, status: row.status };
+  return { exportId: String(row.id), message, estimatedRows: row.estimated_rows, maxRowsAllowed, status: 'PENDING' };
 }
 
 function chooseColumns(kind: ExportKind, excludeFields: readonly string[] | undefined): string[] {
@@ -303,6 +303,7 @@ export interface ExportStatusView {
   expiresAt: string | null;
   createdAt: string;
   completedAt: string | null;
+  failureReason: string | null;
 }
 
 /**
@@ -324,6 +325,7 @@ export async function exportStatus(context: AppContext, accountId: number, audie
     expiresAt: link?.expiresAt.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
     completedAt: row.completed_at?.toISOString() ?? null,
+    failureReason: row.failure_reason,
   };
 }
 
