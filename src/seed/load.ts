@@ -1,12 +1,10 @@
 import { once } from 'node:events';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { finished } from 'node:stream/promises';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { CopyStreamQuery } from 'pg-copy-streams';
 import type { Database, Queryable } from '../store/db.js';
+import { readMigrations } from '../store/migrate.js';
 import {
   assertReferenceIsEscapeFree,
   createCompanyGenerator,
@@ -395,46 +393,37 @@ export interface IndexDefinition {
   sql: string;
 }
 
-const moduleDir = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * The CREATE INDEX statements of the catalog tables, read from the migration itself so
- * that the definitions live in one place. The compiled code runs from dist/, where the
- * .sql files are not copied: fall back to the source tree as migrate.ts does.
+ * The indexes of the catalog tables as the migrations leave them (each CREATE INDEX, less those
+ * a later migration drops), read from the migration files so that the definitions live in one
+ * place.
  */
 export async function readSearchIndexDefinitions(): Promise<IndexDefinition[]> {
-  const file = path.join(moduleDir, '..', 'store', 'migrations', '002_search_indexes.sql');
-  const candidates = [file, file.replace(`${path.sep}dist${path.sep}`, path.sep)];
-  let sql: string | null = null;
-  for (const candidate of candidates) {
-    try {
-      sql = await readFile(candidate, 'utf8');
-      break;
-    } catch {
-      // try the next candidate
+  const definitions = new Map<string, IndexDefinition>();
+  for (const { sql } of await readMigrations()) {
+    const statements = sql
+      .split('\n')
+      .filter((line) => !line.trim().startsWith('--'))
+      .join('\n')
+      .split(';')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    for (const statement of statements) {
+      const dropped = /^DROP\s+INDEX\s+(?:IF\s+EXISTS\s+)?(\w+)/i.exec(statement);
+      if (dropped) definitions.delete(dropped[1] as string);
+      const match = /^CREATE\s+(?:UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)\s+ON\s+(?:ONLY\s+)?(\w+)/i.exec(statement);
+      if (!match) continue;
+      const [, name, table] = match as unknown as [string, string, string];
+      if (!(CATALOG_TABLES as readonly string[]).includes(table)) continue;
+      definitions.set(name, {
+        name,
+        table,
+        sql: statement.replace(/^CREATE\s+(UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?/i, (_m, unique: string | undefined) => `CREATE ${unique ?? ''}INDEX IF NOT EXISTS `),
+      });
     }
   }
-  if (sql === null) throw new Error(`002_search_indexes.sql not found (looked in ${candidates.join(', ')})`);
-  const statements = sql
-    .split('\n')
-    .filter((line) => !line.trim().startsWith('--'))
-    .join('\n')
-    .split(';')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const definitions: IndexDefinition[] = [];
-  for (const statement of statements) {
-    const match = /^CREATE\s+(?:UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)\s+ON\s+(?:ONLY\s+)?(\w+)/i.exec(statement);
-    if (!match) continue;
-    const [, name, table] = match as unknown as [string, string, string];
-    if (!(CATALOG_TABLES as readonly string[]).includes(table)) continue;
-    definitions.push({
-      name,
-      table,
-      sql: statement.replace(/^CREATE\s+(UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?/i, (_m, unique: string | undefined) => `CREATE ${unique ?? ''}INDEX IF NOT EXISTS `),
-    });
-  }
-  return definitions;
+  return [...definitions.values()];
 }
 
 async function existingIndexes(db: Queryable): Promise<Set<string>> {

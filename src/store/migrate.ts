@@ -22,11 +22,9 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
     const applied = new Set(
       (await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name),
     );
-    const files = (await readdir(await sqlDirectory())).filter((f) => f.endsWith('.sql')).sort();
     const ran: string[] = [];
-    for (const file of files) {
+    for (const { file, sql } of await readMigrations()) {
       if (applied.has(file)) continue;
-      const sql = await readFile(path.join(await sqlDirectory(), file), 'utf8');
       await client.query('BEGIN');
       try {
         await client.query(sql);
@@ -43,6 +41,13 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
     await client.query('SELECT pg_advisory_unlock($1)', [migrationLockId]).catch(() => undefined);
     client.release();
   }
+}
+
+/** Every migration file, in the order they apply. */
+export async function readMigrations(): Promise<{ file: string; sql: string }[]> {
+  const dir = await sqlDirectory();
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+  return Promise.all(files.map(async (file) => ({ file, sql: await readFile(path.join(dir, file), 'utf8') })));
 }
 
 /** The compiled service runs from dist/, where tsc does not copy .sql files: read them from the source tree. */

@@ -9,6 +9,7 @@ import {
   type SeedResult,
 } from '../../src/seed/load.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { companyConditions } from '../../src/core/search/company-search.js';
 
 const catalog = { companies: 400, people: 3_000, seed: 1234 };
 
@@ -87,6 +88,26 @@ describe('seedCatalog', () => {
     const names = new Set(existing.rows.map((r) => r.indexname));
     for (const definition of definitions) expect(names.has(definition.name), definition.name).toBe(true);
     expect(await ensureSearchIndexes(test.db)).toEqual([]);
+  });
+
+  it('takes the indexes as the migrations leave them: a later migration\'s drop and create count', async () => {
+    const names = (await readSearchIndexDefinitions()).map((d) => d.name);
+    expect(names).toContain('companies_state_lower');
+    expect(names).not.toContain('companies_state');
+  });
+
+  it('serves a state filter from an index, as the search writes it (lower(state_name))', async () => {
+    const sql = await companyConditions(test.db.pool, 0, { searchParams: { headquartersStateName: ['California', 'texas'] } });
+    const client = await test.db.pool.connect();
+    try {
+      // The catalog here is small enough that a full read would win: ask whether the index can serve the query at all.
+      await client.query('SET enable_seqscan = off');
+      const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN SELECT c.id FROM companies c ${sql.where()}`, sql.params);
+      expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain('companies_state_lower');
+    } finally {
+      await client.query('RESET enable_seqscan');
+      client.release();
+    }
   });
 
   it('refuses a catalog that is not empty', async () => {
