@@ -39,6 +39,8 @@ const environmentSchema = z.object({
   RATE_LIMIT_STANDARD_PER_MINUTE: positiveInt.default(300),
   RATE_LIMIT_STATUS_PER_MINUTE: positiveInt.default(120),
   RATE_LIMIT_HEAVY_PER_MINUTE: positiveInt.default(30),
+  /** memory: each process keeps its own buckets; database: all instances share them in PostgreSQL (one statement per request). */
+  RATE_LIMIT_STORE: z.enum(['memory', 'database']).default('memory'),
 
   BACKEND_URL: z.url().optional(),
   CONFIRM_ABOVE_CREDITS: nonNegativeInt.default(500),

@@ -1,5 +1,6 @@
 import type { RateLimitClass } from '../../operations/define.js';
 import type { Config } from '../config.js';
+import type { Queryable } from '../store/db.js';
 
 interface Bucket {
   tokens: number;
@@ -13,22 +14,76 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
+type LimitConfig = Pick<Config, 'RATE_LIMIT_SEARCH_PER_MINUTE' | 'RATE_LIMIT_STANDARD_PER_MINUTE' | 'RATE_LIMIT_STATUS_PER_MINUTE' | 'RATE_LIMIT_HEAVY_PER_MINUTE'>;
+
 /**
- * A token bucket per API key and rate-limit class, refilled continuously at the class's
- * per-minute rate with a burst of one minute's worth. Kept in memory: behind a load balancer
- * each instance enforces its own share.
+ * A token bucket per account and rate-limit class, refilled continuously at the class's
+ * per-minute rate with a burst of one minute's worth. Two stores, chosen by RATE_LIMIT_STORE:
+ * `memory` (one process; behind a load balancer each instance enforces its own share) and
+ * `database` (PostgreSQL; every instance draws on the same buckets, one statement per request).
  */
+export interface RateLimits {
+  limitOf(rateClass: RateLimitClass): number;
+  take(subject: string, rateClass: RateLimitClass): Promise<RateDecision>;
+}
+
+export function createRateLimits(config: LimitConfig & Pick<Config, 'RATE_LIMIT_STORE'>, db: Queryable): RateLimits {
+  if (config.RATE_LIMIT_STORE === 'database') return new DatabaseRateLimiter(config, db);
+  const memory = new RateLimiter(config);
+  return { limitOf: (rateClass) => memory.limitOf(rateClass), take: async (subject, rateClass) => memory.take(subject, rateClass) };
+}
+
+function perMinuteOf(config: LimitConfig): Record<RateLimitClass, number> {
+  return {
+    search: config.RATE_LIMIT_SEARCH_PER_MINUTE,
+    standard: config.RATE_LIMIT_STANDARD_PER_MINUTE,
+    status: config.RATE_LIMIT_STATUS_PER_MINUTE,
+    heavy: config.RATE_LIMIT_HEAVY_PER_MINUTE,
+  };
+}
+
+/** The bucket in PostgreSQL: refill, then take a token if there is one, in one atomic statement. */
+export class DatabaseRateLimiter implements RateLimits {
+  private readonly perMinute: Record<RateLimitClass, number>;
+
+  constructor(
+    config: LimitConfig,
+    private readonly db: Queryable,
+  ) {
+    this.perMinute = perMinuteOf(config);
+  }
+
+  limitOf(rateClass: RateLimitClass): number {
+    return this.perMinute[rateClass];
+  }
+
+  async take(subject: string, rateClass: RateLimitClass): Promise<RateDecision> {
+    const limit = this.perMinute[rateClass];
+    // In ON CONFLICT's SET every expression reads the row as it was; EXCLUDED.updated_at is now.
+    const refilled = 'least($3::float8, b.tokens + extract(epoch FROM (EXCLUDED.updated_at - b.updated_at)) * $3::float8 / 60)';
+    const result = await this.db.query<{ tokens: number; allowed: boolean }>(
+      `INSERT INTO rate_limit_buckets AS b (subject, rate_class, tokens, allowed, updated_at)
+       VALUES ($1, $2, $3::float8 - 1, true, clock_timestamp())
+       ON CONFLICT (subject, rate_class) DO UPDATE SET
+         tokens = CASE WHEN ${refilled} >= 1 THEN ${refilled} - 1 ELSE ${refilled} END,
+         allowed = ${refilled} >= 1,
+         updated_at = EXCLUDED.updated_at
+       RETURNING b.tokens, b.allowed`,
+      [subject, rateClass, limit],
+    );
+    const row = result.rows[0] as { tokens: number; allowed: boolean };
+    if (row.allowed) return { allowed: true, limit, remaining: Math.floor(row.tokens), retryAfterSeconds: 0 };
+    return { allowed: false, limit, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(((1 - row.tokens) * 60) / limit)) };
+  }
+}
+
+/** The in-memory bucket store. */
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly perMinute: Record<RateLimitClass, number>;
 
-  constructor(config: Pick<Config, 'RATE_LIMIT_SEARCH_PER_MINUTE' | 'RATE_LIMIT_STANDARD_PER_MINUTE' | 'RATE_LIMIT_STATUS_PER_MINUTE' | 'RATE_LIMIT_HEAVY_PER_MINUTE'>) {
-    this.perMinute = {
-      search: config.RATE_LIMIT_SEARCH_PER_MINUTE,
-      standard: config.RATE_LIMIT_STANDARD_PER_MINUTE,
-      status: config.RATE_LIMIT_STATUS_PER_MINUTE,
-      heavy: config.RATE_LIMIT_HEAVY_PER_MINUTE,
-    };
+  constructor(config: LimitConfig) {
+    this.perMinute = perMinuteOf(config);
   }
 
   limitOf(rateClass: RateLimitClass): number {

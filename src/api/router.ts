@@ -5,7 +5,7 @@ import type { Principal } from '../auth/api-keys.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import type { BoundHandler, HandlerResult, RequestContext } from './handler.js';
-import { RateLimiter } from './rate-limit.js';
+import { createRateLimits, type RateLimits } from './rate-limit.js';
 import { parseWith } from './validation.js';
 
 const bodyMethods = new Set(['POST', 'PATCH', 'PUT']);
@@ -17,7 +17,7 @@ const bodyMethods = new Set(['POST', 'PATCH', 'PUT']);
  */
 export function createApiRouter(app: AppContext, handlers: readonly BoundHandler[]): express.Router {
   const router = express.Router();
-  const rateLimiter = new RateLimiter(app.config);
+  const rateLimits = createRateLimits(app.config, app.db.pool);
   const handlerById = new Map(handlers.map((h) => [h.operationId, h]));
   router.use(express.json({ limit: '2mb', strict: false }));
 
@@ -32,7 +32,7 @@ export function createApiRouter(app: AppContext, handlers: readonly BoundHandler
           res.locals.operationId = operation.operationId;
           const principal = await authenticate(app, operation, req);
           res.locals.accountId = principal.accountId;
-          applyRateLimit(rateLimiter, principal, operation, res);
+          await applyRateLimit(rateLimits, principal, operation, res);
           const input = parseWith(operation.input, rawInput(operation, req));
           const context: RequestContext = {
             app,
@@ -66,8 +66,8 @@ async function authenticate(app: AppContext, operation: AnyOperation, req: Reque
   return principal;
 }
 
-function applyRateLimit(limiter: RateLimiter, principal: Principal, operation: AnyOperation, res: Response): void {
-  const decision = limiter.take(String(principal.accountId), operation.rateLimitClass);
+async function applyRateLimit(limits: RateLimits, principal: Principal, operation: AnyOperation, res: Response): Promise<void> {
+  const decision = await limits.take(String(principal.accountId), operation.rateLimitClass);
   res.setHeader('RateLimit-Limit', String(decision.limit));
   res.setHeader('RateLimit-Remaining', String(decision.remaining));
   if (!decision.allowed) {
