@@ -2,6 +2,7 @@ import { loadConfig } from '../config.js';
 import { parseFlags, runCli, UsageError } from './cli.js';
 import { createLogger } from '../log.js';
 import { CATALOG_TABLES, isCatalogEmpty, seedCatalog } from '../seed/load.js';
+import type { Queryable } from '../store/db.js';
 import { openStore } from '../store/open.js';
 
 const usage = `Generate the demo catalog (companies, people, contact points) and load it.
@@ -13,6 +14,8 @@ const usage = `Generate the demo catalog (companies, people, contact points) and
   --seed S        any integer; the same seed gives the same data everywhere (default: SEED, else 42)
   --reset         empty companies, people and person_contacts first (otherwise a
                   non-empty catalog is left alone and the command fails)
+  --force         with --reset: replace the catalog even though audiences or exclusion
+                  lists refer to its records (they would then name other records, or none)
 
 Uses DATABASE_URL, or the embedded server under DATA_DIR (the service must not be running on it).`;
 
@@ -32,6 +35,7 @@ async function main(): Promise<number> {
       people: { type: 'string' },
       seed: { type: 'string' },
       reset: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     usage,
@@ -51,6 +55,15 @@ async function main(): Promise<number> {
     if (!(await isCatalogEmpty(store.db))) {
       if (!values.reset) {
         process.stderr.write('The catalog is not empty: nothing was changed. Pass --reset to replace it.\n');
+        return 1;
+      }
+      const references = await catalogReferences(store.db.pool);
+      if ((references.audiences > 0 || references.exclusionLists > 0) && !values.force) {
+        process.stderr.write(
+          `The catalog is referred to by ${references.audiences} audience(s) and ${references.exclusionLists} exclusion list(s): ` +
+            'a new catalog would leave them naming companies and people that are gone or different. Nothing was changed. ' +
+            'Pass --reset --force to replace it anyway.\n',
+        );
         return 1;
       }
       process.stdout.write(`Emptying ${CATALOG_TABLES.join(', ')} ...\n`);
@@ -84,6 +97,15 @@ async function main(): Promise<number> {
   } finally {
     await store.close();
   }
+}
+
+/** What of the accounts' data holds catalog ids: audiences (their members) and exclusion lists. */
+async function catalogReferences(db: Queryable): Promise<{ audiences: number; exclusionLists: number }> {
+  const result = await db.query<{ audiences: number; lists: number }>(
+    `SELECT (SELECT count(*) FROM audiences)::int AS audiences, (SELECT count(*) FROM exclusion_lists)::int AS lists`,
+  );
+  const row = result.rows[0];
+  return { audiences: row?.audiences ?? 0, exclusionLists: row?.lists ?? 0 };
 }
 
 runCli(main);
