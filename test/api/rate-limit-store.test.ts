@@ -28,7 +28,7 @@ describe('rate limits shared through PostgreSQL', () => {
     if (secondDataDir) await rm(secondDataDir, { recursive: true, force: true });
   });
 
-  it('counts the requests of one key on both instances against one limit', async () => {
+  it('counts the requests of one account on both instances against one limit', async () => {
     const { apiKey } = await app.createAccount({ credits: 1000 });
     const search = (url: string) =>
       fetch(`${url}/v1/company-search`, {
@@ -44,7 +44,7 @@ describe('rate limits shared through PostgreSQL', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
-    // Another key has its own bucket.
+    // Another account has its own bucket.
     const other = await app.createAccount({ credits: 1000 });
     const theirs = await fetch(`${second.url}/v1/company-search`, {
       method: 'POST',
