@@ -8,6 +8,7 @@ import { createApiRouter } from './api/router.js';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { mountJobRoutes } from './jobs/index.js';
+import { mountMetrics } from './http/metrics.js';
 import { startRequestLog, type RequestLogFields } from './http/request-log.js';
 import { mountMcp } from './mcp/index.js';
 
@@ -47,6 +48,7 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
     }
   });
 
+  mountMetrics(app, context);
   const withDirectPath = mountMcp(app, context);
   mountJobRoutes(app, context);
   app.use('/v1', createApiRouter(context, handlers));

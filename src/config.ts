@@ -41,6 +41,8 @@ const environmentSchema = z.object({
   RATE_LIMIT_HEAVY_PER_MINUTE: positiveInt.default(30),
   /** memory: each process keeps its own buckets; database: all instances share them in PostgreSQL (one statement per request). */
   RATE_LIMIT_STORE: z.enum(['memory', 'database']).default('memory'),
+  /** Set: Prometheus metrics at /metrics, for a scraper that sends this as a bearer token. Unset: no metrics. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 
   BACKEND_URL: z.url().optional(),
   CONFIRM_ABOVE_CREDITS: nonNegativeInt.default(500),

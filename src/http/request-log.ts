@@ -15,6 +15,18 @@ export interface RequestLogFields {
   accountId?: number;
 }
 
+const fixedRoutes = new Set(['/mcp', '/mcp/v2', '/mcp/v3', '/healthz', '/openapi.json', '/llms.txt', '/metrics']);
+
+/** A route label of bounded cardinality for metrics: the operationId, or a fixed path; never an id or a query value. */
+export function routeLabel(url: string, operationId: string | undefined): string {
+  if (operationId) return operationId;
+  const path = url.split('?')[0] ?? '';
+  if (fixedRoutes.has(path)) return path;
+  if (path.startsWith('/downloads/')) return 'download';
+  if (path.startsWith('/.well-known/')) return 'well-known';
+  return 'other';
+}
+
 /** The caller's X-Request-Id when it is a sensible token, else a new one. */
 export function requestIdOf(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
@@ -34,8 +46,9 @@ export function startRequestLog(
   // Routers rewrite req.url while they route: the line keeps the URL as it arrived.
   const url = req.url ?? '';
   res.on('finish', () => {
-    if (!context.log.isLevelEnabled('info')) return;
     const milliseconds = Number(process.hrtime.bigint() - started) / 1e6;
+    context.services.metrics?.observeRequest(routeLabel(url, line.operationId), req.method ?? '', res.statusCode, milliseconds / 1000);
+    if (!context.log.isLevelEnabled('info')) return;
     context.log.info(
       {
         requestId,
