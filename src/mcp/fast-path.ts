@@ -20,7 +20,7 @@ import { callerOf, type DirectTool } from './server.js';
 
 /**
  * The direct path: answers the MCP requests agents send most (`tools/call` of a tool that needs
- * no round trip with the client) without building the SDK's per-request server, web-standard
+ * no round trip with the client: the three tools, and the generated ones of /mcp/v2) without building the SDK's per-request server, web-standard
  * Request and response stream, which cost about 1 ms of CPU per call, more than the tools
  * themselves. It takes only requests that are unambiguously well-formed, in either protocol
  * era, and answers them as the SDK does: same status, media type and message (a test holds
@@ -197,13 +197,14 @@ export function replayedRequest<R extends IncomingMessage>(req: R): R {
 
 /** One MCP surface as the direct path sees it. */
 export interface DirectSurface {
+  /** The tools the surface offers that the direct path may answer. */
+  tools: Map<string, DirectTool>;
   /** The request's AuthInfo when its credential is valid, else null (Express then answers the 401). */
   authenticate(req: IncomingMessage, requestId: string): Promise<AuthInfo | null>;
 }
 
 export interface DirectPathOptions {
   context: AppContext;
-  tools: Map<string, DirectTool>;
   serverInfo: Implementation;
   surfaces: Map<string, DirectSurface>;
   /** DNS-rebinding protection, as the Express routes apply it (null: Host not checked). */
@@ -218,7 +219,7 @@ export interface DirectPathOptions {
  * answers as it always does (a request with a bad key is checked twice, which only a bad key pays).
  */
 export function directPath(options: DirectPathOptions, express: (req: IncomingMessage, res: ServerResponse) => void) {
-  const { context, tools, serverInfo, surfaces, allowedHosts, allowedOrigins } = options;
+  const { context, serverInfo, surfaces, allowedHosts, allowedOrigins } = options;
   return (req: IncomingMessage, res: ServerResponse): void => {
     const surface = req.method === 'POST' ? surfaces.get(req.url ?? '') : undefined;
     const length = Number(header(req, 'content-length'));
@@ -258,7 +259,7 @@ export function directPath(options: DirectPathOptions, express: (req: IncomingMe
       return;
     }
     const raw = await readBody(req, Number(header(req, 'content-length')));
-    const call = directCallOf(raw, req);
+    const call = directCallOf(raw, req, surface.tools);
     if (!call) {
       passOn(req, res, raw);
       return;
@@ -289,7 +290,7 @@ export function directPath(options: DirectPathOptions, express: (req: IncomingMe
     express(req, res);
   }
 
-  function directCallOf(raw: Buffer, req: IncomingMessage): DirectCall | null {
+  function directCallOf(raw: Buffer, req: IncomingMessage, tools: Map<string, DirectTool>): DirectCall | null {
     try {
       return directCall(req, JSON.parse(raw.toString('utf8')), tools);
     } catch {

@@ -162,13 +162,15 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
   });
   app.all('/mcp/v3', ...validation, requireBearer(context, '/mcp/v3'), handlerFor('oauth'));
 
-  const byApiKey: DirectSurface = {
+  const byApiKey = (surface: Surface): DirectSurface => ({
+    tools: directTools(deps, surface),
     authenticate: (req, requestId) => {
       const key = req.headers['x-api-key'];
       return typeof key === 'string' && key ? apiKeyAuth(context, key, requestId) : Promise.resolve(null);
     },
-  };
+  });
   const byBearer: DirectSurface = {
+    tools: directTools(deps, 'oauth'),
     authenticate: (req, requestId) => {
       const token = bearerTokenOf(req.headers.authorization);
       return token ? bearerAuth(context, token, requestId) : Promise.resolve(null);
@@ -176,9 +178,8 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
   };
   const direct = {
     context,
-    tools: directTools(deps),
     serverInfo: { name: serverName, version: mcpServerVersion },
-    surfaces: new Map([['/mcp', byApiKey], ['/mcp/v2', byApiKey], ['/mcp/v3', byBearer]]),
+    surfaces: new Map([['/mcp', byApiKey('default')], ['/mcp/v2', byApiKey('full')], ['/mcp/v3', byBearer]]),
     allowedHosts: hosts,
     allowedOrigins: allowedOrigins(context),
   };

@@ -184,24 +184,43 @@ export interface DirectTool {
   run(args: unknown, caller: Caller, request: DirectRequest): Promise<CallToolResult> | null;
 }
 
-export function directTools(deps: ServerDependencies): Map<string, DirectTool> {
+/** A generated tool's arguments are the operation's fields, plus the confirmation token when there is one. */
+function generatedToolCall(operationId: string, args: unknown): CallOperationArguments {
+  const { confirmationToken, ...payload } = (args ?? {}) as Record<string, unknown>;
+  return { operationId, payload, ...(typeof confirmationToken === 'string' ? { confirmationToken } : {}) };
+}
+
+/** Runs a call by the token channel; null (before anything is done) for a client that can be asked by form. */
+function callByToken(deps: ServerDependencies, call: CallOperationArguments, caller: Caller, request: DirectRequest): Promise<CallToolResult> | null {
+  // A client that can be asked by form gets the question through the SDK's multi-round-trip
+  // request; every other client confirms with a token, which needs no round trip.
+  if (request.era === 'modern' && canAskByForm(request.clientCapabilities)) return null;
+  return deps.gateway.callOperation(call, caller, { kind: 'token' }).then((answer) => {
+    if (answer.kind !== 'result') throw new Error('the gateway asked a question on the token channel');
+    return answer.result;
+  });
+}
+
+// The generated tools' input schemas are advertised, not enforced, by the SDK (the gateway
+// validates the payload against the registry): any object passes, as it does there.
+const anyArguments = z.record(z.string(), z.unknown());
+
+/** The direct tools of a surface: the three everywhere, and on /mcp/v2 the generated ones too. */
+export function directTools(deps: ServerDependencies, surface: Surface): Map<string, DirectTool> {
+  const generated: [string, DirectTool][] =
+    surface === 'full'
+      ? [...catalog.values()].map(({ operation }) => [
+          operation.operationId,
+          { input: anyArguments, run: (args, caller, request) => callByToken(deps, generatedToolCall(operation.operationId, args), caller, request) },
+        ])
+      : [];
   return new Map<string, DirectTool>([
+    ...generated,
     ['search_endpoints', { input: searchInput, run: async (args) => searchEndpointsResult(args as SearchArguments) }],
     ['get_endpoint_details_full', { input: detailsInput, run: async (args) => endpointDetailsResult(args as DetailsArguments, deps.rateLimits) }],
     [
       'call_operation',
-      {
-        input: callInput,
-        run: (args, caller, request) => {
-          // A client that can be asked by form gets the question through the SDK's multi-round-trip
-          // request; every other client confirms with a token, which needs no round trip.
-          if (request.era === 'modern' && canAskByForm(request.clientCapabilities)) return null;
-          return deps.gateway.callOperation(args as CallOperationArguments, caller, { kind: 'token' }).then((answer) => {
-            if (answer.kind !== 'result') throw new Error('the gateway asked a question on the token channel');
-            return answer.result;
-          });
-        },
-      },
+      { input: callInput, run: (args, caller, request) => callByToken(deps, args as CallOperationArguments, caller, request) },
     ],
   ]);
 }
@@ -234,14 +253,7 @@ function registerTools(server: McpServer, deps: ServerDependencies, caller: Call
         outputSchema: generatedOutputSchemas.get(operation.operationId),
         annotations: entry.annotations,
       },
-      async (args, ctx) => {
-        const { confirmationToken, ...payload } = (args ?? {}) as Record<string, unknown>;
-        return runCall(deps, caller, ctx, era, {
-          operationId: operation.operationId,
-          payload,
-          ...(typeof confirmationToken === 'string' ? { confirmationToken } : {}),
-        });
-      },
+      async (args, ctx) => runCall(deps, caller, ctx, era, generatedToolCall(operation.operationId, args)),
     );
   }
 }
