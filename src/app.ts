@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { errorHandler } from './api/error-handler.js';
 import { handlers } from './api/handlers/index.js';
+import { rateLimitsPerMinute } from './api/rate-limit.js';
 import { readLlmsTxt } from './api/llms-txt.js';
 import { buildOpenApiDocument } from './api/openapi.js';
 import { createApiRouter } from './api/router.js';
@@ -30,13 +31,7 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
       res.status(503).json({ status: 'unavailable', reason: 'database unreachable' });
     }
   });
-  const rateLimits = {
-    search: context.config.RATE_LIMIT_SEARCH_PER_MINUTE,
-    standard: context.config.RATE_LIMIT_STANDARD_PER_MINUTE,
-    status: context.config.RATE_LIMIT_STATUS_PER_MINUTE,
-    heavy: context.config.RATE_LIMIT_HEAVY_PER_MINUTE,
-  };
-  const openApi = buildOpenApiDocument(context.publicUrl, rateLimits);
+  const openApi = buildOpenApiDocument(context.publicUrl, rateLimitsPerMinute(context.config));
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });

@@ -23,17 +23,17 @@ type LimitConfig = Pick<Config, 'RATE_LIMIT_SEARCH_PER_MINUTE' | 'RATE_LIMIT_STA
  * `database` (PostgreSQL; every instance draws on the same buckets, one statement per request).
  */
 export interface RateLimits {
-  limitOf(rateClass: RateLimitClass): number;
   take(subject: string, rateClass: RateLimitClass): Promise<RateDecision>;
 }
 
 export function createRateLimits(config: LimitConfig & Pick<Config, 'RATE_LIMIT_STORE'>, db: Queryable): RateLimits {
   if (config.RATE_LIMIT_STORE === 'database') return new DatabaseRateLimiter(config, db);
-  const memory = new RateLimiter(config);
-  return { limitOf: (rateClass) => memory.limitOf(rateClass), take: async (subject, rateClass) => memory.take(subject, rateClass) };
+  const memory = new MemoryRateLimiter(config);
+  return { take: async (subject, rateClass) => memory.take(subject, rateClass) };
 }
 
-function perMinuteOf(config: LimitConfig): Record<RateLimitClass, number> {
+/** Each rate-limit class's requests per minute, as configured. */
+export function rateLimitsPerMinute(config: LimitConfig): Record<RateLimitClass, number> {
   return {
     search: config.RATE_LIMIT_SEARCH_PER_MINUTE,
     standard: config.RATE_LIMIT_STANDARD_PER_MINUTE,
@@ -50,11 +50,7 @@ export class DatabaseRateLimiter implements RateLimits {
     config: LimitConfig,
     private readonly db: Queryable,
   ) {
-    this.perMinute = perMinuteOf(config);
-  }
-
-  limitOf(rateClass: RateLimitClass): number {
-    return this.perMinute[rateClass];
+    this.perMinute = rateLimitsPerMinute(config);
   }
 
   async take(subject: string, rateClass: RateLimitClass): Promise<RateDecision> {
@@ -77,17 +73,13 @@ export class DatabaseRateLimiter implements RateLimits {
   }
 }
 
-/** The in-memory bucket store. */
-export class RateLimiter {
+/** The in-memory bucket store: one process's own buckets. */
+class MemoryRateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly perMinute: Record<RateLimitClass, number>;
 
   constructor(config: LimitConfig) {
-    this.perMinute = perMinuteOf(config);
-  }
-
-  limitOf(rateClass: RateLimitClass): number {
-    return this.perMinute[rateClass];
+    this.perMinute = rateLimitsPerMinute(config);
   }
 
   take(subject: string, rateClass: RateLimitClass, now = Date.now()): RateDecision {
@@ -114,4 +106,9 @@ export class RateLimiter {
       if (bucket.tokens + (now - bucket.updatedAt) * (limit / 60_000) >= limit) this.buckets.delete(key);
     }
   }
+}
+
+/** A bucket untouched for an hour has refilled: its row says nothing the default does not. */
+export async function purgeIdleRateLimitBuckets(db: Queryable): Promise<void> {
+  await db.query("DELETE FROM rate_limit_buckets WHERE updated_at < now() - interval '1 hour'");
 }

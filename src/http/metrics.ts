@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type express from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { bearerTokenOf } from '../auth/bearer.js';
 import type { AppContext } from '../context.js';
 import { directPathCounts } from '../mcp/fast-path.js';
 
@@ -98,8 +99,8 @@ export function mountMetrics(app: express.Express, context: AppContext): void {
   context.services.metrics = metrics;
   app.get('/metrics', async (req, res, next) => {
     try {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '');
-      if (!match || !sameSecret(match[1] as string, token)) {
+      const given = bearerTokenOf(req.header('authorization'));
+      if (!given || !sameSecret(given, token)) {
         res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
         res.status(401).json({ error: { code: 'unauthorized', message: 'Send METRICS_TOKEN as a bearer token.', requestId: res.locals.requestId } });
         return;

@@ -1,14 +1,17 @@
+import { purgeIdleRateLimitBuckets } from '../api/rate-limit.js';
 import type { AppContext } from '../context.js';
 import { storageKeyOf } from '../core/audiences/exports.js';
 import { exportStorageOf } from '../core/audiences/services.js';
+import { PollCache } from '../mcp/guards/polling.js';
+import { StoredResults } from '../mcp/guards/stored-results.js';
 
 /**
  * Retention: what the service writes and no one needs after a while is deleted, so that disk
  * and tables do not grow for ever. Export files go EXPORT_RETENTION_DAYS after they were written
  * (the export row stays, EXPIRED, so its status still answers and its link says why it is gone);
  * finished job rows go JOB_RETENTION_DAYS after they finished; expired MCP stored results, old
- * poll answers and refilled rate-limit buckets go at once. One instance sweeps at a time (an advisory lock), every
- * RETENTION_SWEEP_MINUTES.
+ * poll answers and refilled rate-limit buckets go at once. One instance sweeps at a time (an
+ * advisory lock), every RETENTION_SWEEP_MINUTES.
  */
 
 export interface SweepCounts {
@@ -55,11 +58,9 @@ export async function sweepRetention(context: AppContext): Promise<SweepCounts |
         [config.JOB_RETENTION_DAYS],
       );
       counts.jobsDeleted = jobs.rowCount ?? 0;
-      const results = await client.query('DELETE FROM mcp_stored_results WHERE expires_at < now()');
-      await client.query("DELETE FROM mcp_poll_cache WHERE fetched_at < now() - interval '1 hour'");
-      // A bucket untouched for an hour has refilled: its row says nothing the default does not.
-      await client.query("DELETE FROM rate_limit_buckets WHERE updated_at < now() - interval '1 hour'");
-      counts.mcpResultsDeleted = results.rowCount ?? 0;
+      counts.mcpResultsDeleted = await new StoredResults(client).purgeExpired();
+      await new PollCache(client).purgeOlderThan(3600);
+      await purgeIdleRateLimitBuckets(client);
       return counts;
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [sweepLockKey]);

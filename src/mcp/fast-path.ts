@@ -237,7 +237,7 @@ export function directPath(options: DirectPathOptions, express: (req: IncomingMe
       express(req, res);
       return;
     }
-    void answer(req, res, surface).catch((error: unknown) => {
+    void answer(req, res, surface, length).catch((error: unknown) => {
       if (req.destroyed || res.destroyed) {
         context.log.debug({ err: error }, 'mcp client went away');
         return;
@@ -250,7 +250,7 @@ export function directPath(options: DirectPathOptions, express: (req: IncomingMe
     });
   };
 
-  async function answer(req: IncomingMessage, res: ServerResponse, surface: DirectSurface): Promise<void> {
+  async function answer(req: IncomingMessage, res: ServerResponse, surface: DirectSurface, length: number): Promise<void> {
     const started = process.hrtime.bigint();
     const requestId = requestIdOf(req);
     const auth = await surface.authenticate(req, requestId);
@@ -258,7 +258,7 @@ export function directPath(options: DirectPathOptions, express: (req: IncomingMe
       express(req, res);
       return;
     }
-    const raw = await readBody(req, Number(header(req, 'content-length')));
+    const raw = await readBody(req, length);
     const call = directCallOf(raw, req, surface.tools);
     if (!call) {
       passOn(req, res, raw);

@@ -5,7 +5,7 @@ import { createMcpHandler, createRequestStateCodec, type AuthInfo, type RequestS
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type express from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import type { RateLimitClass } from '../../operations/define.js';
+import { rateLimitsPerMinute } from '../api/rate-limit.js';
 import { bearerAuth, bearerTokenOf, protectedResourceMetadata, protectedResourceMetadataPath, requireBearer } from '../auth/bearer.js';
 import type { AppContext } from '../context.js';
 import { RestBackend } from './backend.js';
@@ -132,13 +132,7 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
         bind: (ctx) => String(callerOf(ctx.http?.authInfo).principal.accountId),
       }),
   );
-  const rateLimits: Record<RateLimitClass, number> = {
-    search: config.RATE_LIMIT_SEARCH_PER_MINUTE,
-    standard: config.RATE_LIMIT_STANDARD_PER_MINUTE,
-    status: config.RATE_LIMIT_STATUS_PER_MINUTE,
-    heavy: config.RATE_LIMIT_HEAVY_PER_MINUTE,
-  };
-  const deps = { gateway, rateLimits, confirmationCodec, name: serverName, version: mcpServerVersion };
+  const deps = { gateway, rateLimits: rateLimitsPerMinute(config), confirmationCodec, name: serverName, version: mcpServerVersion };
   const log = context.log.child({ part: 'mcp' });
   const handlerFor = (surface: Surface) => {
     const handler = toNodeHandler(
@@ -151,10 +145,8 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
   };
 
   const hosts = allowedHosts(context);
-  const validation = [
-    ...(hosts ? [hostHeaderValidation(hosts)] : []),
-    originValidation(allowedOrigins(context)),
-  ];
+  const origins = allowedOrigins(context);
+  const validation = [...(hosts ? [hostHeaderValidation(hosts)] : []), originValidation(origins)];
   app.all('/mcp', ...validation, requireApiKey(context), handlerFor('default'));
   app.all('/mcp/v2', ...validation, requireApiKey(context), handlerFor('full'));
   app.get(protectedResourceMetadataPath('/mcp/v3'), (_req, res) => {
@@ -181,7 +173,7 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
     serverInfo: { name: serverName, version: mcpServerVersion },
     surfaces: new Map([['/mcp', byApiKey('default')], ['/mcp/v2', byApiKey('full')], ['/mcp/v3', byBearer]]),
     allowedHosts: hosts,
-    allowedOrigins: allowedOrigins(context),
+    allowedOrigins: origins,
   };
   return (behind) => (config.MCP_DIRECT_PATH ? directPath(direct, behind) : behind);
 }

@@ -39,7 +39,8 @@ export class StoredResults {
     return row ? { resultId, operationId: row.operation_id, answer: row.answer, expiresAt: row.expires_at.toISOString() } : null;
   }
 
-  async purgeExpired(): Promise<void> {
-    await this.db.query('DELETE FROM mcp_stored_results WHERE expires_at < now()');
+  /** Deletes the results past their expiry; returns how many. */
+  async purgeExpired(): Promise<number> {
+    return (await this.db.query('DELETE FROM mcp_stored_results WHERE expires_at < now()')).rowCount ?? 0;
   }
 }
