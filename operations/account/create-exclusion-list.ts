@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, free } from '../define.js';
-import { profileUrl } from '../schemas/common.js';
+import { inputLimits, profileUrl } from '../schemas/common.js';
 import { currentCompany } from '../schemas/filters.js';
 
 export const createExclusionList = defineOperation({
@@ -16,7 +16,7 @@ export const createExclusionList = defineOperation({
   path: '/v1/exclusion-lists',
   input: z
     .strictObject({
-      name: z.string().trim().min(1).max(200).describe('Display name.'),
+      name: z.string().max(inputLimits.nameLength).trim().min(1).describe('Display name.'),
       kind: z.enum(['companies', 'prospects']).describe('What the list holds.'),
       companies: z.array(currentCompany).max(10_000).optional().describe('For kind companies: the companies to exclude.'),
       prospects: z.array(profileUrl).max(10_000).optional().describe('For kind prospects: profile URLs or slugs of the people to exclude.'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, free } from '../define.js';
 import { audienceStatus, creationMethod } from '../schemas/audiences.js';
-import { isoTimestamp } from '../schemas/common.js';
+import { inputLimits, isoTimestamp } from '../schemas/common.js';
 
 export const createAudience = defineOperation({
   operationId: 'createAudience',
@@ -15,7 +15,7 @@ export const createAudience = defineOperation({
   method: 'POST',
   path: '/v1/audiences/create',
   input: z.strictObject({
-    name: z.string().trim().min(1).max(200).describe('Display name.'),
+    name: z.string().max(inputLimits.nameLength).trim().min(1).describe('Display name.'),
     creationMethod: creationMethod.default('NORMAL'),
   }),
   output: z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputLimits } from '../schemas/common.js';
 import { defineOperation } from '../define.js';
 import { companyRecord } from '../schemas/records.js';
 
@@ -16,7 +17,7 @@ export const liveEnrichCompany = defineOperation({
   path: '/v1/network-live-fetch/company/single',
   input: z.strictObject({
     type: z.enum(['slug', 'liUrl', 'orgId']).describe('slug: company slug; liUrl: full company URL; orgId: numeric organisation ID.'),
-    value: z.string().trim().min(1).describe('The identifier, of the kind given by type.'),
+    value: z.string().max(inputLimits.identifierLength).trim().min(1).describe('The identifier, of the kind given by type.'),
   }),
   output: z.object({
     found: z.boolean(),

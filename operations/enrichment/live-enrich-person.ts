@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputLimits } from '../schemas/common.js';
 import { defineOperation } from '../define.js';
 import { profileRecord } from '../schemas/records.js';
 
@@ -15,7 +16,7 @@ export const liveEnrichPerson = defineOperation({
   method: 'POST',
   path: '/v1/network-live-fetch/profile/single',
   input: z.strictObject({
-    identifier: z.string().trim().min(1).describe('Profile slug, full profile URL, sales-tool URN or numeric user ID.'),
+    identifier: z.string().max(inputLimits.identifierLength).trim().min(1).describe('Profile slug, full profile URL, sales-tool URN or numeric user ID.'),
     getDetailedEducation: z.boolean().default(false).describe('Add expanded education (raises latency and size).'),
     getDetailedWorkExperience: z.boolean().default(false).describe('Add full work history (raises latency and size).'),
   }),

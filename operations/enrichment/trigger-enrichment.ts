@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../define.js';
 import { audienceId, enrichmentOptions } from '../schemas/audiences.js';
+import { emailAddress } from '../schemas/common.js';
 
 export const triggerEnrichment = defineOperation({
   operationId: 'triggerEnrichment',
@@ -17,7 +18,7 @@ export const triggerEnrichment = defineOperation({
   input: z.strictObject({
     audienceId,
     ...enrichmentOptions,
-    userEmail: z.email('expected an email address').optional().describe('Mailed a notification when the enrichment completes.'),
+    userEmail: emailAddress.optional().describe('Mailed a notification when the enrichment completes.'),
   }),
   output: z.object({
     enrichmentId: z.string(),

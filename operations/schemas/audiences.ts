@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { enrichmentType, isoTimestamp, resourceId } from './common.js';
+import { emailAddress, enrichmentType, isoTimestamp, resourceId } from './common.js';
 
 export const audienceId = resourceId('audienceId').describe('The audienceId returned by createAudience.');
 
@@ -41,8 +41,8 @@ export const enrichmentSteps = [
 
 export const exportOptions = {
   maxRowsToExport: z.number().int().positive().optional().describe('Row cap (at most maxRowsAllowed).'),
-  excludeFields: z.array(z.string().min(1)).optional().describe('CSV columns to omit (see the README for the columns).'),
-  userEmail: z.email('expected an email address').optional().describe('A download link is mailed here when the export is ready.'),
+  excludeFields: z.array(z.string().min(1).max(64)).max(100).optional().describe('CSV columns to omit (see the README for the columns).'),
+  userEmail: emailAddress.optional().describe('A download link is mailed here when the export is ready.'),
 };
 
 export const exportAccepted = z.object({

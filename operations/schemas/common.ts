@@ -1,8 +1,39 @@
 import { z } from 'zod';
 
+/**
+ * Bounds on what a caller may send. Every string and list of every input is bounded, so that no
+ * request (free ones included) can make the database compare a megabyte against every row; the
+ * bounds reach REST validation, OpenAPI and the MCP schemas from here.
+ */
+export const inputLimits = {
+  /** A substring compared against every candidate row (titles, schools, locations, names). */
+  substringLength: 100,
+  substringsPerFilter: 100,
+  /** An exact value matched through an index (domains, slugs, industries, tags). */
+  valueLength: 255,
+  valuesPerFilter: 1000,
+  /** Full-text terms over descriptions. */
+  keywordLength: 100,
+  keywordsPerFilter: 100,
+  /** Profile and company URLs or slugs, identifiers for live fetches. */
+  identifierLength: 500,
+  /** Exclusion lists named by one request. */
+  listsPerRequest: 100,
+  cursorLength: 1024,
+  nameLength: 200,
+  emailLength: 254,
+} as const;
+
 /** Identifiers of account-owned resources are decimal strings. */
 export const resourceId = (what: string) =>
-  z.string().regex(/^[1-9][0-9]{0,17}$/, `expected the ${what} returned when it was created (a decimal string)`);
+  z
+    .string()
+    .max(18, `expected the ${what} returned when it was created (a decimal string)`)
+    .regex(/^[1-9][0-9]{0,17}$/, `expected the ${what} returned when it was created (a decimal string)`);
+
+/** Exclusion lists to leave out of a search or build. */
+export const exclusionListIds = (description: string) =>
+  z.array(resourceId('exclusion list ID')).max(inputLimits.listsPerRequest).optional().describe(description);
 
 export const pageSize = z
   .number()
@@ -15,6 +46,7 @@ export const pageSize = z
 export const cursor = z
   .string()
   .min(1)
+  .max(inputLimits.cursorLength)
   .nullable()
   .optional()
   .describe('Null or omitted for the first page; then the nextCursor of the previous response, with identical filters.');
@@ -27,6 +59,9 @@ export const queryPageSize = z.coerce
   .max(1000)
   .default(25)
   .describe('Records per page: default 25, at most 1000.');
+
+/** A caller's email address, for mails the service sends. */
+export const emailAddress = z.email('expected an email address').max(inputLimits.emailLength);
 
 export const isoTimestamp = z.string().describe('ISO 8601 UTC timestamp with milliseconds.');
 
@@ -47,4 +82,5 @@ export const enrichmentType = z
 export const profileUrl = z
   .string()
   .min(1)
+  .max(inputLimits.identifierLength)
   .describe('Full profile URL of the person on the professional network (a bare profile slug is accepted too).');

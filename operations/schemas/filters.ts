@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputLimits } from './common.js';
 // The reference lists the catalog is made of: one definition for the data and the filters.
 import { DEGREE_TYPES } from '../../src/seed/reference/education.js';
 import { FUNDING_STAGES } from '../../src/seed/reference/tags.js';
@@ -19,7 +20,7 @@ const numberRange = (what: string) =>
       path: ['min'],
     });
 
-const isoDate = z.iso.date('expected a date as YYYY-MM-DD');
+const isoDate = z.iso.date('expected a date as YYYY-MM-DD').max(10);
 
 const dateRange = (what: string) =>
   z
@@ -32,34 +33,50 @@ const dateRange = (what: string) =>
       path: ['min'],
     });
 
-const terms = (what: string) => z.array(z.string().trim().min(1, 'expected a non-empty string')).max(500).describe(what);
+const list = <Item extends z.ZodType>(item: Item, maxItems: number, what: string) => z.array(item).max(maxItems).describe(what);
+const nonEmpty = (maxLength: number) => z.string().max(maxLength).trim().min(1, 'expected a non-empty string');
 
-
+/** Exact values matched through an index (slugs, domains, tags): many may be given. */
+const values = (what: string) => list(nonEmpty(inputLimits.valueLength), inputLimits.valuesPerFilter, what);
+/** Substrings compared against every candidate row: fewer and shorter, as each costs a scan. */
+const substrings = (what: string) => list(nonEmpty(inputLimits.substringLength), inputLimits.substringsPerFilter, what);
+const countryCodes = (letters: 2 | 3, what: string) =>
+  list(
+    z
+      .string()
+      .max(letters)
+      .regex(letters === 2 ? /^[A-Za-z]{2}$/ : /^[A-Za-z]{3}$/, `expected an ISO 3166 ${letters === 2 ? 'two' : 'three'}-letter country code`)
+      .transform((c) => c.toUpperCase()),
+    300,
+    what,
+  );
 
 export const companySearchParams = z
   .strictObject({
-    keywords: terms('Full-text terms over company descriptions; a company matches when its description contains any of them.').optional(),
-    nameLike: z.string().trim().min(1).describe('Partial, case-insensitive match on the company name.').optional(),
-    headquartersCountryCode: z
-      .array(z.string().regex(/^[A-Za-z]{2}$/, 'expected an ISO 3166 two-letter country code').transform((c) => c.toUpperCase()))
-      .describe('ISO two-letter country codes of the headquarters (any of).')
-      .optional(),
-    headquartersStateName: terms('State or province names of the headquarters (any of, case-insensitive).').optional(),
-    headquartersLocation: terms('Free-form locations ("Austin", "Texas, United States"); a company matches when its location contains any of them.').optional(),
+    keywords: list(nonEmpty(inputLimits.keywordLength), inputLimits.keywordsPerFilter, 'Full-text terms over company descriptions; a company matches when its description contains any of them.').optional(),
+    nameLike: nonEmpty(inputLimits.substringLength).describe('Partial, case-insensitive match on the company name.').optional(),
+    headquartersCountryCode: countryCodes(2, 'ISO two-letter country codes of the headquarters (any of).').optional(),
+    headquartersStateName: values('State or province names of the headquarters (any of, case-insensitive).').optional(),
+    headquartersLocation: substrings('Free-form locations ("Austin", "Texas, United States"); a company matches when its location contains any of them.').optional(),
     employeeCountV2: numberRange('headcount').describe('Headcount range: a company matches when its headcount range lies within it.').optional(),
     totalFundingUSD: numberRange('total funding in USD').describe('Total funding raised, USD.').optional(),
     lastFundingUSD: numberRange('last round in USD').describe('Amount of the most recent funding round, USD.').optional(),
     lastFundedOn: dateRange('date of the last funding round').describe('Date range of the most recent funding event.').optional(),
     foundedOn: dateRange('founding date').describe('Date range of the founding date.').optional(),
-    stage: z.array(z.enum(FUNDING_STAGES)).describe('Funding stages (any of).').optional(),
-    industriesV2: terms('Industry slugs from listIndustries (any of).').optional(),
-    domains: terms('Company domains such as "acme.com" (any of).').optional(),
-    networkSlugs: terms('Organisation slugs on the professional network (any of).').optional(),
-    tlds: z
-      .array(z.string().regex(/^\.[a-z0-9.-]+$/i, 'expected a top-level domain with a leading dot, like ".io"').transform((t) => t.toLowerCase()))
-      .describe('Top-level domains with a leading dot, such as ".io" (any of).')
-      .optional(),
-    specialFlags: terms('Special company flags such as HIGH_GROWTH or BOOTSTRAPPED (any of).').optional(),
+    stage: z.array(z.enum(FUNDING_STAGES)).max(FUNDING_STAGES.length).describe('Funding stages (any of).').optional(),
+    industriesV2: values('Industry slugs from listIndustries (any of).').optional(),
+    domains: values('Company domains such as "acme.com" (any of).').optional(),
+    networkSlugs: values('Organisation slugs on the professional network (any of).').optional(),
+    tlds: list(
+      z
+        .string()
+        .max(64)
+        .regex(/^\.[a-z0-9.-]+$/i, 'expected a top-level domain with a leading dot, like ".io"')
+        .transform((t) => t.toLowerCase()),
+      inputLimits.valuesPerFilter,
+      'Top-level domains with a leading dot, such as ".io" (any of).',
+    ).optional(),
+    specialFlags: values('Special company flags such as HIGH_GROWTH or BOOTSTRAPPED (any of).').optional(),
   })
   .describe('Company filters, all optional, combined with AND.');
 
@@ -67,21 +84,18 @@ export const peopleSearchParams = z
   .strictObject({
     jobTitleV2: z
       .strictObject({
-        included: terms('Titles to match (any of, partial and case-insensitive).').default([]),
-        excluded: terms('Titles always suppressed (partial and case-insensitive).').default([]),
+        included: substrings('Titles to match (any of, partial and case-insensitive).').default([]),
+        excluded: substrings('Titles always suppressed (partial and case-insensitive).').default([]),
       })
       .describe('Current job title filter.')
       .optional(),
-    country3LetterCode: z
-      .array(z.string().regex(/^[A-Za-z]{3}$/, 'expected an ISO 3166 three-letter country code').transform((c) => c.toUpperCase()))
-      .describe('ISO three-letter country codes of the person (any of).')
-      .optional(),
+    country3LetterCode: countryCodes(3, 'ISO three-letter country codes of the person (any of).').optional(),
     yearsOfExperience: numberRange('years of experience').describe('Total years of professional experience.').optional(),
     tags: z
       .strictObject({
-        anyOf: terms('The person has at least one of these tags.').optional(),
-        allOf: terms('The person has every one of these tags.').optional(),
-        noneOf: terms('The person has none of these tags.').optional(),
+        anyOf: values('The person has at least one of these tags.').optional(),
+        allOf: values('The person has every one of these tags.').optional(),
+        noneOf: values('The person has none of these tags.').optional(),
       })
       .describe('Structured prospect tags.')
       .optional(),
@@ -89,9 +103,10 @@ export const peopleSearchParams = z
       .strictObject({
         degreeTypes: z
           .array(z.enum(DEGREE_TYPES))
+          .max(DEGREE_TYPES.length)
           .describe('Degree types (any of).')
           .optional(),
-        schools: terms('Institutions (any of, partial and case-insensitive).').optional(),
+        schools: substrings('Institutions (any of, partial and case-insensitive).').optional(),
       })
       .describe('Education filter; both sub-filters given are combined with AND.')
       .optional(),
@@ -102,10 +117,10 @@ export const peopleSearchParams = z
 
 export const currentCompany = z
   .strictObject({
-    domain: z.string().trim().min(1).optional(),
-    networkSlugOrURL: z.string().trim().min(1).optional().describe('Company slug or full company URL.'),
-    name: z.string().trim().min(1).optional().describe('Exact company name, case-insensitive.'),
-    networkOrgID: z.string().regex(/^[0-9]+$/, 'expected a numeric organisation ID as a string').optional(),
+    domain: nonEmpty(inputLimits.valueLength).optional(),
+    networkSlugOrURL: nonEmpty(inputLimits.identifierLength).optional().describe('Company slug or full company URL.'),
+    name: nonEmpty(inputLimits.nameLength).optional().describe('Exact company name, case-insensitive.'),
+    networkOrgID: z.string().max(20).regex(/^[0-9]+$/, 'expected a numeric organisation ID as a string').optional(),
   })
   .refine((c) => Object.values(c).some((v) => v !== undefined), {
     message: 'give at least one of domain, networkSlugOrURL, name, networkOrgID',

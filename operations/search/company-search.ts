@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../define.js';
-import { cursor, pageSize, resourceId } from '../schemas/common.js';
+import { cursor, exclusionListIds, pageSize } from '../schemas/common.js';
 import { companySearchParams } from '../schemas/filters.js';
 import { companyRecord } from '../schemas/records.js';
 
@@ -24,7 +24,7 @@ export const companySearch = defineOperation({
     searchParams: companySearchParams,
     pageSize,
     cursor,
-    companyExclusionListIDs: z.array(resourceId('exclusion list ID')).optional().describe('Companies on these exclusion lists are removed from results.'),
+    companyExclusionListIDs: exclusionListIds('Companies on these exclusion lists are removed from results.'),
   }),
   output: z.object({
     data: z.array(companyRecord),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../define.js';
-import { cursor, pageSize, resourceId } from '../schemas/common.js';
+import { cursor, exclusionListIds, pageSize } from '../schemas/common.js';
 import { currentCompany, peopleSearchParams } from '../schemas/filters.js';
 import { profileRecord } from '../schemas/records.js';
 
@@ -24,8 +24,8 @@ export const peopleSearch = defineOperation({
   input: z.strictObject({
     searchParams: peopleSearchParams,
     currentCompanies: z.array(currentCompany).max(1000).optional().describe('Restrict to people currently at any of these companies.'),
-    prospectExclusionListIDs: z.array(resourceId('exclusion list ID')).optional().describe('People on these prospect exclusion lists are removed.'),
-    companyExclusionListIDs: z.array(resourceId('exclusion list ID')).optional().describe('People currently at companies on these company exclusion lists are removed.'),
+    prospectExclusionListIDs: exclusionListIds('People on these prospect exclusion lists are removed.'),
+    companyExclusionListIDs: exclusionListIds('People currently at companies on these company exclusion lists are removed.'),
     pageSize,
     cursor,
   }),

@@ -25,6 +25,9 @@ function readableMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_value' && 'values' in issue) {
     return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
   }
+  if (issue.code === 'too_big' && (issue.origin === 'string' || issue.origin === 'array')) {
+    return `too long: at most ${String(issue.maximum)} ${issue.origin === 'string' ? 'characters' : 'items'}`;
+  }
   return issue.message;
 }
 
