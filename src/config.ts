@@ -25,6 +25,18 @@ const environmentSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   DATABASE_POOL_SIZE: positiveInt.default(10),
+  /** Connections kept apart for request searches, so a flood of searches cannot take the ones charges, jobs and /healthz use. */
+  DATABASE_CATALOG_POOL_SIZE: positiveInt.default(6),
+  /** Longest a request's search statement may run; one that runs longer is cancelled and answered 503, charging nothing. */
+  SEARCH_STATEMENT_TIMEOUT_MS: positiveInt.default(5_000),
+  /** Longest any other statement of the service may run (jobs included); migrations, seeds and imports have no limit. */
+  DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.default(60_000),
+  /** Longest a request waits for a free database connection before it is answered 503 with Retry-After. */
+  DATABASE_CONNECTION_TIMEOUT_MS: positiveInt.default(10_000),
+  /** Requests of one account served at once by one process (all its keys together); more are answered 429. */
+  ACCOUNT_CONCURRENT_REQUESTS: positiveInt.default(8),
+  /** Of those, searches (the search rate-limit class) at once. */
+  ACCOUNT_CONCURRENT_SEARCHES: positiveInt.default(2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
   SEED_ON_EMPTY: booleanFlag.default(true),
@@ -64,6 +76,8 @@ const environmentSchema = z.object({
   JOB_WORKER: booleanFlag.default(true),
   /** Jobs run at once by one process's worker. */
   JOB_CONCURRENCY: positiveInt.max(32).default(2),
+  /** Jobs of one account running at once across all instances; unset: JOB_CONCURRENCY - 1 (at least 1), so one account never holds every worker. */
+  JOB_MAX_RUNNING_PER_ACCOUNT: positiveInt.optional(),
   /** A claimed job whose worker stops renewing this lease (process killed) is claimed again after it runs out. */
   JOB_LEASE_SECONDS: positiveInt.default(30),
   /** First retry delay of a failed job attempt; doubles per attempt, capped at 10 minutes. */
@@ -101,6 +115,7 @@ export interface Config extends Environment {
   /** Absolute DATA_DIR. */
   dataDir: string;
   exportDir: string;
+  jobMaxRunningPerAccount: number;
 }
 
 export class ConfigError extends Error {}
@@ -116,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...parsed.data,
     dataDir,
     exportDir: path.resolve(parsed.data.EXPORT_DIR ?? path.join(dataDir, 'exports')),
+    jobMaxRunningPerAccount: parsed.data.JOB_MAX_RUNNING_PER_ACCOUNT ?? Math.max(1, parsed.data.JOB_CONCURRENCY - 1),
   };
 }
 

@@ -16,6 +16,8 @@ export const errorStatus = {
   quota_exceeded: 429,
   rate_limited: 429,
   upstream_unavailable: 502,
+  query_timeout: 503,
+  unavailable: 503,
   internal: 500,
 } as const;
 
@@ -46,6 +48,27 @@ export class AppError extends Error {
   get status(): number {
     return errorStatus[this.code];
   }
+}
+
+/** Seconds a client should wait before retrying a 503. */
+export const retryAfterSeconds = { query_timeout: 5, unavailable: 5 } as const;
+
+/**
+ * Database failures that are not bugs: a statement stopped by its timeout, no free connection,
+ * or the server unreachable or restarting. Each is answered 503 with Retry-After, never 500.
+ */
+export function databaseFailure(error: unknown): AppError | null {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  if (code === '57014') {
+    return new AppError('query_timeout', 'The query ran longer than this service allows and was stopped; nothing was charged. Narrow the filters (fewer or longer substrings, a country, an industry), or retry later.', { cause: error });
+  }
+  const unreachable =
+    (typeof code === 'string' && (/^08/.test(code) || /^57P0[1-3]$/.test(code) || code === '53300' || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code))) ||
+    (typeof message === 'string' && /timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error/.test(message));
+  if (unreachable) {
+    return new AppError('unavailable', 'The database is busy or unreachable; nothing was charged. Retry after the delay in Retry-After.', { cause: error, internal: message ?? code });
+  }
+  return null;
 }
 
 export const notFound = (what: string): AppError => new AppError('not_found', `${what} not found.`);

@@ -13,7 +13,7 @@ import { startBackgroundWork, type BackgroundWork } from './jobs/index.js';
 import { createLogger, type Logger } from './log.js';
 import { createContactServices } from './providers/contacts/services.js';
 import { isCatalogEmpty, seedCatalog } from './seed/load.js';
-import { openDatabase, type Database } from './store/db.js';
+import { openDatabase, type Database, type DatabaseOptions } from './store/db.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './store/embedded.js';
 import { migrate } from './store/migrate.js';
 
@@ -45,11 +45,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
     embedded = await startEmbeddedPostgres(config.dataDir, log);
     connectionString = embedded.connectionString;
   }
-  const db = openDatabase(connectionString, config.DATABASE_POOL_SIZE);
+  const db = openDatabase(connectionString, servingDatabaseOptions(config));
   try {
-    const applied = await migrate(db.pool);
-    if (applied.length) log.info({ applied }, 'migrations applied');
-    if (config.SEED_ON_EMPTY && (await isCatalogEmpty(db))) await seedOnFirstStart(db, config, say);
+    await prepareDatabase(connectionString, config, log, say);
     const demoApiKey = await ensureDemoAccount(db, config, log);
 
     const server = await listen(config);
@@ -105,6 +103,28 @@ function listen(config: Config): Promise<Server> {
       server.listen(config.PORT, config.HOST, () => resolve(server));
     });
   });
+}
+
+/** The pools that serve requests and jobs: every statement bounded, searches on connections of their own. */
+export function servingDatabaseOptions(config: Config): DatabaseOptions {
+  return {
+    max: config.DATABASE_POOL_SIZE,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    connectionTimeoutMs: config.DATABASE_CONNECTION_TIMEOUT_MS,
+    catalog: { max: config.DATABASE_CATALOG_POOL_SIZE, statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS },
+  };
+}
+
+/** Migrations and the first-start seed, on a pool of their own: they may run for minutes, which the serving pools refuse. */
+async function prepareDatabase(connectionString: string, config: Config, log: Logger, say: (line: string) => void): Promise<void> {
+  const setup = openDatabase(connectionString, 4);
+  try {
+    const applied = await migrate(setup.pool);
+    if (applied.length) log.info({ applied }, 'migrations applied');
+    if (config.SEED_ON_EMPTY && (await isCatalogEmpty(setup))) await seedOnFirstStart(setup, config, say);
+  } finally {
+    await setup.close();
+  }
 }
 
 async function seedOnFirstStart(db: Database, config: Config, say: (line: string) => void): Promise<void> {

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError } from '../errors.js';
+import { AppError, databaseFailure, retryAfterSeconds } from '../errors.js';
 import type { Logger } from '../log.js';
 
 /**
@@ -17,6 +17,7 @@ export function errorHandler(log: Logger) {
       log.warn({ requestId, code: appError.code, internal: appError.internal }, appError.message);
     }
     if (res.headersSent) return;
+    if (appError.code === 'query_timeout' || appError.code === 'unavailable') res.setHeader('Retry-After', String(retryAfterSeconds[appError.code]));
     res.status(appError.status).json({
       error: { code: appError.code, message: appError.message, details: appError.details ?? {}, requestId },
     });
@@ -25,6 +26,8 @@ export function errorHandler(log: Logger) {
 
 function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  const database = databaseFailure(error);
+  if (database) return database;
   const bodyError = error as { type?: string; status?: number };
   if (bodyError?.type === 'entity.parse.failed') return new AppError('invalid_request', 'The request body is not valid JSON.');
   if (bodyError?.type === 'entity.too.large') return new AppError('payload_too_large', 'The request body is too large (limit 2 MB).');

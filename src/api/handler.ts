@@ -9,6 +9,8 @@ export interface RequestContext {
   principal: Principal;
   requestId: string;
   log: Logger;
+  /** Aborted when the client goes away before the answer: long reads stop instead of running for nobody. */
+  signal: AbortSignal;
 }
 
 export interface HandlerResult<Output> {

@@ -5,6 +5,7 @@ import type { Principal } from '../auth/api-keys.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import type { BoundHandler, HandlerResult, RequestContext } from './handler.js';
+import { AccountConcurrency } from './concurrency.js';
 import { createRateLimits, type RateLimits } from './rate-limit.js';
 import { parseWith } from './validation.js';
 
@@ -18,6 +19,7 @@ const bodyMethods = new Set(['POST', 'PATCH', 'PUT']);
 export function createApiRouter(app: AppContext, handlers: readonly BoundHandler[]): express.Router {
   const router = express.Router();
   const rateLimits = createRateLimits(app.config, app.db.pool);
+  const concurrency = AccountConcurrency.fromConfig(app.config);
   const handlerById = new Map(handlers.map((h) => [h.operationId, h]));
   router.use(express.json({ limit: '2mb', strict: false }));
 
@@ -28,22 +30,27 @@ export function createApiRouter(app: AppContext, handlers: readonly BoundHandler
       const expressPath = path.replace(/^\/v1/, '').replace(/\{(\w+)\}/g, ':$1');
       const method = operation.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
       router[method](expressPath, async (req: Request, res: Response, next: NextFunction) => {
+        let leave: (() => void) | null = null;
         try {
           res.locals.operationId = operation.operationId;
           const principal = await authenticate(app, operation, req);
           res.locals.accountId = principal.accountId;
           await applyRateLimit(rateLimits, principal, operation, res);
           const input = parseWith(operation.input, rawInput(operation, req));
+          leave = enterOrRefuse(concurrency, principal, operation, res);
           const context: RequestContext = {
             app,
             principal,
             requestId: String(res.locals.requestId),
             log: app.log.child({ requestId: res.locals.requestId, operationId: operation.operationId }),
+            signal: abortedWhenClientLeaves(res),
           };
           const result = await handler.run(input, context);
           res.status(result.status ?? 200).json(envelope(operation, result));
         } catch (error) {
           next(error);
+        } finally {
+          leave?.();
         }
       });
     }
@@ -78,6 +85,24 @@ async function applyRateLimit(limits: RateLimits, principal: Principal, operatio
       { details: { retryAfterSeconds: decision.retryAfterSeconds, limitPerMinute: decision.limit, rateLimitClass: operation.rateLimitClass } },
     );
   }
+}
+
+function enterOrRefuse(concurrency: AccountConcurrency, principal: Principal, operation: AnyOperation, res: Response): () => void {
+  try {
+    return concurrency.enter(principal.accountId, operation.rateLimitClass);
+  } catch (error) {
+    res.setHeader('Retry-After', '1');
+    throw error;
+  }
+}
+
+/** Aborted when the connection closes before the answer was sent, so work done for nobody can stop. */
+function abortedWhenClientLeaves(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('the client closed the connection'));
+  });
+  return controller.signal;
 }
 
 /** The request as the operation's schema sees it: body or query without apiKey, plus path parameters. */

@@ -4,7 +4,8 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 let app: TestApp;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  // The double-spend race needs all eight searches in flight at once, past the default per-account cap.
+  app = await startTestApp({ env: { ACCOUNT_CONCURRENT_SEARCHES: '8' } });
 });
 afterAll(async () => app?.stop());
 

@@ -5,8 +5,8 @@ import { searchPeople } from '../../core/search/people-search.js';
 import { handle } from '../handler.js';
 
 export const searchHandlers = [
-  handle(companySearch, async (input, { app, principal, requestId }) => {
-    const page = await searchCompanies(app.db.pool, principal.accountId, input);
+  handle(companySearch, async (input, { app, principal, requestId, signal }) => {
+    const page = await app.db.catalogRead(signal, (db) => searchCompanies(db, principal.accountId, input));
     const creditsCharged = await chargeForRecords(app, principal, page.data.length, {
       unit: companySearch.credits.unit,
       reason: 'company search',
@@ -14,8 +14,8 @@ export const searchHandlers = [
     });
     return { output: page, creditsCharged };
   }),
-  handle(peopleSearch, async (input, { app, principal, requestId }) => {
-    const page = await searchPeople(app.db.pool, principal.accountId, input);
+  handle(peopleSearch, async (input, { app, principal, requestId, signal }) => {
+    const page = await app.db.catalogRead(signal, (db) => searchPeople(db, principal.accountId, input));
     const creditsCharged = await chargeForRecords(app, principal, page.data.length, {
       unit: peopleSearch.credits.unit,
       reason: 'people search',
