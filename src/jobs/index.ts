@@ -49,6 +49,7 @@ export async function startBackgroundWork(context: AppContext): Promise<Backgrou
     pollIntervalMs: context.config.JOB_POLL_INTERVAL_MS,
     leaseSeconds: context.config.JOB_LEASE_SECONDS,
     retryBaseMs: context.config.JOB_RETRY_BASE_MS,
+    maxRunningPerAccount: context.config.jobMaxRunningPerAccount,
   });
   context.services.jobWorker = worker;
   worker.start();

@@ -46,20 +46,37 @@ export async function enqueueJob(db: Queryable, job: NewJob): Promise<number> {
 /**
  * Claims the next job this worker can run: a queued job that is due, or a running job whose
  * lease has expired (its worker died). Counts the attempt.
+ *
+ * Fair across accounts: an account with `maxRunningPerAccount` jobs running (under live leases,
+ * on any instance) gets no more until one ends, so one account's builds can never hold every
+ * worker while another account's export waits; among the rest, accounts with fewer jobs running
+ * go first. Two workers claiming at the same instant may both pass the cap by one (the count is
+ * read, not locked); the next claims see it.
  */
-export async function claimJob(db: Queryable, workerId: string, leaseSeconds: number, kinds: readonly string[]): Promise<JobRow | null> {
+export async function claimJob(
+  db: Queryable,
+  workerId: string,
+  leaseSeconds: number,
+  kinds: readonly string[],
+  maxRunningPerAccount: number = Number.MAX_SAFE_INTEGER,
+): Promise<JobRow | null> {
   const result = await db.query<JobRow>(
-    `UPDATE jobs SET status = 'running', locked_by = $1, attempts = attempts + 1,
+    `WITH busy AS (
+       SELECT account_id, count(*) AS running FROM jobs
+        WHERE status = 'running' AND lease_expires_at >= now() AND account_id IS NOT NULL
+        GROUP BY account_id)
+     UPDATE jobs SET status = 'running', locked_by = $1, attempts = attempts + 1,
             lease_expires_at = now() + make_interval(secs => $2), updated_at = now()
       WHERE id = (
-        SELECT id FROM jobs
-         WHERE kind = ANY($3::text[])
-           AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND lease_expires_at < now()))
-         ORDER BY run_after, id
+        SELECT j.id FROM jobs j LEFT JOIN busy b ON b.account_id = j.account_id
+         WHERE j.kind = ANY($3::text[])
+           AND ((j.status = 'queued' AND j.run_after <= now()) OR (j.status = 'running' AND j.lease_expires_at < now()))
+           AND coalesce(b.running, 0) < $4
+         ORDER BY coalesce(b.running, 0), j.run_after, j.id
          LIMIT 1
-         FOR UPDATE SKIP LOCKED)
+         FOR UPDATE OF j SKIP LOCKED)
       RETURNING id, kind, account_id, payload, status, attempts, max_attempts, progress, last_error`,
-    [workerId, leaseSeconds, kinds],
+    [workerId, leaseSeconds, kinds, maxRunningPerAccount],
   );
   return result.rows[0] ?? null;
 }

@@ -40,6 +40,8 @@ export interface WorkerOptions {
   pollIntervalMs: number;
   leaseSeconds: number;
   retryBaseMs: number;
+  /** Jobs of one account running at once across all workers (see claimJob). */
+  maxRunningPerAccount?: number;
 }
 
 const maxRetryDelayMs = 10 * 60_000;
@@ -83,7 +85,7 @@ export class JobWorker {
     while (!this.stopping) {
       let job: JobRow | null = null;
       try {
-        job = await claimJob(this.options.db.pool, this.id, this.options.leaseSeconds, this.kinds);
+        job = await claimJob(this.options.db.pool, this.id, this.options.leaseSeconds, this.kinds, this.options.maxRunningPerAccount);
       } catch (error) {
         if (!this.stopping) this.options.log.error({ err: error }, 'job claim failed');
       }
