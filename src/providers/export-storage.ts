@@ -1,8 +1,9 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { ensurePrivateFolder, privateFileMode } from './private-files.js';
 
 /**
  * Where export files live. The interface is what an object store (S3, GCS) would offer; the
@@ -28,7 +29,7 @@ export function localExportStorage(root: string): ExportStorage {
   return {
     async write(key, chunks) {
       const file = resolve(key);
-      await mkdir(path.dirname(file), { recursive: true });
+      await ensurePrivateFolder(root, path.dirname(file));
       const partial = `${file}.${process.pid}.partial`;
       let bytes = 0;
       try {
@@ -40,7 +41,7 @@ export function localExportStorage(root: string): ExportStorage {
               yield buffer;
             }
           })(),
-          createWriteStream(partial),
+          createWriteStream(partial, { mode: privateFileMode }),
         );
         await rename(partial, file);
       } catch (error) {

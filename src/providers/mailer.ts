@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from '../log.js';
+import { ensurePrivateFolder, privateFileMode } from './private-files.js';
 
 /**
  * Outgoing mail. With SMTP_URL, messages go through that SMTP server (nodemailer's SMTP
@@ -64,11 +65,11 @@ function outboxMailer(outbox: string, from: string, log: Logger): Mailer {
     transport: 'outbox',
     async send(message) {
       const info = await transporter.sendMail({ from, ...message });
-      await mkdir(outbox, { recursive: true });
+      await ensurePrivateFolder(outbox);
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
       const file = path.join(outbox, name);
       // Written under a temporary name first, so a reader of the outbox never sees half a message.
-      await writeFile(`${file}.partial`, info.message as Buffer);
+      await writeFile(`${file}.partial`, info.message as Buffer, { mode: privateFileMode });
       await rename(`${file}.partial`, file);
       log.info({ outboxPath: file, messageId: info.messageId }, 'mail written to the outbox');
       return { messageId: info.messageId, outboxPath: file };
