@@ -122,7 +122,18 @@ export interface BenchService {
 export async function startBenchService(databaseUrl: string, env: Record<string, string>, log: Logger): Promise<BenchService> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-bench-app-'));
   const service = await startService(
-    loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', SEED_ON_EMPTY: 'false', DEMO_CREDITS: '0', ...env }),
+    loadConfig({
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      SEED_ON_EMPTY: 'false',
+      DEMO_CREDITS: '0',
+      // One bench account drives many clients at once: the per-account caps would measure the 429 path.
+      ACCOUNT_CONCURRENT_REQUESTS: '1000',
+      ACCOUNT_CONCURRENT_SEARCHES: '1000',
+      ...env,
+    }),
     { log },
   );
   const { apiKey } = await createAccount(service.context.db, { name: 'bench', plan: 'enterprise', initialCredits: 1_000_000_000 });

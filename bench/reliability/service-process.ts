@@ -1,0 +1,47 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The service as operators run it, `node dist/src/main.js` in a process of its own on loopback,
+ * so that a reliability scenario's clients never share the server's event loop and the server
+ * can be killed and started again.
+ */
+export interface ServiceProcess {
+  url: string;
+  child: ChildProcess;
+  /** Ends the process with the signal (SIGTERM: an orderly stop; SIGKILL: a crash) and waits for it. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function startServiceProcess(env: Record<string, string>, dataDir?: string): Promise<ServiceProcess> {
+  const folder = dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'pds-rel-app-')));
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
+    env: { ...process.env, DATA_DIR: folder, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED_ON_EMPTY: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /is listening on (http:\/\/[^\s]+)/.exec(output);
+      if (match) resolve(match[1] as string);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => reject(new Error(`the service exited (${code}) before listening:\n${output.slice(-2000)}`)));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url,
+    child,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+      if (!dataDir) await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
