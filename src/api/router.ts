@@ -3,6 +3,7 @@ import { chargeMethodOf, pathParameters, type AnyOperation } from '../../operati
 import { operations } from '../../operations/index.js';
 import type { Principal } from '../auth/api-keys.js';
 import type { AppContext } from '../context.js';
+import { ensureMonthlyGrant } from '../core/metering.js';
 import { AppError } from '../errors.js';
 import type { BoundHandler, HandlerResult, RequestContext } from './handler.js';
 import { AccountConcurrency } from './concurrency.js';
@@ -36,6 +37,8 @@ export function createApiRouter(app: AppContext, handlers: readonly BoundHandler
           const principal = await authenticate(app, operation, req);
           res.locals.accountId = principal.accountId;
           await applyRateLimit(rateLimits, principal, operation, res);
+          // Every operation, so that none that charges (or reads the balance) can forget it.
+          await ensureMonthlyGrant(app, principal);
           const input = parseWith(operation.input, rawInput(operation, req));
           leave = enterOrRefuse(concurrency, principal, operation, res);
           const context: RequestContext = {

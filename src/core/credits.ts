@@ -80,6 +80,9 @@ async function movementToSkip(tx: Queryable, accountId: number, amount: number, 
   assertWholeCredits(amount);
   if (amount === 0) return { applied: false, balanceAfter: await getBalance(tx, accountId) };
   if (entry.idempotencyKey === undefined) return null;
+  // Keyed movements of one account are serialised until commit, so that two concurrent first
+  // requests of a month both see the one grant instead of both inserting it (a unique violation).
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('credit-ledger:' || $1::text, 0))`, [accountId]);
   const balance = await findByIdempotencyKey(tx, accountId, entry.idempotencyKey);
   return balance === undefined ? null : { applied: false, balanceAfter: balance };
 }

@@ -1,5 +1,4 @@
 import { createExclusionList, getCreditBalance, listIndustries, listRegions } from '../../../operations/index.js';
-import { grantMonthlyFreeCredits } from '../../core/accounts.js';
 import { getBalance } from '../../core/credits.js';
 import { createExclusionList as storeExclusionList } from '../../core/exclusion-lists.js';
 import { listIndustries as industryTaxonomy, listRegions as regionReference } from '../../seed/reference/index.js';
@@ -8,10 +7,7 @@ import { handle } from '../handler.js';
 export const accountHandlers = [
   handle(getCreditBalance, async (_input, { app, principal }) => {
     const monthly = app.config.FREE_PLAN_MONTHLY_CREDITS;
-    const balance = await app.db.transaction(async (tx) => {
-      await grantMonthlyFreeCredits(tx, principal.accountId, principal.plan, monthly);
-      return getBalance(tx, principal.accountId);
-    });
+    const balance = await getBalance(app.db.pool, principal.accountId);
     return {
       output: {
         balance,

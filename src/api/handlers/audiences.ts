@@ -6,7 +6,6 @@ import * as audiences from '../../core/audiences/audiences.js';
 import { requestExport, exportStatus } from '../../core/audiences/exports.js';
 import * as members from '../../core/audiences/members.js';
 import { wakeWorker } from '../../core/audiences/services.js';
-import { ensureMonthlyGrant } from '../../core/metering.js';
 import { handle } from '../handler.js';
 
 export const audienceHandlers = [
@@ -39,8 +38,6 @@ export const audienceHandlers = [
     };
   }),
   handle(buildAudience, async (input, { app, principal }) => {
-    // A free-plan account's monthly credits must be there before the build charges at completion.
-    await ensureMonthlyGrant(app, principal);
     const row = await audiences.startBuild(app.db, principal.accountId, input.audienceId);
     wakeWorker(app);
     const searches = row.creation_method === 'NORMAL'

@@ -1,6 +1,5 @@
 import { estimateEnrichmentCost, getEnrichmentStatus, triggerEnrichment } from '../../../operations/index.js';
 import { enrichmentStatus, estimateEnrichment, triggerEnrichment as trigger } from '../../core/audiences/enrichment.js';
-import { ensureMonthlyGrant } from '../../core/metering.js';
 import { handle } from '../handler.js';
 
 export const enrichmentHandlers = [
@@ -9,7 +8,6 @@ export const enrichmentHandlers = [
     message: 'Free. Show totalCredits and timeEstimate to the user and get explicit confirmation before triggerEnrichment with these exact values.',
   })),
   handle(triggerEnrichment, async ({ audienceId, ...options }, { app, principal }) => {
-    await ensureMonthlyGrant(app, principal);
     const run = await trigger(app, principal.accountId, audienceId, options);
     return {
       output: run,

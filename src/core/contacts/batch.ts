@@ -6,7 +6,6 @@ import type { ContactTypes } from '../../providers/contacts/types.js';
 import type { ProfileRef } from '../../providers/network/types.js';
 import type { Queryable } from '../../store/db.js';
 import { charge, getBalance } from '../credits.js';
-import { ensureMonthlyGrant } from '../metering.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
 import { parsePersonIdentifier } from './identifiers.js';
 import { priceOfFound, totalOf, worstCaseOf, type FoundContacts } from './reveal.js';
@@ -65,7 +64,6 @@ export async function startBatch(
   const refs = parseAll(input.profileUrls);
   const types = input.enrichmentType;
   const perItem = worstCaseOf(types);
-  await ensureMonthlyGrant(app, principal);
   const balance = await getBalance(app.db.pool, principal.accountId);
   if (balance < perItem) {
     throw new AppError(

@@ -9,7 +9,6 @@ import { alpha3FromAlpha2 } from '../../seed/reference/iso-countries.js';
 import { MULTI_LABEL_TLDS } from '../../seed/reference/countries.js';
 import type { Queryable } from '../../store/db.js';
 import { charge, getBalance } from '../credits.js';
-import { ensureMonthlyGrant } from '../metering.js';
 import {
   companyColumns,
   profileColumns,
@@ -180,12 +179,8 @@ function storedMessage(outcome: LiveOutcome<unknown>): string {
     : 'Not found on the network now: stored data returned, nothing charged.';
 }
 
-/**
- * Free-plan grant first, then a refusal before the network is asked when the balance cannot
- * pay for a successful fetch: a caller who cannot pay should not wait for one.
- */
+/** A refusal before the network is asked when the balance cannot pay for a successful fetch: a caller who cannot pay should not wait for one. */
 async function requireLiveFetchBalance(app: AppContext, principal: Principal): Promise<void> {
-  await ensureMonthlyGrant(app, principal);
   const balance = await getBalance(app.db.pool, principal.accountId);
   if (balance < liveFetchPrice) {
     throw new AppError('insufficient_credits', `A live fetch needs ${liveFetchPrice} credits and the balance is ${balance}. Nothing was charged.`, {

@@ -7,7 +7,6 @@ import type { ContactFindings, ContactTypes } from '../../providers/contacts/typ
 import type { ProfileRef } from '../../providers/network/types.js';
 import type { Queryable } from '../../store/db.js';
 import { charge, getBalance } from '../credits.js';
-import { ensureMonthlyGrant } from '../metering.js';
 import { parsePersonIdentifier } from './identifiers.js';
 
 /**
@@ -81,7 +80,6 @@ export async function revealSync(
 ): Promise<SyncRevealResult> {
   const ref = parsePersonIdentifier(input.profileUrl, 'profileUrl');
   const types = input.enrichmentType;
-  await ensureMonthlyGrant(app, principal);
   const personId = await findPersonId(app.db.pool, ref);
   const none = { workEmails: 0, personalEmails: 0, phoneNumbers: 0 };
   if (personId === null) {
@@ -122,7 +120,6 @@ export async function revealSingle(
   requestId: string,
 ): Promise<SingleRevealResult> {
   const ref = parsePersonIdentifier(input.profileUrl, 'profileUrl');
-  await ensureMonthlyGrant(app, principal);
   const balance = await getBalance(app.db.pool, principal.accountId);
   if (balance < singleRevealPrice) {
     throw new AppError('insufficient_credits', `A reveal attempt costs ${singleRevealPrice} credit and the balance is ${balance}. Nothing was charged.`, {
