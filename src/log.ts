@@ -39,9 +39,31 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
   );
 }
 
-/** Removes an `apiKey=...` query parameter from a URL before it is logged. */
+/** Query parameters whose values are credentials: keys, tokens, OAuth codes and secrets, link signatures. */
+const secretParameter = /^(apikey|api_key|key|token|access_token|refresh_token|id_token|code|client_secret|password|signature|sig)$/i;
+
+/**
+ * The URL with the value of every credential-bearing query parameter replaced, judged by the
+ * parameter's name as the query parser will read it: percent-decoded (`%61piKey`), and without
+ * array or object brackets (`apiKey[]`, `apiKey[0]`), so no spelling of a key reaches a log.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:apiKey|api_key|token|access_token)=)[^&#]*/gi, '$1[redacted]');
+  const queryStart = url.indexOf('?');
+  if (queryStart < 0) return url;
+  const fragmentStart = url.indexOf('#', queryStart);
+  const query = url.slice(queryStart + 1, fragmentStart < 0 ? undefined : fragmentStart);
+  const redacted = query.split('&').map((part) => {
+    const equals = part.indexOf('=');
+    const rawName = equals < 0 ? part : part.slice(0, equals);
+    let name = rawName;
+    try {
+      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+    } catch {
+      // A malformed escape: judge the name as it came.
+    }
+    return secretParameter.test(name.replace(/\[.*$/, '').trim()) ? `${rawName}=[redacted]` : part;
+  });
+  return `${url.slice(0, queryStart)}?${redacted.join('&')}`;
 }
 
 export type { Logger };
