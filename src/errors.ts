@@ -13,6 +13,7 @@ export const errorStatus = {
   conflict: 409,
   gone: 410,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   quota_exceeded: 429,
   rate_limited: 429,
   upstream_unavailable: 502,

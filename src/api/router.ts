@@ -23,6 +23,7 @@ export function createApiRouter(app: AppContext, handlers: readonly BoundHandler
   const concurrency = AccountConcurrency.fromConfig(app.config);
   const handlerById = new Map(handlers.map((h) => [h.operationId, h]));
   router.use(express.json({ limit: '2mb', strict: false }));
+  router.use(requireJsonBody);
 
   for (const operation of operations) {
     const handler = handlerById.get(operation.operationId);
@@ -39,7 +40,7 @@ export function createApiRouter(app: AppContext, handlers: readonly BoundHandler
           await applyRateLimit(rateLimits, principal, operation, res);
           // Every operation, so that none that charges (or reads the balance) can forget it.
           await ensureMonthlyGrant(app, principal);
-          const input = parseWith(operation.input, rawInput(operation, req));
+          const input = parseWith(operation.input, refuseNulCharacters(rawInput(operation, req)));
           leave = enterOrRefuse(concurrency, principal, operation, res);
           const context: RequestContext = {
             app,
@@ -106,6 +107,38 @@ function abortedWhenClientLeaves(res: Response): AbortSignal {
     if (!res.writableFinished) controller.abort(new Error('the client closed the connection'));
   });
   return controller.signal;
+}
+
+/** A body that is not JSON would be read as no body at all ("missing API key"): say what is wrong instead. */
+function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (bodyMethods.has(req.method) && hasBody && !req.is('application/json')) {
+    next(new AppError('unsupported_media_type', `The body must be JSON, sent with Content-Type: application/json (got ${req.headers['content-type'] ?? 'none'}).`));
+    return;
+  }
+  next();
+}
+
+/**
+ * PostgreSQL cannot store NUL in text, and a NUL would end a C string early elsewhere: refuse it
+ * by the field it came in, before anything reads it.
+ */
+function refuseNulCharacters(fields: Record<string, unknown>): Record<string, unknown> {
+  const issues: Array<{ field: string; message: string }> = [];
+  const visit = (value: unknown, path: string): void => {
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) issues.push({ field: path, message: 'must not contain a NUL character (\\u0000)' });
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => visit(item, `${path}.${index}`));
+    } else if (isObject(value)) {
+      for (const [key, item] of Object.entries(value)) visit(item, path ? `${path}.${key}` : key);
+    }
+  };
+  visit(fields, '');
+  if (issues.length) {
+    throw new AppError('invalid_request', `Invalid request: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { details: { issues } });
+  }
+  return fields;
 }
 
 /** The request as the operation's schema sees it: body or query without apiKey, plus path parameters. */
