@@ -13,7 +13,12 @@ export function slugFromUrlOrSlug(value: string, kind: 'company' | 'in'): string
   const trimmed = value.trim();
   if (!trimmed.includes('/')) return trimmed.toLowerCase() || null;
   const match = trimmed.match(new RegExp(`/(?:${kind === 'company' ? 'company|school|showcase' : 'in|pub'})/([^/?#]+)`, 'i'));
-  return match?.[1] ? decodeURIComponent(match[1]).toLowerCase() : null;
+  if (!match?.[1]) return null;
+  try {
+    return decodeURIComponent(match[1]).toLowerCase();
+  } catch {
+    return null; // a malformed %-escape names nothing
+  }
 }
 
 /** A sales-tool URN like `urn:li:fs_salesProfile:(12345,...)` or `urn:...:member:12345` carries the numeric user ID. */

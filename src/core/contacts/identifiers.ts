@@ -7,7 +7,12 @@ import { slugFromUrlOrSlug, userIdFromUrn } from '../network-urls.js';
  * know them by. Anything that cannot be an identifier is refused with a 400 naming the field.
  */
 
-const slugPattern = /^[\p{L}\p{N}_.%~-]{1,200}$/u;
+/**
+ * The network's slug rules: letters, digits, `-`, `_`, `.` and `~`, with at least one letter or
+ * digit. So a slug can never be a dot segment (`.`, `..`) that would walk up the upstream path,
+ * nor carry `%` escapes that an upstream would decode into one.
+ */
+const slugPattern = /^(?=.*[\p{L}\p{N}])[\p{L}\p{N}_.~-]{1,200}$/u;
 const maxSafeId = Number.MAX_SAFE_INTEGER;
 
 /** A profile slug, full profile URL, sales-tool URN or numeric user ID. */

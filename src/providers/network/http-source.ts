@@ -95,7 +95,7 @@ export class HttpNetworkSource implements NetworkSource {
   }
 
   async fetchCompany(ref: CompanyRef, signal?: AbortSignal): Promise<LiveCompany | null> {
-    const path = ref.slug ? `/companies/${encodeURIComponent(ref.slug)}` : ref.orgId ? `/companies/by-id/${ref.orgId}` : null;
+    const path = ref.slug ? `/companies/${pathSegment(ref.slug)}` : ref.orgId ? `/companies/by-id/${ref.orgId}` : null;
     if (!path) return null;
     const body = await this.get(path, signal);
     if (body === null) return null;
@@ -105,7 +105,7 @@ export class HttpNetworkSource implements NetworkSource {
   }
 
   async fetchProfile(ref: ProfileRef, signal?: AbortSignal): Promise<LiveProfile | null> {
-    const path = ref.slug ? `/profiles/${encodeURIComponent(ref.slug)}` : ref.userId ? `/profiles/by-id/${ref.userId}` : null;
+    const path = ref.slug ? `/profiles/${pathSegment(ref.slug)}` : ref.userId ? `/profiles/by-id/${ref.userId}` : null;
     if (!path) return null;
     const body = await this.get(path, signal);
     if (body === null) return null;
@@ -213,4 +213,14 @@ export function degreeTypeOf(name: string | null): string | null {
   if (/high school|secondary|diploma/.test(n) && !/certificate/.test(n)) return 'HIGH_SCHOOL';
   if (/certificat/.test(n)) return 'CERTIFICATE';
   return null;
+}
+
+/**
+ * One path segment for the upstream, never a dot segment: `encodeURIComponent` leaves dots alone,
+ * and `/profiles/..` would reach `{base}/` with the upstream's bearer token. Callers validate
+ * slugs first; this adapter does not trust that they did.
+ */
+function pathSegment(value: string): string {
+  if (value === '' || value === '.' || value === '..') throw new Error(`refusing a dot segment as an upstream path: "${value}"`);
+  return encodeURIComponent(value);
 }
