@@ -26,7 +26,8 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
   app.get('/healthz', async (_req, res) => {
     try {
       await context.db.pool.query('SELECT 1');
-      res.json({ status: 'ok' });
+      const replicas = context.db.replicas?.status();
+      res.json({ status: 'ok', ...(replicas ? { replicas: replicas.map(({ name, healthy, lagMs, reason }) => ({ name, healthy, lagMs, reason })) } : {}) });
     } catch {
       res.status(503).json({ status: 'unavailable', reason: 'database unreachable' });
     }

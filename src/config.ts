@@ -33,6 +33,16 @@ const environmentSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.default(60_000),
   /** Longest a request waits for a free database connection before it is answered 503 with Retry-After. */
   DATABASE_CONNECTION_TIMEOUT_MS: positiveInt.default(10_000),
+  /** PostgreSQL streaming replicas (comma list of postgres:// URLs) that serve catalog reads: searches without exclusion lists. */
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^postgres(ql)?:\/\//, 'each must be a postgres:// or postgresql:// URL')))
+    .optional(),
+  /** A replica further behind the primary than this is left out until it catches up. */
+  DATABASE_REPLICA_MAX_LAG_MS: positiveInt.default(2_000),
+  /** How often each replica's health and lag are checked. */
+  DATABASE_REPLICA_CHECK_MS: positiveInt.default(1_000),
   /** Requests of one account served at once by one process (all its keys together); more are answered 429. */
   ACCOUNT_CONCURRENT_REQUESTS: positiveInt.default(8),
   /** Of those, searches (the search rate-limit class) at once. */

@@ -45,9 +45,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
     embedded = await startEmbeddedPostgres(config.dataDir, log);
     connectionString = embedded.connectionString;
   }
-  const db = openDatabase(connectionString, servingDatabaseOptions(config));
+  const db = openDatabase(connectionString, servingDatabaseOptions(config, log));
   try {
     await prepareDatabase(connectionString, config, log, say);
+    await db.replicas?.start();
     const demoApiKey = await ensureDemoAccount(db, config, log);
 
     const server = await listen(config);
@@ -106,12 +107,15 @@ function listen(config: Config): Promise<Server> {
 }
 
 /** The pools that serve requests and jobs: every statement bounded, searches on connections of their own. */
-export function servingDatabaseOptions(config: Config): DatabaseOptions {
+export function servingDatabaseOptions(config: Config, log: Logger): DatabaseOptions {
   return {
     max: config.DATABASE_POOL_SIZE,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     connectionTimeoutMs: config.DATABASE_CONNECTION_TIMEOUT_MS,
     catalog: { max: config.DATABASE_CATALOG_POOL_SIZE, statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS },
+    ...(config.DATABASE_REPLICA_URLS?.length
+      ? { replicas: { urls: config.DATABASE_REPLICA_URLS, maxLagMs: config.DATABASE_REPLICA_MAX_LAG_MS, checkIntervalMs: config.DATABASE_REPLICA_CHECK_MS, log } }
+      : {}),
   };
 }
 

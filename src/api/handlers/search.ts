@@ -6,7 +6,9 @@ import { handle } from '../handler.js';
 
 export const searchHandlers = [
   handle(companySearch, async (input, { app, principal, requestId, signal }) => {
-    const page = await app.db.catalogRead(signal, (db) => searchCompanies(db, principal.accountId, input));
+    const page = await app.db.catalogRead(signal, (db) => searchCompanies(db, principal.accountId, input), {
+      readsAccountData: Boolean(input.companyExclusionListIDs?.length),
+    });
     const creditsCharged = await chargeForRecords(app, principal, page.data.length, {
       unit: companySearch.credits.unit,
       reason: 'company search',
@@ -15,7 +17,9 @@ export const searchHandlers = [
     return { output: page, creditsCharged };
   }),
   handle(peopleSearch, async (input, { app, principal, requestId, signal }) => {
-    const page = await app.db.catalogRead(signal, (db) => searchPeople(db, principal.accountId, input));
+    const page = await app.db.catalogRead(signal, (db) => searchPeople(db, principal.accountId, input), {
+      readsAccountData: Boolean(input.companyExclusionListIDs?.length || input.prospectExclusionListIDs?.length),
+    });
     const creditsCharged = await chargeForRecords(app, principal, page.data.length, {
       unit: peopleSearch.credits.unit,
       reason: 'people search',
