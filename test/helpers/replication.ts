@@ -55,7 +55,7 @@ async function pgCommand(binaries: string, command: string, args: string[]): Pro
     else await run(file, args);
   } catch (error) {
     const { stderr, stdout } = error as { stderr?: string; stdout?: string };
-    throw new Error(`${command} ${args.join(' ')} failed: ${stderr || stdout || (error as Error).message}`);
+    throw new Error(`${command} ${args.join(' ')} failed: ${stderr || stdout || (error as Error).message}`, { cause: error });
   }
 }
 
