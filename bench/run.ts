@@ -15,6 +15,8 @@ const benches: Array<{ name: string; args: string[]; env?: Record<string, string
   { name: 'search', args: ['dist/bench/search.js', '--companies', '20000', '--people', '200000'], env: { DATABASE_URL: '' } },
   { name: 'mcp', args: ['dist/bench/mcp.js'] },
   { name: 'audiences', args: ['dist/bench/audiences.js'] },
+  // A primary and a streaming replica of Debian's PostgreSQL (or the embedded binaries), on this machine.
+  { name: 'replicas', args: ['dist/bench/replicas.js'] },
   // Seeds 1,000,000 companies (a few minutes): run with --only=state-filter.
   { name: 'state-filter', args: ['dist/bench/state-filter.js'], env: { DATABASE_URL: '' }, onlyWhenNamed: true },
 ];
@@ -37,7 +39,7 @@ for (const bench of benches) {
   await writeFile(`bench/results/${bench.name}.md`, section);
 }
 const sections: string[] = [];
-for (const name of ['search', 'search-large', 'state-filter', 'mcp', 'audiences']) {
+for (const name of ['search', 'search-large', 'state-filter', 'mcp', 'audiences', 'replicas']) {
   const section = await readFile(`bench/results/${name}.md`, 'utf8').catch(() => null);
   if (section) sections.push(section);
 }
