@@ -11,6 +11,8 @@ export const errorStatus = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  idempotency_in_flight: 409,
+  idempotency_mismatch: 400,
   gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -18,13 +18,16 @@ export function errorHandler(log: Logger) {
     }
     if (res.headersSent) return;
     if (appError.code === 'query_timeout' || appError.code === 'unavailable') res.setHeader('Retry-After', String(retryAfterSeconds[appError.code]));
-    res.status(appError.status).json({
-      error: { code: appError.code, message: appError.message, details: appError.details ?? {}, requestId },
-    });
+    if (appError.code === 'idempotency_in_flight') res.setHeader('Retry-After', '1');
+    res.status(appError.status).json(errorBody(appError, requestId));
   };
 }
 
-function toAppError(error: unknown): AppError {
+export function errorBody(appError: AppError, requestId: string | undefined): { error: Record<string, unknown> } {
+  return { error: { code: appError.code, message: appError.message, details: appError.details ?? {}, requestId } };
+}
+
+export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const database = databaseFailure(error);
   if (database) return database;

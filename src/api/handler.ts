@@ -11,6 +11,11 @@ export interface RequestContext {
   log: Logger;
   /** Aborted when the client goes away before the answer: long reads stop instead of running for nobody. */
   signal: AbortSignal;
+  /**
+   * With an Idempotency-Key: the ledger idempotency key for the charge the request makes, so that
+   * running it again (after its process died mid-way) cannot charge twice; null without one.
+   */
+  ledgerKey: string | null;
 }
 
 export interface HandlerResult<Output> {

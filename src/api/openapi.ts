@@ -79,8 +79,21 @@ function operationObject(operation: AnyOperation, isAlias: boolean, rateLimits: 
       if (!inPath.has(name)) parameters.push({ name, in: 'query', required: required.has(name), schema });
     }
   }
+  const idempotent = operation.method === 'POST';
+  if (idempotent) {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+      description:
+        'Makes a retry safe: a repeat with the same key and the same body within 24 hours answers the first answer again ' +
+        '(with Idempotent-Replayed: true) and charges nothing; the same key with another body is 400 idempotency_mismatch; ' +
+        'a repeat while the first still runs is 409 idempotency_in_flight. Keys are per account.',
+    });
+  }
   const bodyProperties = Object.fromEntries(Object.entries(properties).filter(([name]) => !inPath.has(name)));
-  const errors = ['400', '401', '404', '429', ...(operation.credits.charged === 'free' ? [] : ['402'])];
+  const errors = ['400', '401', '404', ...(idempotent ? ['409'] : []), '429', '503', ...(operation.credits.charged === 'free' ? [] : ['402'])];
   return {
     operationId: isAlias ? `${operation.operationId}Alias` : operation.operationId,
     summary: operation.title,
@@ -108,6 +121,9 @@ function operationObject(operation: AnyOperation, isAlias: boolean, rateLimits: 
     responses: {
       '200': {
         description: 'Success.',
+        ...(idempotent
+          ? { headers: { 'Idempotent-Replayed': { description: 'true when this is the stored answer to an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } } }
+          : {}),
         content: {
           'application/json': {
             schema: {
@@ -140,5 +156,7 @@ const errorDescriptions: Record<string, string> = {
   '401': 'Missing or invalid API key.',
   '402': 'Insufficient credits; nothing was charged.',
   '404': 'Not found, or not accessible with this key.',
-  '429': 'Rate limit exceeded; see Retry-After.',
+  '409': 'A request with the same Idempotency-Key is still running (idempotency_in_flight); see Retry-After.',
+  '429': 'Rate limit or per-account concurrency exceeded; see Retry-After.',
+  '503': 'The query ran past its time limit, or the database is busy or unreachable; nothing was charged; see Retry-After.',
 };

@@ -7,6 +7,8 @@ import { ensureMonthlyGrant } from '../core/metering.js';
 import { AppError } from '../errors.js';
 import type { BoundHandler, HandlerResult, RequestContext } from './handler.js';
 import { AccountConcurrency } from './concurrency.js';
+import { errorBody, toAppError } from './error-handler.js';
+import { claimIdempotencyKey, idempotencyHeader, idempotencyKeyOf, replayedHeader, requestHash, type Claim } from './idempotency.js';
 import { createRateLimits, type RateLimits } from './rate-limit.js';
 import { parseWith } from './validation.js';
 
@@ -21,6 +23,8 @@ export function createApiRouter(app: AppContext, handlers: readonly BoundHandler
   const router = express.Router();
   const rateLimits = createRateLimits(app.config, app.db.pool);
   const concurrency = AccountConcurrency.fromConfig(app.config);
+  // The longest a request can be running: past it, a claim left in flight belongs to a process that died.
+  const inFlightLeaseMs = Math.max(120_000, 2 * app.config.DATABASE_STATEMENT_TIMEOUT_MS);
   const handlerById = new Map(handlers.map((h) => [h.operationId, h]));
   router.use(express.json({ limit: '2mb', strict: false }));
   router.use(requireJsonBody);
@@ -33,11 +37,28 @@ export function createApiRouter(app: AppContext, handlers: readonly BoundHandler
       const method = operation.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
       router[method](expressPath, async (req: Request, res: Response, next: NextFunction) => {
         let leave: (() => void) | null = null;
+        let claim: Claim | null = null;
         try {
           res.locals.operationId = operation.operationId;
           const principal = await authenticate(app, operation, req);
           res.locals.accountId = principal.accountId;
           await applyRateLimit(rateLimits, principal, operation, res);
+          const idempotencyKey = operation.method === 'POST' ? idempotencyKeyOf(req.headers[idempotencyHeader]) : null;
+          if (idempotencyKey) {
+            const { apiKey: _apiKey, ...body } = isObject(req.body) ? req.body : {};
+            claim = await claimIdempotencyKey(app.db.pool, {
+              accountId: principal.accountId,
+              key: idempotencyKey,
+              hash: requestHash(operation.method, `${req.baseUrl}${req.path}`, body),
+              operationId: operation.operationId,
+              inFlightLeaseMs,
+            });
+            if (claim.kind === 'replay') {
+              res.setHeader(replayedHeader, 'true');
+              res.status(claim.status).type('application/json').send(claim.body);
+              return;
+            }
+          }
           // Every operation, so that none that charges (or reads the balance) can forget it.
           await ensureMonthlyGrant(app, principal);
           const input = parseWith(operation.input, refuseNulCharacters(rawInput(operation, req)));
@@ -48,10 +69,18 @@ export function createApiRouter(app: AppContext, handlers: readonly BoundHandler
             requestId: String(res.locals.requestId),
             log: app.log.child({ requestId: res.locals.requestId, operationId: operation.operationId }),
             signal: abortedWhenClientLeaves(res),
+            ledgerKey: claim?.kind === 'run' ? claim.ledgerKey : null,
           };
           const result = await handler.run(input, context);
-          res.status(result.status ?? 200).json(envelope(operation, result));
+          const status = result.status ?? 200;
+          const body = JSON.stringify(envelope(operation, result));
+          if (claim?.kind === 'run') await claim.finish(status, body);
+          res.status(status).type('application/json').send(body);
         } catch (error) {
+          if (claim?.kind === 'run') {
+            const appError = toAppError(error);
+            await claim.finish(appError.status, JSON.stringify(errorBody(appError, res.locals.requestId as string | undefined))).catch(() => undefined);
+          }
           next(error);
         } finally {
           leave?.();

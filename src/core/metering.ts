@@ -5,7 +5,11 @@ import { charge, type LedgerEntryInput } from './credits.js';
 
 const grantedMonths = new Set<string>();
 
-/** Charges `count` credits for what a request returns; throws insufficient_credits (and charges nothing) when the balance is short. */
+/**
+ * Charges `count` credits for what a request returns; throws insufficient_credits (and charges
+ * nothing) when the balance is short. An entry with an idempotency key (from the request's
+ * Idempotency-Key) is applied once, however often the request is run.
+ */
 export async function chargeForRecords(app: AppContext, principal: Principal, count: number, entry: LedgerEntryInput): Promise<number> {
   if (count === 0) return 0;
   await app.db.transaction((tx) => charge(tx, principal.accountId, count, entry));

@@ -5,7 +5,7 @@ import { searchPeople } from '../../core/search/people-search.js';
 import { handle } from '../handler.js';
 
 export const searchHandlers = [
-  handle(companySearch, async (input, { app, principal, requestId, signal }) => {
+  handle(companySearch, async (input, { app, principal, requestId, signal, ledgerKey }) => {
     const page = await app.db.catalogRead(signal, (db) => searchCompanies(db, principal.accountId, input), {
       readsAccountData: Boolean(input.companyExclusionListIDs?.length),
     });
@@ -13,10 +13,11 @@ export const searchHandlers = [
       unit: companySearch.credits.unit,
       reason: 'company search',
       reference: requestId,
+      ...(ledgerKey ? { idempotencyKey: ledgerKey } : {}),
     });
     return { output: page, creditsCharged };
   }),
-  handle(peopleSearch, async (input, { app, principal, requestId, signal }) => {
+  handle(peopleSearch, async (input, { app, principal, requestId, signal, ledgerKey }) => {
     const page = await app.db.catalogRead(signal, (db) => searchPeople(db, principal.accountId, input), {
       readsAccountData: Boolean(input.companyExclusionListIDs?.length || input.prospectExclusionListIDs?.length),
     });
@@ -24,6 +25,7 @@ export const searchHandlers = [
       unit: peopleSearch.credits.unit,
       reason: 'people search',
       reference: requestId,
+      ...(ledgerKey ? { idempotencyKey: ledgerKey } : {}),
     });
     return { output: page, creditsCharged };
   }),

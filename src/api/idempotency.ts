@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import type { Queryable } from '../store/db.js';
+import { canonicalJson } from '../core/search/cursor.js';
+import { AppError } from '../errors.js';
+
+/**
+ * Idempotent retries, as Stripe does them: a POST may carry `Idempotency-Key` (1 to 255
+ * characters, per account, kept 24 hours). The first request with a key runs; its answer is kept
+ * unless it was a 5xx or a refusal to try later (409, 429, 503), which say nothing ran. A repeat
+ * with the same key and the same request gets that answer again, with `Idempotent-Replayed: true`,
+ * and charges nothing; the same key with another request is 400 idempotency_mismatch; a repeat
+ * while the first is still running is 409 idempotency_in_flight.
+ *
+ * A process that dies while it runs a request leaves its claim in flight: repeats get 409 until
+ * `inFlightLeaseMs` has passed, then the next repeat runs the request again. Charges made by the
+ * request itself carry the key in the ledger, so that run cannot charge twice.
+ */
+export const idempotencyHeader = 'idempotency-key';
+export const replayedHeader = 'Idempotent-Replayed';
+export const idempotencyRetentionHours = 24;
+const maxKeyLength = 255;
+
+export type Claim =
+  | {
+      kind: 'run';
+      /**
+       * Names this use of the key in the ledger: the same for a run taken over from a process that
+       * died (so its charges are not made twice), new when an expired key is used again.
+       */
+      ledgerKey: string;
+      finish: (status: number, body: string) => Promise<void>;
+    }
+  | { kind: 'replay'; status: number; body: string };
+
+/** The key of a request, or null without one; a malformed key is a 400. */
+export function idempotencyKeyOf(header: string | string[] | undefined): string | null {
+  if (header === undefined) return null;
+  const key = Array.isArray(header) ? header[0] : header;
+  if (typeof key !== 'string' || key.length === 0 || key.length > maxKeyLength || /[^\x20-\x7e]/.test(key)) {
+    throw new AppError('invalid_request', `Idempotency-Key must be 1 to ${maxKeyLength} printable ASCII characters.`, {
+      details: { issues: [{ field: 'Idempotency-Key', message: `expected 1 to ${maxKeyLength} printable ASCII characters` }] },
+    });
+  }
+  return key;
+}
+
+/** What makes two requests "the same": the endpoint and the body (without the API key, which may rotate). */
+export function requestHash(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('base64url');
+}
+
+/** Whether an answer is kept for repeats: not when it says nothing ran, or the service failed. */
+export function isKept(status: number): boolean {
+  return status < 500 && status !== 409 && status !== 429;
+}
+
+export async function claimIdempotencyKey(
+  db: Queryable,
+  claim: { accountId: number; key: string; hash: string; operationId: string; inFlightLeaseMs: number },
+): Promise<Claim> {
+  const { accountId, key, hash, operationId, inFlightLeaseMs } = claim;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    // A new key, an expired one, or an in-flight claim whose lease ran out: this request runs.
+    const taken = await db.query<{ generation: string }>(
+      `INSERT INTO idempotent_requests (account_id, key, request_hash, operation_id, state, locked_until)
+       VALUES ($1, $2, $3, $4, 'in_flight', now() + make_interval(secs => $5::double precision / 1000))
+       ON CONFLICT (account_id, key) DO UPDATE
+         SET request_hash = EXCLUDED.request_hash, operation_id = EXCLUDED.operation_id, state = 'in_flight',
+             response_status = NULL, response_body = NULL, locked_until = EXCLUDED.locked_until,
+             created_at = CASE WHEN idempotent_requests.created_at < now() - make_interval(hours => ${idempotencyRetentionHours})
+                               THEN now() ELSE idempotent_requests.created_at END
+         WHERE idempotent_requests.created_at < now() - make_interval(hours => ${idempotencyRetentionHours})
+            OR (idempotent_requests.state = 'in_flight' AND idempotent_requests.locked_until < now()
+                AND idempotent_requests.request_hash = EXCLUDED.request_hash)
+       RETURNING (extract(epoch FROM created_at) * 1000000)::bigint::text AS generation`,
+      [accountId, key, hash, operationId, inFlightLeaseMs],
+    );
+    const generation = taken.rows[0]?.generation;
+    if (generation) {
+      return {
+        kind: 'run',
+        ledgerKey: `request:${key}:${generation}`,
+        finish: async (status, body) => {
+          if (!isKept(status)) {
+            await db.query(`DELETE FROM idempotent_requests WHERE account_id = $1 AND key = $2 AND state = 'in_flight'`, [accountId, key]);
+            return;
+          }
+          await db.query(
+            `UPDATE idempotent_requests SET state = 'done', response_status = $3, response_body = $4
+              WHERE account_id = $1 AND key = $2 AND state = 'in_flight'`,
+            [accountId, key, status, body],
+          );
+        },
+      };
+    }
+    const existing = await db.query<{ request_hash: string; state: string; response_status: number | null; response_body: string | null }>(
+      `SELECT request_hash, state, response_status, response_body FROM idempotent_requests WHERE account_id = $1 AND key = $2`,
+      [accountId, key],
+    );
+    const row = existing.rows[0];
+    if (!row) continue; // deleted between the two statements (the first answered 5xx): try to take it again
+    if (row.request_hash !== hash) {
+      throw new AppError(
+        'idempotency_mismatch',
+        'This Idempotency-Key was used with a different request (another endpoint or body) in the last 24 hours. Use a new key for a new request.',
+        { details: { issues: [{ field: 'Idempotency-Key', message: 'already used with a different request' }] } },
+      );
+    }
+    if (row.state === 'in_flight') {
+      throw new AppError('idempotency_in_flight', 'A request with this Idempotency-Key is still running; retry after it answers.', {
+        details: { retryAfterSeconds: 1 },
+      });
+    }
+    return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body ?? 'null' };
+  }
+  throw new AppError('idempotency_in_flight', 'A request with this Idempotency-Key is changing state; retry in a moment.', { details: { retryAfterSeconds: 1 } });
+}
+
+/** The retention sweep's part: keys are kept 24 hours. */
+export async function purgeExpiredIdempotencyKeys(db: Queryable): Promise<number> {
+  const result = await db.query(`DELETE FROM idempotent_requests WHERE created_at < now() - make_interval(hours => ${idempotencyRetentionHours})`);
+  return result.rowCount ?? 0;
+}

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimIdempotencyKey } from '../../src/api/idempotency.js';
+import { balanceOf } from '../audiences/helpers.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+/** Idempotent retries, as Stripe does them, over HTTP on the real service. */
+describe('Idempotency-Key', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ env: { ACCOUNT_CONCURRENT_SEARCHES: '8', RATE_LIMIT_SEARCH_PER_MINUTE: '10000' } });
+  });
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  const post = async (path: string, body: Record<string, unknown>, key?: string) => {
+    const response = await fetch(`${app.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { 'idempotency-key': key }) },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+  };
+
+  it('answers a repeat with the first answer, marked replayed, and charges once', async () => {
+    const account = await app.createAccount({ credits: 1_000 });
+    const body = { apiKey: account.apiKey, searchParams: {}, pageSize: 7 };
+    const first = await post('/v1/company-search', body, 'retry-1');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const again = await post('/v1/company-search', body, 'retry-1');
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await balanceOf(app, account.apiKey)).toBe(1_000 - 7);
+  });
+
+  it('refuses the same key with another body with 400 idempotency_mismatch, changing nothing', async () => {
+    const account = await app.createAccount({ credits: 1_000 });
+    await post('/v1/company-search', { apiKey: account.apiKey, searchParams: {}, pageSize: 3 }, 'reused');
+    const other = await post('/v1/company-search', { apiKey: account.apiKey, searchParams: {}, pageSize: 4 }, 'reused');
+    expect(other.status).toBe(400);
+    expect(other.body.error.code).toBe('idempotency_mismatch');
+    const otherEndpoint = await post('/v1/people-search', { apiKey: account.apiKey, searchParams: {}, pageSize: 3 }, 'reused');
+    expect(otherEndpoint.body.error.code).toBe('idempotency_mismatch');
+    expect(await balanceOf(app, account.apiKey)).toBe(1_000 - 3);
+  });
+
+  it('keeps keys per account: another account\'s same key runs its own request', async () => {
+    const first = await app.createAccount({ credits: 100 });
+    const second = await app.createAccount({ credits: 100 });
+    await post('/v1/company-search', { apiKey: first.apiKey, searchParams: {}, pageSize: 2 }, 'shared-key');
+    const theirs = await post('/v1/company-search', { apiKey: second.apiKey, searchParams: {}, pageSize: 2 }, 'shared-key');
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(await balanceOf(app, second.apiKey)).toBe(98);
+  });
+
+  it('stores an answer to bad input like a success, and does not store a refusal to pay', async () => {
+    const account = await app.createAccount({ credits: 5 });
+    const bad = { apiKey: account.apiKey, searchParams: { employeeCountV2: { min: 10, max: 1 } } };
+    const first = await post('/v1/company-search', bad, 'bad-input');
+    expect(first.status).toBe(400);
+    const again = await post('/v1/company-search', bad, 'bad-input');
+    expect(again.status).toBe(400);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+
+    // 402 is kept too (bad input for the balance); the key then answers it even after credits arrive.
+    const tooMany = { apiKey: account.apiKey, searchParams: {}, pageSize: 10 };
+    expect((await post('/v1/company-search', tooMany, 'pay')).status).toBe(402);
+    expect((await post('/v1/company-search', tooMany, 'pay')).headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('answers a repeat that arrives while the first still runs with 409 idempotency_in_flight, and runs it once', async () => {
+    const account = await app.createAccount({ credits: 100_000 });
+    const body = { apiKey: account.apiKey, searchParams: { jobTitleV2: { included: ['zz-no-such-title'] } }, pageSize: 1000 };
+    const answers = await Promise.all(Array.from({ length: 6 }, () => post('/v1/people-search', body, 'parallel')));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
+    for (const answer of answers.filter((a) => a.status === 409)) {
+      expect(answer.body.error.code).toBe('idempotency_in_flight');
+      expect(answer.headers.get('retry-after')).toBe('1');
+    }
+    const firstRuns = answers.filter((a) => a.status === 200 && a.headers.get('idempotent-replayed') === null);
+    expect(firstRuns).toHaveLength(1);
+  });
+
+  it('refuses a key that is too long, and ignores the header on GET', async () => {
+    const account = await app.createAccount({ credits: 10 });
+    const long = await post('/v1/company-search', { apiKey: account.apiKey, searchParams: {}, pageSize: 1 }, 'k'.repeat(256));
+    expect(long.status).toBe(400);
+    expect(long.body.error.details.issues[0].field).toBe('Idempotency-Key');
+    const get = await fetch(`${app.url}/v1/credits?apiKey=${account.apiKey}`, { headers: { 'idempotency-key': 'x' } });
+    expect(get.status).toBe(200);
+    expect(get.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('documents the header in OpenAPI on every POST', async () => {
+    const document = (await app.request('GET', '/openapi.json')).body;
+    const search = document.paths['/v1/company-search'].post;
+    expect(search.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
+    expect(search.responses['409']).toBeDefined();
+    expect(document.paths['/v1/credits'].get.parameters.map((p: { name: string }) => p.name)).not.toContain('Idempotency-Key');
+  });
+
+  it('lets a repeat take over a claim whose process died, under the same ledger key, and gives an expired key a new one', async () => {
+    const account = await app.createAccount({ credits: 10 });
+    const claim = { accountId: account.accountId, key: 'crashed', hash: 'h1', operationId: 'companySearch' };
+    const first = await claimIdempotencyKey(app.db.pool, { ...claim, inFlightLeaseMs: 60_000 });
+    expect(first.kind).toBe('run');
+    // Still within its lease: a repeat is told to wait.
+    await expect(claimIdempotencyKey(app.db.pool, { ...claim, inFlightLeaseMs: 60_000 })).rejects.toMatchObject({ code: 'idempotency_in_flight' });
+    // Its process died (the lease ran out): the repeat runs, charging under the same ledger key.
+    await app.db.pool.query(`UPDATE idempotent_requests SET locked_until = now() - interval '1 second' WHERE account_id = $1 AND key = 'crashed'`, [account.accountId]);
+    const takeover = await claimIdempotencyKey(app.db.pool, { ...claim, inFlightLeaseMs: 60_000 });
+    expect(takeover.kind === 'run' && first.kind === 'run' && takeover.ledgerKey === first.ledgerKey).toBe(true);
+    if (takeover.kind === 'run') await takeover.finish(200, '{"output":1}');
+    // After 24 hours the key is free again, as a new use with a new ledger key.
+    await app.db.pool.query(`UPDATE idempotent_requests SET created_at = now() - interval '25 hours' WHERE account_id = $1 AND key = 'crashed'`, [account.accountId]);
+    const reused = await claimIdempotencyKey(app.db.pool, { ...claim, hash: 'h2', inFlightLeaseMs: 60_000 });
+    expect(reused.kind === 'run' && first.kind === 'run' && reused.ledgerKey !== first.ledgerKey).toBe(true);
+  });
+});
