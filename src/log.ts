@@ -27,11 +27,37 @@ const redactedPaths = [
   '*.password',
 ];
 
+/** Addresses and phone numbers inside free text (an SMTP server's answer, an error message). */
+const emailInText = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+const phoneInText = /\+\d{8,15}\b/g;
+/** Fields libraries put on their errors that name people (nodemailer's rejected recipients). */
+const personalErrorFields = new Set(['rejected', 'rejectedErrors', 'accepted', 'recipient', 'envelope', 'to', 'from']);
+
+export function scrubText(text: string): string {
+  return text.replace(emailInText, '[email]').replace(phoneInText, '[phone]');
+}
+
+/**
+ * Errors are logged whole, and libraries put people's addresses in them (a mail library's
+ * rejected recipients, an SMTP answer quoting the address): drop those fields and scrub the text.
+ */
+function scrubError(error: unknown): unknown {
+  const serialised = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
+  if (!serialised || typeof serialised !== 'object') return serialised;
+  const scrubbed: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(serialised)) {
+    if (personalErrorFields.has(name)) continue;
+    scrubbed[name] = typeof value === 'string' ? scrubText(value) : name === 'cause' && value ? scrubError(value) : value;
+  }
+  return scrubbed;
+}
+
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   return pino(
     {
       level,
       redact: { paths: redactedPaths, censor: '[redacted]' },
+      serializers: { err: scrubError, error: scrubError },
       base: { service: 'prospecting-data-service' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },

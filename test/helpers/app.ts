@@ -8,6 +8,7 @@ import { createLogger, type Logger } from '../../src/log.js';
 import { startService, type RunningService } from '../../src/service.js';
 import type { Database } from '../../src/store/db.js';
 import { createTestDatabase } from './database.js';
+import { createLogScanner } from './log-scanner.js';
 
 export interface TestApp {
   url: string;
@@ -33,7 +34,7 @@ export interface TestAppOptions {
   catalog?: 'seeded' | 'empty';
   env?: Record<string, string>;
   demoCredits?: number;
-  /** Where the service logs; silent by default. */
+  /** Where the service logs; by default a scanner that fails `stop()` when a line holds a key, token, email or phone number. */
   log?: Logger;
 }
 
@@ -54,7 +55,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     JOB_POLL_INTERVAL_MS: '50',
     ...options.env,
   });
-  const service = await startService(config, { log: options.log ?? createLogger('silent') });
+  const scanner = options.log ? null : createLogScanner();
+  const service = await startService(config, { log: options.log ?? createLogger('debug', scanner?.stream) });
   const request = async (method: string, pathAndQuery: string, body?: unknown): Promise<TestResponse> => {
     const response = await fetch(`${service.url}${pathAndQuery}`, {
       method,
@@ -90,6 +92,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await service.stop();
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
+      if (scanner?.findings.length) {
+        throw new Error(`The service logged what it must not (${scanner.findings.length} lines):\n${scanner.findings.slice(0, 10).join('\n')}`);
+      }
     },
   };
 }
