@@ -3,6 +3,7 @@ import type { AppContext } from '../../src/context.js';
 import { completeItem } from '../../src/core/contacts/batch-items.js';
 import { batchContactsJob, runBatchRound } from '../../src/core/contacts/batch-job.js';
 import { enqueue } from '../../src/jobs/queue.js';
+import { ContactValidator, ContactWaterfall, EmbeddedMailDomainChecker } from '../../src/providers/contacts/index.js';
 import { startJobWorker, type JobWorker } from '../../src/worker/index.js';
 import { waitFor } from '../audiences/helpers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -33,13 +34,23 @@ afterAll(async () => {
   await vendor?.close();
 });
 
-/** A job worker of the app's own kind, on the app's context with these batch settings. */
-function startWorker(target: TestApp, options: { claimSize: number }): JobWorker<AppContext> {
+/** A job worker of the app's own kind, on the app's context with these batch settings (and services, when given). */
+function startWorker(
+  target: TestApp,
+  options: { claimSize: number; retryBaseMs?: number; services?: Partial<AppContext['services']> },
+): JobWorker<AppContext> {
   const base = target.service.context;
   const context: AppContext = {
     ...base,
+    services: { ...base.services, ...options.services },
     // Several jobs of one account may run at once here, so that two runs of one task can meet.
-    config: { ...base.config, JOB_POLL_INTERVAL_MS: 20, CONTACT_BATCH_CLAIM_SIZE: options.claimSize, jobMaxRunningPerAccount: 8 },
+    config: {
+      ...base.config,
+      JOB_POLL_INTERVAL_MS: 20,
+      JOB_RETRY_BASE_MS: options.retryBaseMs ?? base.config.JOB_RETRY_BASE_MS,
+      CONTACT_BATCH_CLAIM_SIZE: options.claimSize,
+      jobMaxRunningPerAccount: 8,
+    },
   };
   const worker = startJobWorker(context);
   workers.push(worker);
@@ -79,13 +90,15 @@ const poll = (target: TestApp, apiKey: string, taskId: string, query = '') =>
 
 /** Waits on the database (polling the API that often would meet its rate limit), then reads the task through the API. */
 async function waitForStatus(target: TestApp, apiKey: string, taskId: string, statuses: string[], timeoutMs = 20_000): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const row = await target.db.pool.query<{ status: string }>('SELECT status FROM contact_batch_tasks WHERE id = $1', [taskId]);
-    if (statuses.includes(row.rows[0]?.status ?? '')) break;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} still ${row.rows[0]?.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await waitFor(
+    `task ${taskId} to be ${statuses.join(' or ')}`,
+    async () => {
+      const row = await target.db.pool.query<{ status: string }>('SELECT status FROM contact_batch_tasks WHERE id = $1', [taskId]);
+      return statuses.includes(row.rows[0]?.status ?? '');
+    },
+    timeoutMs,
+    25,
+  );
   const response = await poll(target, apiKey, taskId);
   expect(response.status).toBe(200);
   expect(statuses).toContain(response.body.output.status);
@@ -262,6 +275,32 @@ describe('batch contact enrichment end to end', () => {
     for (const item of items.slice(4)) expect(item).toMatchObject({ status: 'NOT_FOUND', creditsCharged: 0, reason: expect.stringMatching(/job stopped/) });
     expect(failed.overallStats).toEqual({ total: 8, processed: 8, found: 3, notFound: 5, creditsCharged: 6 });
     expect(await balanceOf(app, account.apiKey)).toBe(1);
+  });
+});
+
+describe('a batch contact job that cannot run', () => {
+  it('ends its task FAILED, charging nothing, once the job has failed on every attempt', async () => {
+    const account = await app.createAccount({ credits: 100 });
+    const people = await peopleWhere(app, has('work_email'), 3, 500);
+    const started = await submit(app, account.apiKey, people.map((p) => url(p.network_slug)), { getWorkEmails: true });
+    const taskId: string = started.body.output.taskId;
+    // The lookup itself fails (as a database outage would), on every attempt.
+    class UnreachableWaterfall extends ContactWaterfall {
+      override async reveal(): Promise<never> {
+        throw new Error('contact store unreachable');
+      }
+    }
+    const broken = new UnreachableWaterfall([], new ContactValidator(new EmbeddedMailDomainChecker()));
+    startWorker(app, { claimSize: 10, retryBaseMs: 10, services: { contactWaterfall: broken } });
+    const failed = await waitForStatus(app, account.apiKey, taskId, ['FAILED', 'DONE']);
+    expect(failed.status).toBe('FAILED');
+    expect(failed.failureReason).toMatch(/repeated internal errors \(contact store unreachable\)/);
+    const { items } = await allPages(app, account.apiKey, taskId, 10);
+    expect(items.map((i) => [i.status, i.creditsCharged, i.reason])).toEqual(
+      Array.from({ length: 3 }, () => ['NOT_FOUND', 0, 'not processed: the job stopped after repeated internal errors; nothing charged']),
+    );
+    expect(await jobOf(app, taskId)).toEqual([{ status: 'failed', attempts: 5, locked_by: null }]);
+    expect(await balanceOf(app, account.apiKey)).toBe(100);
   });
 });
 

@@ -21,6 +21,7 @@ export const batchReasons = {
   notPaid: (required: number, balance: number) =>
     `insufficient credits: the contacts found cost ${required} and the balance was ${balance}; contacts withheld, nothing charged`,
   stopped: 'not processed: the job stopped because the balance ran out; nothing charged',
+  jobFailed: 'not processed: the job stopped after repeated internal errors; nothing charged',
 } as const;
 
 /** One claimed item's outcome, as the batch job decided it. */
@@ -109,7 +110,12 @@ async function finishItem(
   );
 }
 
-async function stopTask(tx: Queryable, item: Pick<ClaimedItem, 'accountId' | 'taskId'>, failureReason: string): Promise<void> {
+async function stopTask(
+  tx: Queryable,
+  item: Pick<ClaimedItem, 'accountId' | 'taskId'>,
+  failureReason: string,
+  itemReason: string = batchReasons.stopped,
+): Promise<void> {
   await tx.query(
     `UPDATE contact_batch_tasks SET status = 'FAILED', failure_reason = $3, completed_at = now() WHERE account_id = $1 AND id = $2`,
     [item.accountId, item.taskId, failureReason],
@@ -118,7 +124,7 @@ async function stopTask(tx: Queryable, item: Pick<ClaimedItem, 'accountId' | 'ta
     `UPDATE contact_batch_items SET status = 'NOT_FOUND', reason = $3, lease_owner = NULL, lease_expires_at = NULL, not_before = NULL,
             completed_at = now()
       WHERE account_id = $1 AND task_id = $2 AND status = 'PENDING'`,
-    [item.accountId, item.taskId, batchReasons.stopped],
+    [item.accountId, item.taskId, itemReason],
   );
 }
 
@@ -134,5 +140,5 @@ export async function failTask(tx: pg.PoolClient, task: { accountId: number; tas
   ]);
   const status = locked.rows[0]?.status;
   if (status === undefined || status === 'DONE' || status === 'FAILED') return;
-  await stopTask(tx, task, failureReason);
+  await stopTask(tx, task, failureReason, batchReasons.jobFailed);
 }
