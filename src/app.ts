@@ -8,7 +8,7 @@ import { buildOpenApiDocument } from './api/openapi.js';
 import { createApiRouter } from './api/router.js';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
-import { mountJobRoutes } from './jobs/index.js';
+import { mountDownloadRoute } from './http/downloads.js';
 import { mountMetrics } from './http/metrics.js';
 import { startRequestLog, type RequestLogFields } from './http/request-log.js';
 import { mountMcp } from './mcp/index.js';
@@ -46,7 +46,7 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
 
   mountMetrics(app, context);
   const withDirectPath = mountMcp(app, context);
-  mountJobRoutes(app, context);
+  mountDownloadRoute(app, context);
   app.use('/v1', createApiRouter(context, handlers));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new AppError('not_found', `No endpoint ${req.method} ${req.path}.`));

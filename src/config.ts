@@ -114,7 +114,7 @@ const environmentSchema = z.object({
   CONTACT_PROVIDER_TIMEOUT_MS: positiveInt.default(8_000),
   /** `embedded`: deterministic syntax and reserved-name rules; `dns`: real MX lookups. */
   CONTACT_EMAIL_VALIDATION: z.enum(['embedded', 'dns']).default('embedded'),
-  /** Batch contact enrichment: items one worker claims at a time, and how long it holds them before another may. */
+  /** Batch contact enrichment: profiles a task's job claims per round, and how long it holds them before another run may. */
   CONTACT_BATCH_CLAIM_SIZE: positiveInt.max(1000).default(25),
   CONTACT_BATCH_LEASE_SECONDS: positiveInt.default(120),
 });

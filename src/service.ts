@@ -3,19 +3,23 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { rateLimitRetention } from './api/rate-limit.js';
 import { createApp } from './app.js';
 import { ApiKeyAuthenticator, generateApiKey, hashApiKey } from './auth/api-keys.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { createAccount } from './core/accounts.js';
-import { startBatchContactWorker } from './core/contacts/batch-worker.js';
-import { startBackgroundWork, type BackgroundWork } from './jobs/index.js';
+import { exportFilesRetention } from './core/audiences/export-retention.js';
+import { finishedJobsRetention, type RetentionTask } from './jobs/index.js';
 import { createLogger, type Logger } from './log.js';
+import { pollCacheRetention } from './mcp/guards/polling.js';
+import { storedResultsRetention } from './mcp/guards/stored-results.js';
 import { createContactServices } from './providers/contacts/services.js';
 import { isCatalogEmpty, seedCatalog } from './seed/load.js';
 import { openDatabase, type Database, type DatabaseOptions } from './store/db.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './store/embedded.js';
 import { migrate } from './store/migrate.js';
+import { startBackgroundWork, type BackgroundWork } from './worker/index.js';
 
 export interface RunningService {
   url: string;
@@ -65,8 +69,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       services: { ...createContactServices(config, db.pool, log) },
     };
     server.on('request', createApp(context));
-    const background: BackgroundWork | null = config.JOB_WORKER ? await startBackgroundWork(context) : null;
-    const batchContacts = config.JOB_WORKER ? startBatchContactWorker(context) : null;
+    const background: BackgroundWork | null = config.JOB_WORKER ? await startBackgroundWork(context, { retention: retentionTasks(context) }) : null;
     log.info({ url, publicUrl: context.publicUrl }, 'service listening');
 
     let stopping: Promise<void> | null = null;
@@ -81,7 +84,6 @@ export async function startService(config: Config, options: StartOptions = {}): 
             server.closeIdleConnections();
           });
           await background?.stop();
-          await batchContacts?.stop();
           await db.close();
           await embedded?.stop();
         })()),
@@ -91,6 +93,17 @@ export async function startService(config: Config, options: StartOptions = {}): 
     await embedded?.stop().catch(() => undefined);
     throw error;
   }
+}
+
+/** What the retention sweep deletes when its time is up: each module's own task, listed here. */
+export function retentionTasks(context: AppContext): RetentionTask[] {
+  return [
+    exportFilesRetention(context),
+    finishedJobsRetention(context.config.JOB_RETENTION_DAYS),
+    storedResultsRetention,
+    pollCacheRetention,
+    rateLimitRetention,
+  ];
 }
 
 function listen(config: Config): Promise<Server> {

@@ -1,5 +1,6 @@
 import type { RateLimitClass } from '../../operations/define.js';
 import type { Config } from '../config.js';
+import type { RetentionTask } from '../jobs/index.js';
 import type { Queryable } from '../store/db.js';
 
 interface Bucket {
@@ -109,6 +110,9 @@ class MemoryRateLimiter {
 }
 
 /** A bucket untouched for an hour has refilled: its row says nothing the default does not. */
-export async function purgeIdleRateLimitBuckets(db: Queryable): Promise<void> {
-  await db.query("DELETE FROM rate_limit_buckets WHERE updated_at < now() - interval '1 hour'");
+export async function purgeIdleRateLimitBuckets(db: Queryable): Promise<number> {
+  return (await db.query("DELETE FROM rate_limit_buckets WHERE updated_at < now() - interval '1 hour'")).rowCount ?? 0;
 }
+
+/** Retention: buckets idle for an hour are full again, so deleting them changes nothing. */
+export const rateLimitRetention: RetentionTask = { name: 'rateLimitBucketsDeleted', sweep: purgeIdleRateLimitBuckets };

@@ -1,4 +1,6 @@
+import type { z } from 'zod';
 import type { Queryable } from '../store/db.js';
+import { defaultMaxAttempts, parsePayload, type JobDefinition } from './define.js';
 
 /**
  * The job table. A job is claimed by one worker at a time with `FOR UPDATE SKIP LOCKED`
@@ -15,7 +17,8 @@ export interface JobRow {
   id: number;
   kind: string;
   account_id: number | null;
-  payload: Record<string, unknown>;
+  /** As stored: read it through the kind's schema (the worker does, before `run`). */
+  payload: unknown;
   status: JobStatus;
   attempts: number;
   max_attempts: number;
@@ -32,7 +35,28 @@ export interface NewJob {
   delayMs?: number;
 }
 
-/** Adds a job; pass the transaction that creates what the job works on, so both commit or neither. */
+/**
+ * Adds a job of a defined kind, its payload checked against the kind's schema (a payload that
+ * does not fit is a bug: it throws, and the caller's transaction rolls back). Pass the
+ * transaction that creates what the job works on, so both commit or neither; after the commit,
+ * `wakeWorkers()` has this process's worker start it at once rather than at its next poll.
+ */
+export async function enqueue<Payload extends z.ZodType>(
+  db: Queryable,
+  definition: Pick<JobDefinition<Payload>, 'kind' | 'payload' | 'maxAttempts'>,
+  job: { accountId: number | null; payload: z.input<Payload>; delayMs?: number },
+): Promise<number> {
+  const payload = parsePayload(definition, job.payload) as Record<string, unknown>;
+  return enqueueJob(db, {
+    kind: definition.kind,
+    accountId: job.accountId,
+    payload,
+    maxAttempts: definition.maxAttempts ?? defaultMaxAttempts,
+    ...(job.delayMs === undefined ? {} : { delayMs: job.delayMs }),
+  });
+}
+
+/** Adds a row to the job table as given, unchecked: `enqueue` is the way for defined kinds; this is for the queue's own tests. */
 export async function enqueueJob(db: Queryable, job: NewJob): Promise<number> {
   const result = await db.query<{ id: number }>(
     `INSERT INTO jobs (kind, account_id, payload, max_attempts, run_after)
@@ -122,12 +146,42 @@ export async function failAttempt(db: Queryable, jobId: number, workerId: string
   return result.rows[0]?.status === 'queued';
 }
 
-/** Hands a job back untouched when the process stops: the attempt does not count. */
-export async function releaseJob(db: Queryable, jobId: number, workerId: string): Promise<void> {
+/**
+ * Hands a job back without counting the attempt: when the process stops (at once), or when the
+ * job asked to run again later (after `delayMs`).
+ */
+export async function releaseJob(db: Queryable, jobId: number, workerId: string, delayMs = 0): Promise<void> {
   await db.query(
     `UPDATE jobs SET status = 'queued', attempts = greatest(attempts - 1, 0), locked_by = NULL, lease_expires_at = NULL,
-            run_after = now(), updated_at = now()
+            run_after = now() + make_interval(secs => $3::double precision / 1000), updated_at = now()
       WHERE id = $1 AND locked_by = $2`,
-    [jobId, workerId],
+    [jobId, workerId, delayMs],
   );
+}
+
+/** Fails a job at once, whatever attempts it has left (its payload cannot be read, or it kept killing its process). */
+export async function failJob(db: Queryable, jobId: number, workerId: string, error: string): Promise<void> {
+  await db.query(
+    `UPDATE jobs SET status = 'failed', locked_by = NULL, lease_expires_at = NULL, finished_at = now(), updated_at = now(),
+            last_error = coalesce($3, last_error)
+      WHERE id = $1 AND locked_by = $2`,
+    [jobId, workerId, error.slice(0, 2000)],
+  );
+}
+
+const enqueuedListeners = new Set<() => void>();
+
+/**
+ * Tells the workers of this process that a job was committed, so they claim it now rather than
+ * at their next poll (workers of other processes find it at their poll). Call it after the
+ * transaction that enqueued the job has committed: before, the worker would not see the row.
+ */
+export function wakeWorkers(): void {
+  for (const listener of [...enqueuedListeners]) listener();
+}
+
+/** For the worker: called on every `wakeWorkers()`; returns the unsubscribe function. */
+export function onJobsEnqueued(listener: () => void): () => void {
+  enqueuedListeners.add(listener);
+  return () => enqueuedListeners.delete(listener);
 }

@@ -1,66 +1,58 @@
-import { purgeIdleRateLimitBuckets } from '../api/rate-limit.js';
-import type { AppContext } from '../context.js';
-import { storageKeyOf } from '../core/audiences/exports.js';
-import { exportStorageOf } from '../core/audiences/services.js';
-import { PollCache } from '../mcp/guards/polling.js';
-import { StoredResults } from '../mcp/guards/stored-results.js';
+import type pg from 'pg';
+import type { Logger } from '../log.js';
+import type { Queryable } from '../store/db.js';
 
 /**
  * Retention: what the service writes and no one needs after a while is deleted, so that disk
- * and tables do not grow for ever. Export files go EXPORT_RETENTION_DAYS after they were written
- * (the export row stays, EXPIRED, so its status still answers and its link says why it is gone);
- * finished job rows go JOB_RETENTION_DAYS after they finished; expired MCP stored results, old
- * poll answers and refilled rate-limit buckets go at once. One instance sweeps at a time (an
- * advisory lock), every RETENTION_SWEEP_MINUTES.
+ * and tables do not grow for ever. Each module that keeps such things declares a
+ * `RetentionTask` next to its table (finished jobs below; export files in
+ * core/audiences/export-retention.ts; MCP stored results and poll answers in mcp/guards;
+ * rate-limit buckets in api/rate-limit.ts), and the composition root (src/service.ts,
+ * `retentionTasks`) lists them. One instance sweeps at a time (an advisory lock), every
+ * RETENTION_SWEEP_MINUTES; a failing task is logged and does not stop the others.
  */
-
-export interface SweepCounts {
-  exportsExpired: number;
-  jobsDeleted: number;
-  mcpResultsDeleted: number;
+export interface RetentionTask {
+  /** What the count means, as it appears in the sweep's log line (e.g. `jobsDeleted`). */
+  name: string;
+  /** Deletes what is past its time; returns how many things it deleted or expired. */
+  sweep(db: Queryable): Promise<number>;
 }
 
-const sweepLockKey = 0x70647372; // "pdsr"
-const exportBatch = 500;
+/** Per task name, what the sweep removed. */
+export type SweepCounts = Record<string, number>;
 
-export async function sweepRetention(context: AppContext): Promise<SweepCounts | null> {
-  const { config } = context;
-  const client = await context.db.pool.connect();
+const sweepLockKey = 0x70647372; // "pdsr"
+
+/** Finished job rows (succeeded or failed), `days` after they finished; queued and running ones never. */
+export function finishedJobsRetention(days: number): RetentionTask {
+  return {
+    name: 'jobsDeleted',
+    sweep: async (db) => {
+      const deleted = await db.query(
+        `DELETE FROM jobs WHERE status IN ('succeeded', 'failed') AND finished_at < now() - make_interval(days => $1)`,
+        [days],
+      );
+      return deleted.rowCount ?? 0;
+    },
+  };
+}
+
+/** Runs every task once, unless another instance is sweeping (then null). */
+export async function sweepRetention(pool: pg.Pool, tasks: readonly RetentionTask[], log?: Logger): Promise<SweepCounts | null> {
+  const client = await pool.connect();
   try {
     const locked = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [sweepLockKey]);
     if (!locked.rows[0]?.locked) return null;
     try {
-      const counts: SweepCounts = { exportsExpired: 0, jobsDeleted: 0, mcpResultsDeleted: 0 };
-      const storage = exportStorageOf(context);
-      for (;;) {
-        const due = await client.query<{ account_id: number; id: number }>(
-          `SELECT account_id, id FROM audience_exports
-            WHERE status = 'READY' AND completed_at < now() - make_interval(days => $1)
-            ORDER BY completed_at LIMIT $2`,
-          [config.EXPORT_RETENTION_DAYS, exportBatch],
-        );
-        for (const row of due.rows) {
-          // The file first: a crash between the two leaves a READY row without its file, which the
-          // next sweep finishes; the other order could leave a file that no row points to.
-          await storage.remove(storageKeyOf(row));
-          const expired = await client.query(
-            `UPDATE audience_exports SET status = 'EXPIRED', expired_at = now(),
-                    failure_reason = 'The file was deleted after the retention period; export the audience again.'
-              WHERE account_id = $1 AND id = $2 AND status = 'READY'`,
-            [row.account_id, row.id],
-          );
-          counts.exportsExpired += expired.rowCount ?? 0;
+      const counts: SweepCounts = {};
+      for (const task of tasks) {
+        try {
+          counts[task.name] = await task.sweep(client);
+        } catch (error) {
+          if (!log) throw error;
+          log.warn({ err: error, task: task.name }, 'retention task failed; the next sweep retries');
         }
-        if (due.rows.length < exportBatch) break;
       }
-      const jobs = await client.query(
-        `DELETE FROM jobs WHERE status IN ('succeeded', 'failed') AND finished_at < now() - make_interval(days => $1)`,
-        [config.JOB_RETENTION_DAYS],
-      );
-      counts.jobsDeleted = jobs.rowCount ?? 0;
-      counts.mcpResultsDeleted = await new StoredResults(client).purgeExpired();
-      await new PollCache(client).purgeOlderThan(3600);
-      await purgeIdleRateLimitBuckets(client);
       return counts;
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [sweepLockKey]);
@@ -70,20 +62,19 @@ export async function sweepRetention(context: AppContext): Promise<SweepCounts |
   }
 }
 
-/** Sweeps now and every RETENTION_SWEEP_MINUTES until stopped. */
-export function startRetentionSweeps(context: AppContext): { stop(): Promise<void> } {
-  const log = context.log.child({ component: 'retention' });
+/** Sweeps now and every `everyMinutes` until stopped. */
+export function startRetentionSweeps(pool: pg.Pool, tasks: readonly RetentionTask[], everyMinutes: number, log: Logger): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   const sweep = () => {
-    running = sweepRetention(context).then(
+    running = sweepRetention(pool, tasks, log).then(
       (counts) => {
-        if (counts && (counts.exportsExpired || counts.jobsDeleted || counts.mcpResultsDeleted)) log.info(counts, 'retention sweep');
+        if (counts && Object.values(counts).some((n) => n > 0)) log.info(counts, 'retention sweep');
       },
       (error: unknown) => log.warn({ err: error }, 'retention sweep failed; the next one retries'),
     );
   };
   sweep();
-  const timer = setInterval(sweep, context.config.RETENTION_SWEEP_MINUTES * 60_000);
+  const timer = setInterval(sweep, everyMinutes * 60_000);
   timer.unref();
   return {
     stop: async () => {

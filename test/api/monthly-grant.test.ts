@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estimateEnrichmentCost, operations } from '../../operations/index.js';
-import { createAudience, setSearchParams, startBuild } from '../../src/core/audiences/audiences.js';
+import { createAudience, setSearchParams } from '../../src/core/audiences/audiences.js';
+import { startBuild } from '../../src/core/audiences/build.js';
 import { estimateEnrichment } from '../../src/core/audiences/enrichment.js';
 import { charge, credit, getBalance } from '../../src/core/credits.js';
 import { waitFor } from '../audiences/helpers.js';

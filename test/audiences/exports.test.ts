@@ -111,7 +111,7 @@ describe('audience exports', () => {
       return copy.toString();
     };
     const refusals = [
-      tamper('signature', `${link.searchParams.get('signature')?.slice(0, -1)}A`),
+      tamper('signature', withLastCharacterChanged(link.searchParams.get('signature') as string)),
       tamper('expires', String(Number(link.searchParams.get('expires')) + 3600)),
       tamper('account', String(accountId)),
       link.toString().replace(`/exports/${accepted.exportId}?`, `/exports/${Number(accepted.exportId) - 1}?`),
@@ -162,3 +162,8 @@ const allCompanyColumns = [
   'employee_count_max', 'city', 'state', 'country_code', 'total_funding_usd', 'last_funding_usd', 'last_funded_on', 'founded_on', 'stage',
   'special_flags', 'description',
 ];
+
+/** The same string with its last character replaced by another one, whatever it was. */
+function withLastCharacterChanged(value: string): string {
+  return `${value.slice(0, -1)}${value.endsWith('A') ? 'B' : 'A'}`;
+}

@@ -1,17 +1,23 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runBatchContactRound, startBatchContactWorker, type BatchWorker } from '../../src/core/contacts/batch-worker.js';
-import { completeItem } from '../../src/core/contacts/batch.js';
+import type { AppContext } from '../../src/context.js';
+import { completeItem } from '../../src/core/contacts/batch-items.js';
+import { batchContactsJob, runBatchRound } from '../../src/core/contacts/batch-job.js';
+import { enqueue } from '../../src/jobs/queue.js';
+import { ContactValidator, ContactWaterfall, EmbeddedMailDomainChecker } from '../../src/providers/contacts/index.js';
+import { startJobWorker, type JobWorker } from '../../src/worker/index.js';
+import { waitFor } from '../audiences/helpers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startLocalServer, type LocalServer } from '../providers/local-server.js';
 
 /**
- * Batch contact enrichment end to end. JOB_WORKER=false keeps any worker the service may
- * start itself out of the way: each test starts (and stops) the batch workers it needs.
+ * Batch contact enrichment end to end. A task is a job of the one job worker; JOB_WORKER=false
+ * keeps the worker the service would start itself out of the way: each test starts (and
+ * stops) the workers it needs, each with its own claim size.
  */
 let app: TestApp;
 let vendorApp: TestApp;
 let vendor: LocalServer;
-const workers: BatchWorker[] = [];
+const workers: JobWorker<AppContext>[] = [];
 
 beforeAll(async () => {
   vendor = await startLocalServer();
@@ -28,10 +34,35 @@ afterAll(async () => {
   await vendor?.close();
 });
 
-function startWorker(target: TestApp, options: Parameters<typeof startBatchContactWorker>[1] = {}): BatchWorker {
-  const worker = startBatchContactWorker(target.service.context, { pollIntervalMs: 20, ...options });
+/** A job worker of the app's own kind, on the app's context with these batch settings (and services, when given). */
+function startWorker(
+  target: TestApp,
+  options: { claimSize: number; retryBaseMs?: number; services?: Partial<AppContext['services']> },
+): JobWorker<AppContext> {
+  const base = target.service.context;
+  const context: AppContext = {
+    ...base,
+    services: { ...base.services, ...options.services },
+    // Several jobs of one account may run at once here, so that two runs of one task can meet.
+    config: {
+      ...base.config,
+      JOB_POLL_INTERVAL_MS: 20,
+      JOB_RETRY_BASE_MS: options.retryBaseMs ?? base.config.JOB_RETRY_BASE_MS,
+      CONTACT_BATCH_CLAIM_SIZE: options.claimSize,
+      jobMaxRunningPerAccount: 8,
+    },
+  };
+  const worker = startJobWorker(context);
   workers.push(worker);
   return worker;
+}
+
+async function jobOf(target: TestApp, taskId: string): Promise<Array<{ status: string; attempts: number; locked_by: string | null }>> {
+  const rows = await target.db.pool.query<{ status: string; attempts: number; locked_by: string | null }>(
+    `SELECT status, attempts, locked_by FROM jobs WHERE kind = 'contacts.batch' AND payload->>'taskId' = $1 ORDER BY id`,
+    [taskId],
+  );
+  return rows.rows;
 }
 
 interface Person { id: number; network_slug: string; network_user_id: number }
@@ -59,13 +90,15 @@ const poll = (target: TestApp, apiKey: string, taskId: string, query = '') =>
 
 /** Waits on the database (polling the API that often would meet its rate limit), then reads the task through the API. */
 async function waitForStatus(target: TestApp, apiKey: string, taskId: string, statuses: string[], timeoutMs = 20_000): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const row = await target.db.pool.query<{ status: string }>('SELECT status FROM contact_batch_tasks WHERE id = $1', [taskId]);
-    if (statuses.includes(row.rows[0]?.status ?? '')) break;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} still ${row.rows[0]?.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await waitFor(
+    `task ${taskId} to be ${statuses.join(' or ')}`,
+    async () => {
+      const row = await target.db.pool.query<{ status: string }>('SELECT status FROM contact_batch_tasks WHERE id = $1', [taskId]);
+      return statuses.includes(row.rows[0]?.status ?? '');
+    },
+    timeoutMs,
+    25,
+  );
   const response = await poll(target, apiKey, taskId);
   expect(response.status).toBe(200);
   expect(statuses).toContain(response.body.output.status);
@@ -245,7 +278,33 @@ describe('batch contact enrichment end to end', () => {
   });
 });
 
-describe('durability of the batch worker', () => {
+describe('a batch contact job that cannot run', () => {
+  it('ends its task FAILED, charging nothing, once the job has failed on every attempt', async () => {
+    const account = await app.createAccount({ credits: 100 });
+    const people = await peopleWhere(app, has('work_email'), 3, 500);
+    const started = await submit(app, account.apiKey, people.map((p) => url(p.network_slug)), { getWorkEmails: true });
+    const taskId: string = started.body.output.taskId;
+    // The lookup itself fails (as a database outage would), on every attempt.
+    class UnreachableWaterfall extends ContactWaterfall {
+      override async reveal(): Promise<never> {
+        throw new Error('contact store unreachable');
+      }
+    }
+    const broken = new UnreachableWaterfall([], new ContactValidator(new EmbeddedMailDomainChecker()));
+    startWorker(app, { claimSize: 10, retryBaseMs: 10, services: { contactWaterfall: broken } });
+    const failed = await waitForStatus(app, account.apiKey, taskId, ['FAILED', 'DONE']);
+    expect(failed.status).toBe('FAILED');
+    expect(failed.failureReason).toMatch(/repeated internal errors \(contact store unreachable\)/);
+    const { items } = await allPages(app, account.apiKey, taskId, 10);
+    expect(items.map((i) => [i.status, i.creditsCharged, i.reason])).toEqual(
+      Array.from({ length: 3 }, () => ['NOT_FOUND', 0, 'not processed: the job stopped after repeated internal errors; nothing charged']),
+    );
+    expect(await jobOf(app, taskId)).toEqual([{ status: 'failed', attempts: 5, locked_by: null }]);
+    expect(await balanceOf(app, account.apiKey)).toBe(100);
+  });
+});
+
+describe('durability of batch contact jobs', () => {
   /** People without a personal email in the dataset: the vendor is asked about each of them. */
   async function vendorBatch(count: number, offset: number): Promise<{ apiKey: string; accountId: number; taskId: string; people: Person[] }> {
     const account = await vendorApp.createAccount({ credits: 1000 });
@@ -290,12 +349,7 @@ describe('durability of the batch worker', () => {
     slowVendor(150);
     const job = await vendorBatch(12, 0);
     const first = startWorker(vendorApp, { claimSize: 2 });
-    const deadline = Date.now() + 15_000;
-    let processed = 0;
-    while (processed < 2 && Date.now() < deadline) {
-      processed = await processedCount(vendorApp, job.taskId);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitFor('two items processed', async () => (await processedCount(vendorApp, job.taskId)) >= 2, 15_000, 20);
     await first.stop();
     const halfway = (await poll(vendorApp, job.apiKey, job.taskId)).body.output;
     expect(halfway.status).toBe('RUNNING');
@@ -303,8 +357,8 @@ describe('durability of the batch worker', () => {
     expect(halfway.overallStats.processed).toBeLessThan(12);
     const leased = await vendorApp.db.pool.query("SELECT count(*)::int AS n FROM contact_batch_items WHERE task_id = $1 AND lease_owner IS NOT NULL", [job.taskId]);
     expect(leased.rows[0]?.n).toBe(0);
-    // Nothing moves while no worker runs.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Handed back to the queue, the stop not counted as an attempt: nothing holds it while no worker runs.
+    expect(await jobOf(vendorApp, job.taskId)).toEqual([{ status: 'queued', attempts: 0, locked_by: null }]);
     expect(await processedCount(vendorApp, job.taskId)).toBe(halfway.overallStats.processed);
 
     slowVendor(5);
@@ -314,27 +368,60 @@ describe('durability of the batch worker', () => {
     expect(vendor.requests.at(-1)?.headers.authorization).toBe('Bearer vendor-key');
   });
 
+  it("aborts the vendor request in flight when stopped, instead of waiting for the vendor's answer", async () => {
+    // The vendor would answer after 10 s, beyond CONTACT_PROVIDER_TIMEOUT_MS (8 s): only an abort ends the request sooner.
+    slowVendor(10_000);
+    const job = await vendorBatch(4, 300);
+    const asked = vendor.requests.length;
+    const worker = startWorker(vendorApp, { claimSize: 4 });
+    await waitFor('the vendor request', async () => vendor.requests.length > asked, 15_000, 20);
+    const stopping = Date.now();
+    await worker.stop();
+    expect(Date.now() - stopping).toBeLessThan(2000);
+    // Nothing completed, nothing charged, the items handed back with the stop not counted as a claim.
+    const items = await vendorApp.db.pool.query<{ status: string; attempts: number; lease_owner: string | null }>(
+      'SELECT status, attempts, lease_owner FROM contact_batch_items WHERE task_id = $1',
+      [job.taskId],
+    );
+    expect(items.rows.map((r) => [r.status, r.attempts, r.lease_owner])).toEqual(Array.from({ length: 4 }, () => ['PENDING', 0, null]));
+    expect(await jobOf(vendorApp, job.taskId)).toEqual([{ status: 'queued', attempts: 0, locked_by: null }]);
+    expect(await balanceOf(vendorApp, job.apiKey)).toBe(1000);
+
+    slowVendor(0);
+    startWorker(vendorApp, { claimSize: 4 });
+    await waitForStatus(vendorApp, job.apiKey, job.taskId, ['DONE']);
+    await expectChargedOnce(job.accountId, job.apiKey, job.taskId, job.people);
+  });
+
   it("claims again the items of a worker that died once their lease runs out, and not before", async () => {
     slowVendor(0);
     const job = await vendorBatch(6, 50);
     // A worker that claimed everything and died: its lease still runs for a moment.
-    await vendorApp.db.pool.query(
+    const dead = await vendorApp.db.pool.query<{ lease_expires_at: Date }>(
       `UPDATE contact_batch_items SET lease_owner = 'dead-worker', lease_expires_at = now() + interval '1 second', attempts = 1
-        WHERE task_id = $1 AND status = 'PENDING'`,
+        WHERE task_id = $1 AND status = 'PENDING' RETURNING lease_expires_at`,
       [job.taskId],
     );
+    const leaseEnd = Math.max(...dead.rows.map((r) => r.lease_expires_at.getTime()));
     startWorker(vendorApp, { claimSize: 10 });
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(await processedCount(vendorApp, job.taskId)).toBe(0);
     await waitForStatus(vendorApp, job.apiKey, job.taskId, ['DONE']);
-    const attempts = await vendorApp.db.pool.query<{ attempts: number }>('SELECT attempts FROM contact_batch_items WHERE task_id = $1', [job.taskId]);
-    expect(attempts.rows.every((r) => r.attempts === 2)).toBe(true);
+    const items = await vendorApp.db.pool.query<{ attempts: number; completed_at: Date }>(
+      'SELECT attempts, completed_at FROM contact_batch_items WHERE task_id = $1',
+      [job.taskId],
+    );
+    expect(items.rows.every((r) => r.attempts === 2)).toBe(true);
+    // Not before: every item completed after the dead worker's lease ran out.
+    expect(Math.min(...items.rows.map((r) => r.completed_at.getTime()))).toBeGreaterThanOrEqual(leaseEnd);
+    // The job waited in the queue, not on a worker, and its wait was not an attempt.
+    expect(await jobOf(vendorApp, job.taskId)).toEqual([{ status: 'succeeded', attempts: 1, locked_by: null }]);
     await expectChargedOnce(job.accountId, job.apiKey, job.taskId, job.people);
   });
 
-  it('shares one job between concurrent workers without processing or charging an item twice', async () => {
+  it('shares one task between concurrent runs of its job without processing or charging an item twice', async () => {
     slowVendor(20);
     const job = await vendorBatch(30, 100);
+    // A second job of the same task (as a lease taken over from a stalled worker would be): both run at once.
+    await enqueue(vendorApp.db.pool, batchContactsJob, { accountId: job.accountId, payload: { taskId: Number(job.taskId) } });
     for (let i = 0; i < 3; i++) startWorker(vendorApp, { claimSize: 3 });
     await waitForStatus(vendorApp, job.apiKey, job.taskId, ['DONE']);
     await expectChargedOnce(job.accountId, job.apiKey, job.taskId, job.people);
@@ -355,7 +442,11 @@ describe('durability of the batch worker', () => {
     const ledger = await vendorApp.db.pool.query('SELECT amount FROM credit_ledger WHERE account_id = $1 AND amount < 0', [job.accountId]);
     expect(ledger.rows).toEqual([{ amount: -2 }]);
     // The other item is still there for a worker, driven here one round at a time.
-    const claimed = await runBatchContactRound(vendorApp.service.context, { claimSize: 10, leaseSeconds: 30, workerId: 'test-round' });
+    const claimed = await runBatchRound(
+      vendorApp.service.context,
+      { accountId: job.accountId, taskId: Number(job.taskId) },
+      { claimSize: 10, leaseSeconds: 30, owner: 'test-round' },
+    );
     expect(claimed).toBeGreaterThanOrEqual(1);
     await waitForStatus(vendorApp, job.apiKey, job.taskId, ['DONE']);
   });

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineJob } from '../../src/jobs/define.js';
 import { claimJob, enqueueJob } from '../../src/jobs/queue.js';
-import { JobWorker, type JobHandler } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
+import { JobWorker } from '../../src/worker/job-worker.js';
 import { waitFor } from '../audiences/helpers.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
@@ -60,21 +62,25 @@ describe('fair job claims across accounts', () => {
       releaseA = resolve;
     });
     const startedOfA: number[] = [];
-    const handlers: Record<string, JobHandler> = {
-      build: {
+    const noPayload = z.object({});
+    const jobs = [
+      defineJob({
+        kind: 'build',
+        payload: noPayload,
         run: async (run) => {
           startedOfA.push(run.job.id);
           await aMayFinish;
         },
-      },
-      export: { run: async () => undefined },
-    };
+      }),
+      defineJob({ kind: 'export', payload: noPayload, run: async () => undefined }),
+    ];
     await enqueueJob(database.db.pool, { kind: 'build', accountId: accountA });
     await enqueueJob(database.db.pool, { kind: 'build', accountId: accountA });
     const worker = new JobWorker({
       db: database.db,
       log: createLogger('silent'),
-      handlers,
+      jobs,
+      context: undefined,
       concurrency: 2,
       pollIntervalMs: 20,
       leaseSeconds: 30,

@@ -8,12 +8,14 @@ import { generateApiKey } from '../../src/auth/api-keys.js';
 import { createAccount } from '../../src/core/accounts.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { csvObjects, parseCsv, waitFor } from '../audiences/helpers.js';
+import { startLocalServer, type LocalServer } from '../providers/local-server.js';
 
 /**
  * The service as a real process (node + tsx on src/main.ts), killed with SIGKILL in the middle
- * of a build and of an enrichment, and started again on the same database: the jobs finish and
- * the ledger holds each charge exactly once. JOB_STEP_DELAY_MS slows the jobs enough to be
- * killed mid-way; JOB_LEASE_SECONDS=2 lets the new process reclaim them two seconds after the kill.
+ * of a build, of an enrichment and of a batch contact task, and started again on the same
+ * database: the jobs finish and the ledger holds each charge exactly once. JOB_STEP_DELAY_MS (and
+ * a slow contact vendor) slow the jobs enough to be killed mid-way; JOB_LEASE_SECONDS=2 and
+ * CONTACT_BATCH_LEASE_SECONDS=2 let the new process reclaim them two seconds after the kill.
  */
 describe('jobs survive a killed process', () => {
   let database: TestDatabase;
@@ -22,9 +24,20 @@ describe('jobs survive a killed process', () => {
   let url = '';
   let apiKey: string;
   let accountId: number;
+  let vendor: LocalServer;
   const output: string[] = [];
 
   beforeAll(async () => {
+    // A contact vendor that knows a personal email for people with an even id, and answers those asks slowly.
+    vendor = await startLocalServer((request) => {
+      const { people: asked, types } = request.body as { people: Array<{ ref: string }>; types: string[] };
+      if (!types.includes('personal_email')) return { status: 200, json: { results: [] } };
+      return {
+        status: 200,
+        delayMs: 250,
+        json: { results: asked.filter((p) => Number(p.ref) % 2 === 0).map((p) => ({ ref: p.ref, personal_emails: [`p${p.ref}@mail-provider-test.com`] })) },
+      };
+    });
     database = await createTestDatabase('seeded');
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-restart-'));
     const created = await createAccount(database.db, { name: 'Restart test', plan: 'pro', initialCredits: 100_000, apiKey: generateApiKey() });
@@ -33,6 +46,7 @@ describe('jobs survive a killed process', () => {
   });
   afterAll(async () => {
     child?.kill('SIGKILL');
+    await vendor?.close();
     await database?.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
@@ -51,6 +65,9 @@ describe('jobs survive a killed process', () => {
       JOB_STEP_DELAY_MS: '700',
       JOB_LEASE_SECONDS: '2',
       JOB_POLL_INTERVAL_MS: '50',
+      CONTACT_PROVIDER_URL: vendor.url,
+      CONTACT_BATCH_CLAIM_SIZE: '2',
+      CONTACT_BATCH_LEASE_SECONDS: '2',
       RATE_LIMIT_STATUS_PER_MINUTE: '100000',
       RATE_LIMIT_STANDARD_PER_MINUTE: '100000',
       RATE_LIMIT_HEAVY_PER_MINUTE: '100000',
@@ -86,7 +103,7 @@ describe('jobs survive a killed process', () => {
       body: body ? JSON.stringify({ apiKey, ...body }) : undefined,
     });
     const parsed = (await response.json()) as { output: Record<string, unknown> };
-    if (response.status !== 200) throw new Error(`${method} ${pathAndQuery}: ${response.status} ${JSON.stringify(parsed)}`);
+    if (!response.ok) throw new Error(`${method} ${pathAndQuery}: ${response.status} ${JSON.stringify(parsed)}`);
     return parsed.output;
   }
 
@@ -208,6 +225,54 @@ describe('jobs survive a killed process', () => {
     expect(rows.filter((r) => r.work_email !== '').length).toBe(found[0]?.work);
     await kill();
   }, 180_000);
+
+  it('a batch contact task killed mid-way completes after a restart, each item charged once', async () => {
+    await start();
+    const people = await query<{ id: number; network_slug: string }>(
+      `SELECT p.id, p.network_slug FROM people p
+        WHERE NOT EXISTS (SELECT 1 FROM person_contacts c WHERE c.person_id = p.id AND c.kind = 'personal_email')
+        ORDER BY p.id LIMIT 16`,
+    );
+    const before = await balance();
+    const started = await call('POST', '/v1/contact-enrichment/batch', {
+      profileUrls: people.map((p) => `https://network.example.com/in/${p.network_slug}`),
+      enrichmentType: { getWorkEmails: false, getPersonalEmails: true, getPhoneNumbers: false },
+    });
+    const taskId = started.taskId as string;
+    const processed = async () =>
+      (await query<{ n: number }>(`SELECT count(*)::int AS n FROM contact_batch_items WHERE task_id = $1 AND status <> 'PENDING'`, [taskId]))[0]?.n ?? 0;
+    await waitFor('the first items', async () => (await processed()) >= 2, 30_000, 20);
+    await kill();
+    const midway = await processed();
+    expect(midway).toBeLessThan(16);
+
+    await start();
+    await waitFor('DONE', async () => {
+      const rows = await query<{ status: string }>('SELECT status FROM contact_batch_tasks WHERE id = $1', [taskId]);
+      return rows[0]?.status === 'DONE';
+    }, 60_000, 100);
+    const items = await query<{ item_index: number; status: string; credits_charged: number }>(
+      'SELECT item_index, status, credits_charged FROM contact_batch_items WHERE task_id = $1 ORDER BY item_index',
+      [taskId],
+    );
+    const even = people.map((p) => Number(p.id) % 2 === 0);
+    expect(items.map((i) => i.status === 'FOUND')).toEqual(even);
+    expect(items.map((i) => i.credits_charged)).toEqual(even.map((found) => (found ? 2 : 0)));
+    const ledger = await query<{ idempotency_key: string; amount: number }>(
+      `SELECT idempotency_key, amount FROM credit_ledger WHERE account_id = $1 AND reference = $2`,
+      [accountId, `batch:${taskId}`],
+    );
+    const found = even.filter(Boolean).length;
+    expect(ledger).toHaveLength(found);
+    expect(new Set(ledger.map((e) => e.idempotency_key)).size).toBe(found);
+    expect(await balance()).toBe(before - 2 * found);
+    // One job, claimed by the killed process and again by the new one.
+    const job = await query<{ attempts: number; status: string }>(`SELECT attempts, status FROM jobs WHERE kind = 'contacts.batch' AND payload->>'taskId' = $1`, [
+      taskId,
+    ]);
+    expect(job).toEqual([{ attempts: 2, status: 'succeeded' }]);
+    await kill();
+  }, 120_000);
 
   async function storedStatus(id: string): Promise<{ status: string }> {
     const rows = await query<{ status: string }>('SELECT status FROM audiences WHERE account_id = $1 AND id = $2', [accountId, id]);

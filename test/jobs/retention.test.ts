@@ -1,8 +1,11 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storageKeyOf } from '../../src/core/audiences/exports.js';
+import { storageKeyOf } from '../../src/core/audiences/export-row.js';
 import { sweepRetention } from '../../src/jobs/retention.js';
+import { createLogger } from '../../src/log.js';
+import { retentionTasks } from '../../src/service.js';
 import { buildAudience, ok, testEnv, waitForExport } from '../audiences/helpers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
@@ -18,6 +21,8 @@ describe('retention sweep', () => {
   let audienceId: string;
 
   const exists = (file: string) => access(file).then(() => true, () => false);
+  /** One sweep with the tasks the service registers. */
+  const sweep = () => sweepRetention(app.db.pool, retentionTasks(app.service.context));
 
   beforeAll(async () => {
     app = await startTestApp({ env: { ...testEnv, EXPORT_RETENTION_DAYS: '30', JOB_RETENTION_DAYS: '30' } });
@@ -45,7 +50,7 @@ describe('retention sweep', () => {
     expect(await exists(old.file)).toBe(true);
     await app.db.pool.query("UPDATE audience_exports SET completed_at = now() - interval '31 days' WHERE account_id = $1 AND id = $2", [accountId, old.exportId]);
 
-    const counts = await sweepRetention(app.service.context);
+    const counts = await sweep();
     expect(counts?.exportsExpired).toBe(1);
     expect(await exists(old.file)).toBe(false);
     expect(await exists(young.file)).toBe(true);
@@ -62,7 +67,7 @@ describe('retention sweep', () => {
     expect((await fetch(String(stillThere.body.output.downloadUrl))).status).toBe(200);
 
     // A second sweep finds nothing more to do.
-    expect((await sweepRetention(app.service.context))?.exportsExpired).toBe(0);
+    expect((await sweep())?.exportsExpired).toBe(0);
   });
 
   it('deletes finished jobs past the retention period, never queued or running ones', async () => {
@@ -74,22 +79,64 @@ describe('retention sweep', () => {
          ('retention.test', 'queued', '{}', NULL, now() + interval '1 day')
        RETURNING id, status`,
     );
-    const counts = await sweepRetention(app.service.context);
+    const counts = await sweep();
     expect(counts?.jobsDeleted).toBe(2);
     const left = await app.db.pool.query<{ id: number }>('SELECT id FROM jobs WHERE id = ANY($1) ORDER BY id', [jobs.rows.map((row) => row.id)]);
     expect(left.rows.map((row) => row.id)).toEqual(jobs.rows.slice(2).map((row) => row.id));
     await app.db.pool.query('DELETE FROM jobs WHERE id = ANY($1)', [jobs.rows.map((row) => row.id)]);
   });
 
+  it("runs every module's task: expired MCP results, old poll answers and idle rate-limit buckets go, fresh ones stay", async () => {
+    await app.db.pool.query(
+      `INSERT INTO mcp_stored_results (account_id, result_id, operation_id, answer, expires_at) VALUES
+         ($1, 'retention-old', 'companySearch', '{}', now() - interval '1 minute'),
+         ($1, 'retention-new', 'companySearch', '{}', now() + interval '1 hour')`,
+      [accountId],
+    );
+    await app.db.pool.query(
+      `INSERT INTO mcp_poll_cache (account_id, operation_id, resource_key, answer, fetched_at) VALUES
+         ($1, 'getAudienceStatus', 'retention-old', '{}', now() - interval '2 hours'),
+         ($1, 'getAudienceStatus', 'retention-new', '{}', now())`,
+      [accountId],
+    );
+    await app.db.pool.query(
+      `INSERT INTO rate_limit_buckets (subject, rate_class, tokens, allowed, updated_at) VALUES
+         ('retention-old', 'search', 1, true, now() - interval '2 hours'),
+         ('retention-new', 'search', 1, true, now())`,
+    );
+    const counts = await sweep();
+    expect(counts).toMatchObject({ mcpResultsDeleted: 1, mcpPollAnswersDeleted: 1, rateLimitBucketsDeleted: 1 });
+    const left = async (sql: string) => (await app.db.pool.query<{ key: string }>(sql)).rows.map((r) => r.key).filter((k) => k.startsWith('retention-'));
+    expect(await left('SELECT result_id AS key FROM mcp_stored_results')).toEqual(['retention-new']);
+    expect(await left('SELECT resource_key AS key FROM mcp_poll_cache')).toEqual(['retention-new']);
+    expect(await left('SELECT subject AS key FROM rate_limit_buckets')).toEqual(['retention-new']);
+  });
+
+  it('logs a failing task and runs the others', async () => {
+    const lines: string[] = [];
+    const log = createLogger('warn', new Writable({ write: (chunk: Buffer, _encoding, done) => void (lines.push(chunk.toString()), done()) }));
+    const counts = await sweepRetention(
+      app.db.pool,
+      [
+        { name: 'broken', sweep: async () => Promise.reject(new Error('disk on fire')) },
+        { name: 'fine', sweep: async () => 3 },
+      ],
+      log,
+    );
+    expect(counts).toEqual({ fine: 3 });
+    const warnings = lines.map((line) => JSON.parse(line) as { task?: string; msg: string; err?: { message: string } });
+    expect(warnings).toMatchObject([{ task: 'broken', err: { message: 'disk on fire' } }]);
+  });
+
   it('lets one instance sweep at a time', async () => {
     const client = await app.db.pool.connect();
     try {
       await client.query('SELECT pg_advisory_lock($1)', [0x70647372]);
-      expect(await sweepRetention(app.service.context)).toBeNull();
+      expect(await sweep()).toBeNull();
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [0x70647372]);
       client.release();
     }
-    expect(await sweepRetention(app.service.context)).not.toBeNull();
+    expect(await sweep()).not.toBeNull();
   });
 });

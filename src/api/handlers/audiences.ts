@@ -3,9 +3,9 @@ import {
   listAudienceCompanies, listAudienceProspects, listAudiences, updateAudienceSearchParams,
 } from '../../../operations/index.js';
 import * as audiences from '../../core/audiences/audiences.js';
+import { startBuild } from '../../core/audiences/build.js';
 import { requestExport, exportStatus } from '../../core/audiences/exports.js';
 import * as members from '../../core/audiences/members.js';
-import { wakeWorker } from '../../core/audiences/services.js';
 import { handle } from '../handler.js';
 
 export const audienceHandlers = [
@@ -38,8 +38,7 @@ export const audienceHandlers = [
     };
   }),
   handle(buildAudience, async (input, { app, principal }) => {
-    const row = await audiences.startBuild(app.db, principal.accountId, input.audienceId);
-    wakeWorker(app);
+    const row = await startBuild(app.db, principal.accountId, input.audienceId);
     const searches = row.creation_method === 'NORMAL'
       ? `up to ${row.max_companies} companies by the company filters, then up to ${row.max_prospects} prospects at them`
       : `up to ${row.max_prospects} prospects by the prospect filters`;

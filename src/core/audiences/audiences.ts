@@ -1,6 +1,5 @@
 import { companySearchParams, peopleSearchParams, type CompanySearchParams, type PeopleSearchParams } from '../../../operations/schemas/filters.js';
 import { AppError } from '../../errors.js';
-import { enqueueJob } from '../../jobs/queue.js';
 import type { Database, Queryable } from '../../store/db.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
 
@@ -11,7 +10,7 @@ import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.j
  *                                                                  \-----failure--> FAILED
  *
  * Filters change only while DRAFT; build needs filters and a DRAFT audience; enrichment and
- * exports need NORMAL. Every call in the wrong state is refused with `invalid_state` and a
+ * exports need NORMAL (the build itself: build.ts). Every call in the wrong state is refused with `invalid_state` and a
  * message saying what the audience is doing and what to do next. An audience of another
  * account does not exist for the caller (404), never 403.
  */
@@ -39,7 +38,7 @@ export interface AudienceRow {
   built_at: Date | null;
 }
 
-const audienceColumns = `account_id, id, name, creation_method, status, search_logic_id, company_search_params,
+export const audienceColumns = `account_id, id, name, creation_method, status, search_logic_id, company_search_params,
   prospect_search_params, max_companies, max_prospects, filters_set_at, num_companies, num_prospects, build_credits,
   failure_reason, created_at, built_at`;
 
@@ -138,29 +137,6 @@ export async function setSearchParams(db: Database, accountId: number, audienceI
   });
 }
 
-export const buildJobKind = 'audience.build';
-
-/** DRAFT with filters → BUILDING, with the build job queued in the same transaction. */
-export async function startBuild(db: Database, accountId: number, audienceId: string): Promise<AudienceRow> {
-  return db.transaction(async (tx) => {
-    const audience = await requireAudience(tx, accountId, audienceId, true);
-    if (audience.status !== 'DRAFT') throw buildRefused(audience);
-    if (!audience.filters_set_at) {
-      throw new AppError(
-        'invalid_state',
-        `Audience ${audience.id} has no filters yet: set them with updateAudienceSearchParams (PATCH /v1/audiences/${audience.id}/search-params), then build.`,
-        { details: { status: audience.status } },
-      );
-    }
-    const updated = await tx.query<AudienceRow>(
-      `UPDATE audiences SET status = 'BUILDING', build_started_at = now() WHERE account_id = $1 AND id = $2 RETURNING ${audienceColumns}`,
-      [accountId, audience.id],
-    );
-    await enqueueJob(tx, { kind: buildJobKind, accountId, payload: { audienceId: audience.id }, maxAttempts: 5 });
-    return updated.rows[0] as AudienceRow;
-  });
-}
-
 /** The audience must be NORMAL for enrichment, exports and listings of its records. */
 export function requireBuilt(audience: AudienceRow, action: string): void {
   if (audience.status === 'NORMAL') return;
@@ -188,7 +164,7 @@ function filtersFrozen(audience: AudienceRow): AppError {
   );
 }
 
-function buildRefused(audience: AudienceRow): AppError {
+export function buildRefused(audience: AudienceRow): AppError {
   const messages: Record<Exclude<AudienceStatus, 'DRAFT'>, string> = {
     BUILDING: `Audience ${audience.id} is already BUILDING: poll getAudienceStatus every 30 to 60 seconds until it is NORMAL.`,
     NORMAL: `Audience ${audience.id} is already built (NORMAL). A build runs once; to build with other filters, create a new audience.`,

@@ -1,15 +1,18 @@
 import type pg from 'pg';
+import { z } from 'zod';
 import { peopleSearchParams } from '../../../operations/schemas/filters.js';
+import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import type { JobRun } from '../../jobs/worker.js';
+import { accountOf, defineJob, enqueue, wakeWorkers, type JobRun } from '../../jobs/index.js';
 import type { Database } from '../../store/db.js';
 import { charge } from '../credits.js';
 import { companyConditions } from '../search/company-search.js';
 import { peopleConditions } from '../search/people-search.js';
-import { requireAudience, storedFilters, type AudienceRow } from './audiences.js';
+import { audienceColumns, buildRefused, requireAudience, storedFilters, type AudienceRow } from './audiences.js';
 
 /**
- * The build job. Three steps, each its own transaction and each safe to run again (a step
+ * Building an audience: `startBuild` moves it to BUILDING and queues the build job, which runs
+ * three steps, each its own transaction and each safe to run again (a step
  * first deletes what an interrupted earlier attempt may have left):
  *
  * 1. companies: for NORMAL audiences, the companies the company filters select (the same SQL
@@ -28,14 +31,52 @@ import { requireAudience, storedFilters, type AudienceRow } from './audiences.js
 
 export const buildCreditUnit = 'audienceBuildRecord';
 
+export const buildJob = defineJob({
+  kind: 'audience.build',
+  payload: z.object({ audienceId: z.number().int().positive() }),
+  maxAttempts: 5,
+  run: (run, context: AppContext) => runBuild({ db: context.db, stepDelayMs: context.config.JOB_STEP_DELAY_MS }, run),
+  exhausted: (job, _error, context: AppContext) =>
+    failBuild(
+      context.db,
+      accountOf(job),
+      job.payload.audienceId,
+      'the build stopped after repeated internal errors; nothing was charged. Create a new audience to try again.',
+    ),
+});
+
+/** DRAFT with filters → BUILDING, with the build job queued in the same transaction. */
+export async function startBuild(db: Database, accountId: number, audienceId: string): Promise<AudienceRow> {
+  const started = await db.transaction(async (tx) => {
+    const audience = await requireAudience(tx, accountId, audienceId, true);
+    if (audience.status !== 'DRAFT') throw buildRefused(audience);
+    if (!audience.filters_set_at) {
+      throw new AppError(
+        'invalid_state',
+        `Audience ${audience.id} has no filters yet: set them with updateAudienceSearchParams (PATCH /v1/audiences/${audience.id}/search-params), then build.`,
+        { details: { status: audience.status } },
+      );
+    }
+    const updated = await tx.query<AudienceRow>(
+      `UPDATE audiences SET status = 'BUILDING', build_started_at = now() WHERE account_id = $1 AND id = $2 RETURNING ${audienceColumns}`,
+      [accountId, audience.id],
+    );
+    await enqueue(tx, buildJob, { accountId, payload: { audienceId: audience.id } });
+    return updated.rows[0] as AudienceRow;
+  });
+  wakeWorkers();
+  return started;
+}
+
 export interface BuildDeps {
   db: Database;
   /** Test and demo aid: a pause after each step (JOB_STEP_DELAY_MS). */
   stepDelayMs: number;
 }
 
-export async function runBuild(deps: BuildDeps, run: JobRun): Promise<void> {
-  const { accountId, audienceId } = buildPayload(run);
+export async function runBuild(deps: BuildDeps, run: JobRun<{ audienceId: number }>): Promise<void> {
+  const accountId = accountOf(run.job);
+  const { audienceId } = run.job.payload;
   const audience = await requireAudience(deps.db.pool, accountId, audienceId);
   // An earlier attempt already finished it (the process died between its commit and the job's completion).
   if (audience.status !== 'BUILDING') return;
@@ -155,11 +196,4 @@ async function memberCounts(tx: pg.PoolClient, accountId: number, audienceId: nu
     [accountId, audienceId],
   );
   return result.rows[0] as { companies: number; prospects: number };
-}
-
-export function buildPayload(run: Pick<JobRun, 'job'>): { accountId: number; audienceId: number } {
-  const accountId = run.job.account_id;
-  const audienceId = Number(run.job.payload.audienceId);
-  if (accountId === null || !Number.isSafeInteger(audienceId)) throw new Error(`malformed build job ${run.job.id}`);
-  return { accountId, audienceId };
 }

@@ -1,63 +1,18 @@
-import { enrichmentSteps } from '../../../operations/schemas/audiences.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { enqueueJob } from '../../jobs/queue.js';
+import { enqueue, wakeWorkers } from '../../jobs/index.js';
 import type { Database, Queryable } from '../../store/db.js';
 import { charge } from '../credits.js';
 import { requireAudience, requireBuilt } from './audiences.js';
-import { measureScope, normalizeOptions, optionsKey, priceScope, type EnrichmentEstimate, type EnrichmentOptions, type EnrichmentOptionsInput } from './pricing.js';
-import { wakeWorker } from './services.js';
+import { enrichmentJob } from './enrichment-run.js';
+import { enrichmentCreditUnit, initialSteps, runColumns, type RunRow, type RunStatus, type StepState } from './enrichment-row.js';
+import { measureScope, normalizeOptions, optionsKey, priceScope, type EnrichmentEstimate, type EnrichmentOptionsInput } from './pricing.js';
 
 /**
  * Estimating and triggering enrichment runs, and reading their status. The run itself is in
- * enrichment-run.ts. Pricing rules: pricing.ts.
+ * enrichment-run.ts (the loop) and enrichment-steps/ (the nine steps); the stored run in
+ * enrichment-row.ts. Pricing rules: pricing.ts.
  */
-
-export const enrichmentJobKind = 'audience.enrichment';
-export const enrichmentCreditUnit = 'audienceEnrichment';
-
-export type RunStatus = 'NOT_STARTED' | 'RUNNING' | 'DONE' | 'FAILED';
-export type StepStatus = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'SKIPPED' | 'FAILED';
-
-export interface StepState {
-  name: string;
-  status: StepStatus;
-  startedAt: string | null;
-  completedAt: string | null;
-  /** Records handled so far, of `total`. */
-  done: number;
-  total: number;
-  note: string | null;
-}
-
-export interface RunRow {
-  account_id: number;
-  id: number;
-  audience_id: number;
-  estimate_id: number;
-  options: EnrichmentOptions;
-  user_email: string | null;
-  status: RunStatus;
-  prospect_cap_id: number | null;
-  prospects_to_enrich: number;
-  companies_to_enrich: number;
-  breakdown: EnrichmentEstimate['breakdown'];
-  steps: StepState[];
-  step_index: number;
-  step_cursor: Record<string, unknown> | null;
-  charged_credits: number;
-  settled_credits: number;
-  refunded_credits: number;
-  export_id: number | null;
-  failure_reason: string | null;
-  created_at: Date;
-  started_at: Date | null;
-  completed_at: Date | null;
-}
-
-export const runColumns = `account_id, id, audience_id, estimate_id, options, user_email, status, prospect_cap_id, prospects_to_enrich,
-  companies_to_enrich, breakdown, steps, step_index, step_cursor, charged_credits, settled_credits, refunded_credits, export_id,
-  failure_reason, created_at, started_at, completed_at`;
 
 export async function estimateEnrichment(
   db: Database,
@@ -135,7 +90,7 @@ export async function triggerEnrichment(
         { details: { estimateId: String(stored.id), estimatedCredits: stored.total_credits, currentCredits: fresh.totalCredits } },
       );
     }
-    const steps: StepState[] = enrichmentSteps.map((name) => ({ name, status: 'PENDING', startedAt: null, completedAt: null, done: 0, total: 0, note: null }));
+    const steps = initialSteps();
     const inserted = await tx.query<{ id: number }>(
       `INSERT INTO enrichment_runs (account_id, audience_id, estimate_id, options, user_email, prospect_cap_id, prospects_to_enrich,
               companies_to_enrich, breakdown, steps, charged_credits)
@@ -161,21 +116,11 @@ export async function triggerEnrichment(
       reference: `enrichment:${runId}`,
       idempotencyKey: `enrichment:${runId}:charge`,
     });
-    await enqueueJob(tx, { kind: enrichmentJobKind, accountId, payload: { enrichmentId: runId }, maxAttempts: 3 });
+    await enqueue(tx, enrichmentJob, { accountId, payload: { enrichmentId: runId } });
     return { enrichmentId: String(runId), status: 'NOT_STARTED' as const, estimatedCredits: fresh.totalCredits };
   });
-  wakeWorker(context);
+  wakeWorkers();
   return triggered;
-}
-
-export async function requireRun(db: Queryable, accountId: number, runId: number, forUpdate = false): Promise<RunRow> {
-  const result = await db.query<RunRow>(`SELECT ${runColumns} FROM enrichment_runs WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`, [
-    accountId,
-    runId,
-  ]);
-  const row = result.rows[0];
-  if (!row) throw new AppError('not_found', `Enrichment ${runId} not found.`);
-  return row;
 }
 
 export interface EnrichmentStatusView {

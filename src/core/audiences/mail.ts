@@ -1,6 +1,6 @@
+import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { enqueueJob, type JobRow } from '../../jobs/queue.js';
-import type { JobRun } from '../../jobs/worker.js';
+import { accountOf, defineJob, enqueue, type JobRun } from '../../jobs/index.js';
 import type { Queryable } from '../../store/db.js';
 import { mailerOf, signedLink } from './services.js';
 
@@ -11,50 +11,59 @@ import { mailerOf, signedLink } from './services.js';
  * Download links are signed when the mail is sent, so a retried mail carries a fresh link.
  */
 
-export const mailJobKind = 'mail.send';
-export const mailMaxAttempts = 8;
+const id = z.number().int().positive();
+const count = z.number().int().nonnegative();
 
-export type MailTemplate =
-  | { kind: 'export-ready'; exportId: number; audienceName: string; rows: number; exportKind: string }
-  | {
-      kind: 'enrichment-done';
-      enrichmentId: number;
-      audienceId: number;
-      audienceName: string;
-      prospects: number;
-      found: { workEmails: number; personalEmails: number; phoneNumbers: number };
-      chargedCredits: number;
-      refundedCredits: number;
-      exportId: number | null;
-      exportNote: string | null;
-    }
-  | { kind: 'enrichment-failed'; enrichmentId: number; audienceId: number; audienceName: string; reason: string; refundedCredits: number };
+const mailTemplate = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('export-ready'), exportId: id, audienceName: z.string(), rows: count, exportKind: z.string() }),
+  z.object({
+    kind: z.literal('enrichment-done'),
+    enrichmentId: id,
+    audienceId: id,
+    audienceName: z.string(),
+    prospects: count,
+    found: z.object({ workEmails: count, personalEmails: count, phoneNumbers: count }),
+    chargedCredits: count,
+    refundedCredits: count,
+    exportId: id.nullable(),
+    exportNote: z.string().nullable(),
+  }),
+  z.object({
+    kind: z.literal('enrichment-failed'),
+    enrichmentId: id,
+    audienceId: id,
+    audienceName: z.string(),
+    reason: z.string(),
+    refundedCredits: count,
+  }),
+]);
 
-export interface QueuedMail {
-  to: string;
-  subject: string;
-  template: MailTemplate;
-}
+const queuedMail = z.object({ to: z.string().min(3), subject: z.string(), template: mailTemplate });
+
+export type MailTemplate = z.infer<typeof mailTemplate>;
+export type QueuedMail = z.infer<typeof queuedMail>;
+
+export const mailJob = defineJob({
+  kind: 'mail.send',
+  payload: queuedMail,
+  maxAttempts: 8,
+  run: (run, context: AppContext) => sendQueuedMail(context, run),
+  exhausted: async (job, error, context: AppContext) => {
+    context.log.error({ jobId: job.id, error, template: job.payload.template.kind }, 'mail not delivered after every attempt');
+  },
+});
 
 export async function enqueueMail(tx: Queryable, accountId: number, mail: QueuedMail): Promise<void> {
-  await enqueueJob(tx, { kind: mailJobKind, accountId, payload: { ...mail }, maxAttempts: mailMaxAttempts });
+  await enqueue(tx, mailJob, { accountId, payload: mail });
 }
 
-export async function sendQueuedMail(context: AppContext, run: JobRun): Promise<void> {
-  const mail = run.job.payload as unknown as QueuedMail;
-  const accountId = run.job.account_id;
-  if (accountId === null) throw new Error(`mail job ${run.job.id} has no account`);
-  const text = await render(context, accountId, mail.template);
+export async function sendQueuedMail(context: AppContext, run: JobRun<QueuedMail>): Promise<void> {
+  const mail = run.job.payload;
+  const text = await render(context, accountOf(run.job), mail.template);
   const sent = await mailerOf(context).send({ to: mail.to, subject: mail.subject, text });
   // Addresses are personal data: the log line names the job and the message, not the recipient.
   run.log.info({ messageId: sent.messageId, outboxPath: sent.outboxPath, template: mail.template.kind }, 'mail sent');
   await run.progress({ messageId: sent.messageId, ...(sent.outboxPath ? { outboxPath: sent.outboxPath } : {}) });
-}
-
-export function mailJobExhausted(context: AppContext) {
-  return async (job: JobRow, error: string): Promise<void> => {
-    context.log.error({ jobId: job.id, error, template: (job.payload as { template?: { kind?: string } }).template?.kind }, 'mail not delivered after every attempt');
-  };
 }
 
 async function render(context: AppContext, accountId: number, template: MailTemplate): Promise<string> {

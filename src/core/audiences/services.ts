@@ -9,8 +9,6 @@ declare module '../../context.js' {
     mailer: Mailer;
     exportStorage: ExportStorage;
     exportLinkSigner: Promise<LinkSigner>;
-    /** The in-process job worker, when this process runs one (JOB_WORKER). */
-    jobWorker: { wake(): void };
     /** Where audience enrichment finds contacts; replaceable (tests inject failing sources here). */
     audienceContactSource: AudienceContactSource;
     /** Where audience enrichment fetches live records. */
@@ -37,11 +35,6 @@ export function linkSignerOf(context: AppContext): Promise<LinkSigner> {
     if (context.services.exportLinkSigner === signer) delete context.services.exportLinkSigner;
   });
   return signer;
-}
-
-/** Tells this process's worker that a job was queued, so it starts now rather than at its next poll. */
-export function wakeWorker(context: AppContext): void {
-  context.services.jobWorker?.wake();
 }
 
 /** A fresh signed download link for an export, valid for EXPORT_LINK_TTL_SECONDS. */

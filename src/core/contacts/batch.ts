@@ -1,20 +1,23 @@
-import type pg from 'pg';
 import type { Principal } from '../../auth/api-keys.js';
 import type { AppContext } from '../../context.js';
 import { AppError, type FieldIssue } from '../../errors.js';
+import { enqueue, wakeWorkers } from '../../jobs/index.js';
 import type { ContactTypes } from '../../providers/contacts/types.js';
 import type { ProfileRef } from '../../providers/network/types.js';
 import type { Queryable } from '../../store/db.js';
-import { charge, getBalance } from '../credits.js';
+import { getBalance } from '../credits.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
+import { batchReasons, type TaskStatus } from './batch-items.js';
+import { batchContactsJob } from './batch-job.js';
 import { parsePersonIdentifier } from './identifiers.js';
-import { priceOfFound, totalOf, worstCaseOf, type FoundContacts } from './reveal.js';
+import { worstCaseOf, type FoundContacts } from './reveal.js';
 
 /**
- * Batch contact enrichment: a durable job of up to 1,000 profiles, processed item by item by
- * the batch worker (batch-worker.ts) and read back with a cursor.
+ * Batch contact enrichment: a durable task of up to 1,000 profiles, submitted here with its
+ * job (one row of the job table, run by the one worker: batch-job.ts), processed item by item
+ * (batch-items.ts) and read back here with a cursor.
  *
- * Job states
+ * Task states
  *   QUEUED   accepted; no worker has claimed an item yet.
  *   RUNNING  a worker claimed an item; items complete one by one.
  *   DONE     no item is PENDING any more (each is FOUND or NOT_FOUND).
@@ -36,18 +39,7 @@ import { priceOfFound, totalOf, worstCaseOf, type FoundContacts } from './reveal
  * be paid for); the balance never goes negative.
  */
 
-export type TaskStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED';
 type ItemStatus = 'PENDING' | 'FOUND' | 'NOT_FOUND';
-
-export const batchReasons = {
-  profileNotFound: 'profile not found',
-  nothingFound: 'no contact found for the types asked',
-  providersUnavailable: (attempts: number) => `contact providers unavailable after ${attempts} attempts; nothing charged`,
-  duplicate: (index: number) => `same profile as profileUrls[${index}]: looked up and charged once, there`,
-  notPaid: (required: number, balance: number) =>
-    `insufficient credits: the contacts found cost ${required} and the balance was ${balance}; contacts withheld, nothing charged`,
-  stopped: 'not processed: the job stopped because the balance ran out; nothing charged',
-} as const;
 
 export interface StartedBatch {
   taskId: string;
@@ -101,8 +93,10 @@ export async function startBatch(
         items.map((i) => i.status), items.map((i) => i.reason),
       ],
     );
+    if (pending > 0) await enqueue(tx, batchContactsJob, { accountId: principal.accountId, payload: { taskId: id } });
     return id;
   });
+  if (pending > 0) wakeWorkers();
   return { taskId: String(taskId), status, totalProfiles: items.length, maxCredits: pending * perItem };
 }
 
@@ -210,103 +204,4 @@ export async function pollBatch(
     })),
     nextCursor: page.rows.length > input.pageSize && last ? encodeCursor(last.item_index + 1, fingerprint) : null,
   };
-}
-
-/** One claimed item's outcome, as the worker decided it. */
-export type ItemOutcome =
-  | { kind: 'looked-up'; found: FoundContacts }
-  | { kind: 'not-found'; reason: string };
-
-export interface ClaimedItem {
-  accountId: number;
-  taskId: number;
-  itemIndex: number;
-}
-
-/**
- * Stores one item's outcome and charges for it, atomically. Locks the job row first, so the
- * completions of one job are serialised: the last one sees no PENDING item left and marks the
- * job DONE, and a completion after a stop sees FAILED. Returns false when the item was already
- * complete (another worker finished it after this one's lease ran out).
- */
-export async function completeItem(tx: pg.PoolClient, item: ClaimedItem, outcome: ItemOutcome): Promise<boolean> {
-  const task = await tx.query<{ status: TaskStatus; get_work_emails: boolean; get_personal_emails: boolean; get_phone_numbers: boolean }>(
-    `SELECT status, get_work_emails, get_personal_emails, get_phone_numbers FROM contact_batch_tasks
-      WHERE account_id = $1 AND id = $2 FOR UPDATE`,
-    [item.accountId, item.taskId],
-  );
-  const job = task.rows[0];
-  if (!job) return false;
-  const current = await tx.query<{ status: string }>(
-    'SELECT status FROM contact_batch_items WHERE account_id = $1 AND task_id = $2 AND item_index = $3 FOR UPDATE',
-    [item.accountId, item.taskId, item.itemIndex],
-  );
-  if (current.rows[0]?.status !== 'PENDING') return false;
-
-  if (job.status === 'FAILED') {
-    await finishItem(tx, item, 'NOT_FOUND', null, 0, batchReasons.stopped);
-  } else if (outcome.kind === 'not-found') {
-    await finishItem(tx, item, 'NOT_FOUND', null, 0, outcome.reason);
-  } else {
-    const types: ContactTypes = {
-      getWorkEmails: job.get_work_emails, getPersonalEmails: job.get_personal_emails, getPhoneNumbers: job.get_phone_numbers,
-    };
-    const amount = totalOf(priceOfFound(outcome.found, types));
-    try {
-      await charge(tx, item.accountId, amount, {
-        unit: 'revealContact',
-        reason: 'batch contact enrichment',
-        reference: `batch:${item.taskId}`,
-        idempotencyKey: `batch:${item.taskId}:${item.itemIndex}`,
-      });
-    } catch (error) {
-      if (!(error instanceof AppError) || error.code !== 'insufficient_credits') throw error;
-      // charge() refuses without an SQL error, so the transaction is still usable.
-      const balance = await getBalance(tx, item.accountId);
-      await finishItem(tx, item, 'NOT_FOUND', null, 0, batchReasons.notPaid(amount, balance));
-      await stopTask(tx, item, `Stopped at profileUrls[${item.itemIndex}]: ${batchReasons.notPaid(amount, balance)}. Items not processed end NOT_FOUND; top up and submit them again.`);
-      return true;
-    }
-    const found = amount > 0;
-    await finishItem(tx, item, found ? 'FOUND' : 'NOT_FOUND', found ? outcome.found : null, amount, found ? null : batchReasons.nothingFound);
-  }
-  await tx.query(
-    `UPDATE contact_batch_tasks t SET status = 'DONE', completed_at = now()
-      WHERE t.account_id = $1 AND t.id = $2 AND t.status IN ('QUEUED', 'RUNNING')
-        AND NOT EXISTS (SELECT 1 FROM contact_batch_items i WHERE i.account_id = $1 AND i.task_id = $2 AND i.status = 'PENDING')`,
-    [item.accountId, item.taskId],
-  );
-  return true;
-}
-
-async function finishItem(
-  tx: Queryable,
-  item: ClaimedItem,
-  status: 'FOUND' | 'NOT_FOUND',
-  found: FoundContacts | null,
-  credits: number,
-  reason: string | null,
-): Promise<void> {
-  await tx.query(
-    `UPDATE contact_batch_items SET status = $4, work_emails = $5, personal_emails = $6, phone_numbers = $7, credits_charged = $8,
-            reason = $9, lease_owner = NULL, lease_expires_at = NULL, not_before = NULL, completed_at = now()
-      WHERE account_id = $1 AND task_id = $2 AND item_index = $3`,
-    [
-      item.accountId, item.taskId, item.itemIndex, status, found?.workEmails ?? [], found?.personalEmails ?? [], found?.phoneNumbers ?? [],
-      credits, reason,
-    ],
-  );
-}
-
-async function stopTask(tx: Queryable, item: ClaimedItem, failureReason: string): Promise<void> {
-  await tx.query(
-    `UPDATE contact_batch_tasks SET status = 'FAILED', failure_reason = $3, completed_at = now() WHERE account_id = $1 AND id = $2`,
-    [item.accountId, item.taskId, failureReason],
-  );
-  await tx.query(
-    `UPDATE contact_batch_items SET status = 'NOT_FOUND', reason = $3, lease_owner = NULL, lease_expires_at = NULL, not_before = NULL,
-            completed_at = now()
-      WHERE account_id = $1 AND task_id = $2 AND status = 'PENDING'`,
-    [item.accountId, item.taskId, batchReasons.stopped],
-  );
 }

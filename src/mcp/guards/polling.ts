@@ -1,3 +1,4 @@
+import type { RetentionTask } from '../../jobs/index.js';
 import type { Queryable } from '../../store/db.js';
 
 /**
@@ -44,7 +45,10 @@ export class PollCache {
     await this.db.query('DELETE FROM mcp_poll_cache WHERE account_id = $1', [accountId]);
   }
 
-  async purgeOlderThan(seconds: number): Promise<void> {
-    await this.db.query('DELETE FROM mcp_poll_cache WHERE fetched_at < now() - make_interval(secs => $1)', [seconds]);
+  async purgeOlderThan(seconds: number): Promise<number> {
+    return (await this.db.query('DELETE FROM mcp_poll_cache WHERE fetched_at < now() - make_interval(secs => $1)', [seconds])).rowCount ?? 0;
   }
 }
+
+/** Retention: poll answers older than an hour are of use to no one. */
+export const pollCacheRetention: RetentionTask = { name: 'mcpPollAnswersDeleted', sweep: (db) => new PollCache(db).purgeOlderThan(3600) };

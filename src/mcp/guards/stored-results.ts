@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { RetentionTask } from '../../jobs/index.js';
 import type { Queryable } from '../../store/db.js';
 
 /**
@@ -44,3 +45,6 @@ export class StoredResults {
     return (await this.db.query('DELETE FROM mcp_stored_results WHERE expires_at < now()')).rowCount ?? 0;
   }
 }
+
+/** Retention: stored results past their 24 hours. */
+export const storedResultsRetention: RetentionTask = { name: 'mcpResultsDeleted', sweep: (db) => new StoredResults(db).purgeExpired() };

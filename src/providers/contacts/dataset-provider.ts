@@ -13,7 +13,8 @@ export class DatasetContactProvider implements ContactProvider {
 
   constructor(private readonly db: Queryable) {}
 
-  async lookup(people: readonly PersonForLookup[], types: ContactTypes): Promise<Map<number, ContactFindings>> {
+  async lookup(people: readonly PersonForLookup[], types: ContactTypes, signal?: AbortSignal): Promise<Map<number, ContactFindings>> {
+    signal?.throwIfAborted();
     const kinds = kindsOf(types);
     const found = new Map<number, ContactFindings>();
     if (people.length === 0 || kinds.length === 0) return found;

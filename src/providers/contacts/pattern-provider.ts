@@ -8,7 +8,8 @@ import { emptyFindings, type ContactFindings, type ContactProvider, type Contact
 export class PatternEmailProvider implements ContactProvider {
   readonly name = 'pattern';
 
-  async lookup(people: readonly PersonForLookup[], types: ContactTypes): Promise<Map<number, ContactFindings>> {
+  async lookup(people: readonly PersonForLookup[], types: ContactTypes, signal?: AbortSignal): Promise<Map<number, ContactFindings>> {
+    signal?.throwIfAborted();
     const found = new Map<number, ContactFindings>();
     if (!types.getWorkEmails) return found;
     for (const person of people) {

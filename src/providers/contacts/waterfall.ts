@@ -26,7 +26,8 @@ const maxPerType = 5;
  * Asks providers in order. For each person, a type is asked of the next provider only while
  * no earlier provider produced a valid value for it; each candidate passes the validation
  * step before it counts, so a provider's invalid answer lets the waterfall go on. A failing
- * provider is skipped (and reported), never fatal.
+ * provider is skipped (and reported), never fatal. When `signal` aborts, the provider being
+ * asked is told (the HTTP provider aborts its request) and `reveal` throws the signal's reason.
  */
 export class ContactWaterfall {
   constructor(
@@ -52,8 +53,11 @@ export class ContactWaterfall {
         let answer: Map<number, ContactFindings>;
         for (const person of group.people) asked.set(person.id, (asked.get(person.id) ?? 0) + 1);
         try {
+          signal?.throwIfAborted();
           answer = await provider.lookup(group.people, groupTypes, signal);
         } catch (error) {
+          // Stopped by the caller: not a provider failure, and no reason to ask the next one.
+          if (signal?.aborted) throw signal.reason;
           this.log?.warn({ provider: provider.name, people: group.people.length, err: (error as Error).message }, 'contact provider failed');
           for (const person of group.people) results.get(person.id)?.failedProviders.push(provider.name);
           continue;

@@ -2,7 +2,7 @@ import type express from 'express';
 import type { Request, Response, NextFunction } from 'express';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { requireExport, storageKeyOf } from '../core/audiences/exports.js';
+import { requireExport, storageKeyOf } from '../core/audiences/export-row.js';
 import { exportStorageOf, linkSignerOf } from '../core/audiences/services.js';
 
 /**

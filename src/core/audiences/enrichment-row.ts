@@ -1,0 +1,78 @@
+import { enrichmentSteps } from '../../../operations/schemas/audiences.js';
+import { AppError } from '../../errors.js';
+import type { Queryable } from '../../store/db.js';
+import type { EnrichmentEstimate, EnrichmentOptions } from './pricing.js';
+
+/**
+ * An enrichment run as the `enrichment_runs` table holds it: the row, its per-step states
+ * (the spec's nine steps, in order, each keyed by its name), and the read that every part of
+ * enrichment shares. Triggering is in enrichment.ts, the run loop in enrichment-run.ts, the
+ * steps in enrichment-steps/.
+ */
+
+export const enrichmentCreditUnit = 'audienceEnrichment';
+
+export type EnrichmentStepName = (typeof enrichmentSteps)[number];
+export type RunStatus = 'NOT_STARTED' | 'RUNNING' | 'DONE' | 'FAILED';
+export type StepStatus = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'SKIPPED' | 'FAILED';
+
+export interface StepState {
+  name: EnrichmentStepName;
+  status: StepStatus;
+  startedAt: string | null;
+  completedAt: string | null;
+  /** Records handled so far, of `total`. */
+  done: number;
+  total: number;
+  note: string | null;
+}
+
+export interface RunRow {
+  account_id: number;
+  id: number;
+  audience_id: number;
+  estimate_id: number;
+  options: EnrichmentOptions;
+  user_email: string | null;
+  status: RunStatus;
+  prospect_cap_id: number | null;
+  prospects_to_enrich: number;
+  companies_to_enrich: number;
+  breakdown: EnrichmentEstimate['breakdown'];
+  /** One state per step, in the spec's order; `step_index` is the position of the current one. */
+  steps: StepState[];
+  step_index: number;
+  step_cursor: Record<string, unknown> | null;
+  charged_credits: number;
+  settled_credits: number;
+  refunded_credits: number;
+  export_id: number | null;
+  failure_reason: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+}
+
+export const runColumns = `account_id, id, audience_id, estimate_id, options, user_email, status, prospect_cap_id, prospects_to_enrich,
+  companies_to_enrich, breakdown, steps, step_index, step_cursor, charged_credits, settled_credits, refunded_credits, export_id,
+  failure_reason, created_at, started_at, completed_at`;
+
+/** The states of a new run: every step PENDING. */
+export function initialSteps(): StepState[] {
+  return enrichmentSteps.map((name) => ({ name, status: 'PENDING', startedAt: null, completedAt: null, done: 0, total: 0, note: null }));
+}
+
+/** The state of the step called `name` in this run. */
+export function stepNamed(run: Pick<RunRow, 'steps'>, name: EnrichmentStepName): StepState | undefined {
+  return run.steps.find((step) => step.name === name);
+}
+
+export async function requireRun(db: Queryable, accountId: number, runId: number, forUpdate = false): Promise<RunRow> {
+  const result = await db.query<RunRow>(`SELECT ${runColumns} FROM enrichment_runs WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`, [
+    accountId,
+    runId,
+  ]);
+  const row = result.rows[0];
+  if (!row) throw new AppError('not_found', `Enrichment ${runId} not found.`);
+  return row;
+}

@@ -1,0 +1,14 @@
+import type { AppContext } from '../context.js';
+import type { AnyJobDefinition } from '../jobs/index.js';
+import { buildJob } from './audiences/build.js';
+import { enrichmentJob } from './audiences/enrichment-run.js';
+import { exportJob } from './audiences/exports.js';
+import { mailJob } from './audiences/mail.js';
+import { batchContactsJob } from './contacts/batch-job.js';
+
+/**
+ * Every kind of job the service runs, for the one job worker (src/worker). To add a kind:
+ * define it with `defineJob` next to the code it runs, enqueue it with `enqueue` in the
+ * transaction that creates its work (then `wakeWorkers()`), and add it here.
+ */
+export const jobDefinitions: readonly AnyJobDefinition<AppContext>[] = [buildJob, enrichmentJob, exportJob, mailJob, batchContactsJob];

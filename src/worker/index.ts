@@ -1,0 +1,68 @@
+/**
+ * The worker: the background side of a process (JOB_WORKER), above core. It runs core's jobs
+ * (the one list in src/core/jobs.ts: audience builds, enrichments, exports, mails, batch
+ * contact enrichment) in one job loop (job-worker.ts), and the retention sweeps the
+ * composition root hands it.
+ *
+ * Layer rule: src/worker may import src/core, src/jobs, src/store and the root files
+ * (config, context, log, errors); nothing imports src/worker but the composition root
+ * (src/service.ts) and tests. The queue it reads (table, `defineJob`, job types) is
+ * src/jobs, below core, so that core can define and enqueue jobs without knowing who runs them.
+ */
+import type { AppContext } from '../context.js';
+import { jobDefinitions } from '../core/jobs.js';
+import { linkSignerOf } from '../core/audiences/services.js';
+import type { AnyJobDefinition } from '../jobs/define.js';
+import { startRetentionSweeps, type RetentionTask } from '../jobs/retention.js';
+import { JobWorker } from './job-worker.js';
+
+export { JobWorker, type WorkerOptions } from './job-worker.js';
+
+export interface BackgroundWork {
+  worker: JobWorker<AppContext>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts this process's job loop and the retention sweeps. Stopping interrupts running jobs at
+ * their next checkpoint and hands them back to the queue, so another process (or this one after
+ * a restart) continues them.
+ */
+export async function startBackgroundWork(context: AppContext, options: { retention: readonly RetentionTask[] }): Promise<BackgroundWork> {
+  // Made now, so a database problem shows at start rather than in the first export.
+  await linkSignerOf(context);
+  const worker = startJobWorker(context);
+  const retention = startRetentionSweeps(
+    context.db.pool,
+    options.retention,
+    context.config.RETENTION_SWEEP_MINUTES,
+    context.log.child({ component: 'retention' }),
+  );
+  return {
+    worker,
+    stop: async () => {
+      await retention.stop();
+      await worker.stop();
+      context.services.mailer?.close();
+    },
+  };
+}
+
+/** The job loop alone, on the settings of `context.config` (tests start it on a context of their own). */
+export function startJobWorker(context: AppContext, jobs: readonly AnyJobDefinition<AppContext>[] = jobDefinitions): JobWorker<AppContext> {
+  const { config } = context;
+  const worker = new JobWorker<AppContext>({
+    db: context.db,
+    log: context.log.child({ component: 'jobs' }),
+    jobs,
+    context,
+    concurrency: config.JOB_CONCURRENCY,
+    pollIntervalMs: config.JOB_POLL_INTERVAL_MS,
+    leaseSeconds: config.JOB_LEASE_SECONDS,
+    retryBaseMs: config.JOB_RETRY_BASE_MS,
+    maxRunningPerAccount: config.jobMaxRunningPerAccount,
+  });
+  worker.start();
+  context.log.info({ workerId: worker.id, concurrency: config.JOB_CONCURRENCY, kinds: jobs.map((j) => j.kind) }, 'job worker started');
+  return worker;
+}
