@@ -3,6 +3,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { idempotencyKeysRetention } from './api/idempotency.js';
 import { rateLimitRetention } from './api/rate-limit.js';
 import { createApp } from './app.js';
 import { ApiKeyAuthenticator, generateApiKey, hashApiKey } from './auth/api-keys.js';
@@ -103,6 +104,7 @@ export function retentionTasks(context: AppContext): RetentionTask[] {
     storedResultsRetention,
     pollCacheRetention,
     rateLimitRetention,
+    idempotencyKeysRetention,
   ];
 }
 

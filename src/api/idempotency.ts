@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { RetentionTask } from '../jobs/index.js';
 import type { Queryable } from '../store/db.js';
 import { canonicalJson } from '../core/search/cursor.js';
 import { AppError } from '../errors.js';
@@ -117,7 +118,10 @@ export async function claimIdempotencyKey(
 }
 
 /** The retention sweep's part: keys are kept 24 hours. */
-export async function purgeExpiredIdempotencyKeys(db: Queryable): Promise<number> {
-  const result = await db.query(`DELETE FROM idempotent_requests WHERE created_at < now() - make_interval(hours => ${idempotencyRetentionHours})`);
-  return result.rowCount ?? 0;
-}
+export const idempotencyKeysRetention: RetentionTask = {
+  name: 'idempotencyKeysDeleted',
+  sweep: async (db) => {
+    const result = await db.query(`DELETE FROM idempotent_requests WHERE created_at < now() - make_interval(hours => ${idempotencyRetentionHours})`);
+    return result.rowCount ?? 0;
+  },
+};

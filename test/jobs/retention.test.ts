@@ -86,7 +86,7 @@ describe('retention sweep', () => {
     await app.db.pool.query('DELETE FROM jobs WHERE id = ANY($1)', [jobs.rows.map((row) => row.id)]);
   });
 
-  it("runs every module's task: expired MCP results, old poll answers and idle rate-limit buckets go, fresh ones stay", async () => {
+  it("runs every module's task: expired MCP results, old poll answers, idle rate-limit buckets and day-old idempotency keys go, fresh ones stay", async () => {
     await app.db.pool.query(
       `INSERT INTO mcp_stored_results (account_id, result_id, operation_id, answer, expires_at) VALUES
          ($1, 'retention-old', 'companySearch', '{}', now() - interval '1 minute'),
@@ -104,12 +104,19 @@ describe('retention sweep', () => {
          ('retention-old', 'search', 1, true, now() - interval '2 hours'),
          ('retention-new', 'search', 1, true, now())`,
     );
+    await app.db.pool.query(
+      `INSERT INTO idempotent_requests (account_id, key, request_hash, operation_id, state, locked_until, created_at) VALUES
+         ($1, 'retention-old', 'h', 'companySearch', 'done', now(), now() - interval '25 hours'),
+         ($1, 'retention-new', 'h', 'companySearch', 'done', now(), now())`,
+      [accountId],
+    );
     const counts = await sweep();
-    expect(counts).toMatchObject({ mcpResultsDeleted: 1, mcpPollAnswersDeleted: 1, rateLimitBucketsDeleted: 1 });
+    expect(counts).toMatchObject({ mcpResultsDeleted: 1, mcpPollAnswersDeleted: 1, rateLimitBucketsDeleted: 1, idempotencyKeysDeleted: 1 });
     const left = async (sql: string) => (await app.db.pool.query<{ key: string }>(sql)).rows.map((r) => r.key).filter((k) => k.startsWith('retention-'));
     expect(await left('SELECT result_id AS key FROM mcp_stored_results')).toEqual(['retention-new']);
     expect(await left('SELECT resource_key AS key FROM mcp_poll_cache')).toEqual(['retention-new']);
     expect(await left('SELECT subject AS key FROM rate_limit_buckets')).toEqual(['retention-new']);
+    expect(await left('SELECT key FROM idempotent_requests')).toEqual(['retention-new']);
   });
 
   it('logs a failing task and runs the others', async () => {
