@@ -34,8 +34,8 @@ import {
   TITLES,
   collegesOf,
   universitiesOf,
-} from './reference/index.js';
-import * as reference from './reference/index.js';
+} from '../../reference/index.js';
+import * as reference from '../../reference/index.js';
 import type {
   Country,
   DegreeType,
@@ -46,7 +46,7 @@ import type {
   NameCulture,
   NamePool,
   Seniority,
-} from './reference/index.js';
+} from '../../reference/index.js';
 
 /*
  * Deterministic demo data. Every row is a pure function of (seed, id) — people also of the

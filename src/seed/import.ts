@@ -26,7 +26,7 @@ import {
   alpha3FromAlpha2,
   industryBySlug,
   ISO_COUNTRIES,
-} from './reference/index.js';
+} from '../../reference/index.js';
 
 /*
  * Operators load their own companies and people from JSON Lines or CSV files. Each row is

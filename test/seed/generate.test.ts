@@ -29,7 +29,7 @@ import {
   alpha3FromAlpha2,
   listIndustries,
   listRegions,
-} from '../../src/seed/reference/index.js';
+} from '../../reference/index.js';
 
 const SEED = 42;
 const COMPANIES = 20_000;
