@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompanyGenerator, createPeopleGenerator } from '../../src/seed/generate.js';
-import {
-  CatalogNotEmptyError,
-  ensureSearchIndexes,
-  isCatalogEmpty,
-  readSearchIndexDefinitions,
-  seedCatalog,
-  type SeedResult,
-} from '../../src/seed/load.js';
+import { createCompanyGenerator } from '../../src/seed/generate/companies.js';
+import { createPeopleGenerator } from '../../src/seed/generate/people.js';
+import { CatalogNotEmptyError, isCatalogEmpty, seedCatalog, type SeedResult } from '../../src/seed/load.js';
+import { ensureSearchIndexes, readSearchIndexDefinitions } from '../../src/seed/search-indexes.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { companyConditions } from '../../src/core/search/company-search.js';
 
