@@ -6,6 +6,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY operations ./operations
+COPY reference ./reference
 COPY src ./src
 COPY bench ./bench
 RUN npm run build && npm prune --omit=dev

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { inputLimits } from './common.js';
 // The reference lists the catalog is made of: one definition for the data and the filters.
-import { DEGREE_TYPES } from '../../src/seed/reference/education.js';
-import { FUNDING_STAGES } from '../../src/seed/reference/tags.js';
+import { DEGREE_TYPES } from '../../reference/education.js';
+import { FUNDING_STAGES } from '../../reference/tags.js';
 
 /**
  * Search filters shared by the searches and the audience operations. Sub-fields the spec

@@ -1,6 +1,7 @@
 import { loadConfig } from '../config.js';
 import { createLogger } from '../log.js';
-import { ImportFileError, detectFormat, formatRejection, importFile, type ImportKind } from '../seed/import.js';
+import { detectFormat, importFile } from '../seed/import/import-file.js';
+import { ImportFileError, formatRejection, type ImportKind } from '../seed/import/results.js';
 import { openStore } from '../store/open.js';
 import { parseFlags, runCli, UsageError } from './cli.js';
 

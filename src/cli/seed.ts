@@ -1,7 +1,8 @@
 import { loadConfig } from '../config.js';
 import { parseFlags, runCli, UsageError } from './cli.js';
 import { createLogger } from '../log.js';
-import { CATALOG_TABLES, isCatalogEmpty, seedCatalog } from '../seed/load.js';
+import { isCatalogEmpty, seedCatalog } from '../seed/load.js';
+import { CATALOG_TABLES } from '../store/tables/catalog.js';
 import type { Queryable } from '../store/db.js';
 import { openStore } from '../store/open.js';
 

@@ -2,7 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImportFileError, formatRejection, importFile, readCsvRecords, type ImportResult } from '../../src/seed/import.js';
+import { readCsvRecords } from '../../src/seed/import/csv.js';
+import { importFile } from '../../src/seed/import/import-file.js';
+import { ImportFileError, formatRejection, type ImportResult } from '../../src/seed/import/results.js';
 import { seedCatalog } from '../../src/seed/load.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 

@@ -1,7 +1,7 @@
 import { createExclusionList, getCreditBalance, listIndustries, listRegions } from '../../../operations/index.js';
 import { getBalance } from '../../core/credits.js';
 import { createExclusionList as storeExclusionList } from '../../core/exclusion-lists.js';
-import { listIndustries as industryTaxonomy, listRegions as regionReference } from '../../seed/reference/index.js';
+import { listIndustries as industryTaxonomy, listRegions as regionReference } from '../../../reference/index.js';
 import { handle } from '../handler.js';
 
 export const accountHandlers = [

@@ -5,8 +5,8 @@ import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { contactServices } from '../../providers/contacts/services.js';
 import { NetworkSourceError, type CompanyRef, type LiveCompany, type LiveProfile, type NetworkSource, type ProfileRef } from '../../providers/network/types.js';
-import { alpha3FromAlpha2 } from '../../seed/reference/iso-countries.js';
-import { MULTI_LABEL_TLDS } from '../../seed/reference/countries.js';
+import { alpha3FromAlpha2 } from '../../../reference/iso-countries.js';
+import { MULTI_LABEL_TLDS } from '../../../reference/countries.js';
 import type { Queryable } from '../../store/db.js';
 import { charge, getBalance } from '../credits.js';
 import {

@@ -1,30 +1,20 @@
 import type { CompanyRecord, ProfileRecord } from '../../../operations/schemas/records.js';
+import type { CompanyRow as StoredCompanyRow } from '../../store/tables/companies.js';
+import type { PersonRow } from '../../store/tables/people.js';
 import { profileUrlOf } from '../network-urls.js';
 
-export const companyColumns = `c.id, c.preferred_name, c.description, c.domains, c.network_primary_slug, c.network_org_id,
-  c.standard_industries, c.employee_count_min, c.employee_count_max, c.city, c.state_name, c.country_code,
-  c.total_funding_usd, c.last_funding_usd, c.last_funded_on, c.founded_on, c.stage, c.special_flags`;
+/** The stored columns a company record is made of. */
+const companyRecordColumns = [
+  'id', 'preferred_name', 'description', 'domains', 'network_primary_slug', 'network_org_id', 'standard_industries',
+  'employee_count_min', 'employee_count_max', 'city', 'state_name', 'country_code', 'total_funding_usd', 'last_funding_usd',
+  'last_funded_on', 'founded_on', 'stage', 'special_flags',
+] as const satisfies ReadonlyArray<keyof StoredCompanyRow>;
 
-export interface CompanyRow {
-  id: number;
-  preferred_name: string;
-  description: string;
-  domains: string[];
-  network_primary_slug: string | null;
-  network_org_id: number | null;
-  standard_industries: string[];
-  employee_count_min: number | null;
-  employee_count_max: number | null;
-  city: string | null;
-  state_name: string | null;
-  country_code: string | null;
-  total_funding_usd: number | null;
-  last_funding_usd: number | null;
-  last_funded_on: string | null;
-  founded_on: string | null;
-  stage: string | null;
-  special_flags: string[];
-}
+/** The select list of a company record, on the alias `c`. */
+export const companyColumns = companyRecordColumns.map((column) => `c.${column}`).join(', ');
+
+/** A company as `companyColumns` reads it. */
+export type CompanyRow = Pick<StoredCompanyRow, (typeof companyRecordColumns)[number]>;
 
 export function toCompanyRecord(row: CompanyRow): CompanyRecord {
   return {
@@ -52,32 +42,26 @@ export interface ProfileDetailOptions {
   getDetailedWorkExperience?: boolean;
 }
 
+/** The stored columns a profile record is made of, less the detailed ones. */
+const profileRecordColumns = [
+  'id', 'first_name', 'last_name', 'title', 'headline', 'city', 'country_code', 'country3', 'company_name', 'company_slug',
+  'company_domain', 'network_slug', 'years_experience', 'tags', 'languages',
+] as const satisfies ReadonlyArray<keyof PersonRow>;
+
 /** Detailed education and work history are large: they are read only when asked for. */
 export function profileColumns(details: ProfileDetailOptions): string {
-  return `p.id, p.first_name, p.last_name, p.title, p.headline, p.city, p.country_code, p.country3,
-    p.company_name, p.company_slug, p.company_domain, p.network_slug, p.years_experience, p.tags, p.languages
-    ${details.getDetailedEducation ? ', p.education' : ''}${details.getDetailedWorkExperience ? ', p.work_experiences' : ''}`;
+  const columns: Array<keyof PersonRow> = [...profileRecordColumns];
+  if (details.getDetailedEducation) columns.push('education');
+  if (details.getDetailedWorkExperience) columns.push('work_experiences');
+  return columns.map((column) => `p.${column}`).join(', ');
 }
 
-export interface ProfileRow {
-  id: number;
-  first_name: string;
-  last_name: string;
-  title: string;
-  headline: string;
-  city: string | null;
-  country_code: string | null;
-  country3: string | null;
-  company_name: string | null;
-  company_slug: string | null;
-  company_domain: string | null;
-  network_slug: string | null;
-  years_experience: number | null;
-  tags: string[];
-  languages: Array<{ name: string; proficiency_name: string }>;
-  education?: ProfileRecord['detailed_education'] extends infer E ? (E extends { degrees: infer D } ? D : never) : never;
-  work_experiences?: ProfileRecord['detailed_work_experiences'] extends infer W ? (W extends { positions: infer P } ? P : never) : never;
-}
+/** A profile as `profileColumns` reads it; the detailed columns only when asked for. */
+export type ProfileRow = Pick<PersonRow, Exclude<(typeof profileRecordColumns)[number], 'languages'>> & {
+  languages: ProfileRecord['languages'];
+  education?: PersonRow['education'];
+  work_experiences?: PersonRow['work_experiences'];
+};
 
 export function toProfileRecord(row: ProfileRow, details: ProfileDetailOptions): ProfileRecord {
   return {

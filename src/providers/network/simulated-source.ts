@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CompanyRow as StoredCompanyRow } from '../../core/search/records.js';
 import type { Queryable } from '../../store/db.js';
+import type { CompanyMaintainedColumns, CompanyRow as StoredCompanyRow } from '../../store/tables/companies.js';
+import type { PersonMaintainedColumns, PersonRow } from '../../store/tables/people.js';
 import {
   NetworkSourceError,
   type CompanyRef,
-  type EducationEntry,
   type LiveCompany,
   type LiveProfile,
   type NetworkSource,
   type ProfileRef,
-  type WorkExperienceEntry,
 } from './types.js';
 
 export interface SimulatedNetworkOptions {
@@ -127,8 +126,7 @@ export class SimulatedNetworkSource implements NetworkSource {
   }
 
   private async findCompany(ref: CompanyRef): Promise<CompanyRow | undefined> {
-    const columns = `id, preferred_name, description, domains, network_primary_slug, network_org_id, standard_industries,
-      employee_count_min, employee_count_max, city, state_name, country_code, founded_on, live_fetched_at`;
+    const columns = companyColumns.join(', ');
     if (ref.slug) {
       const bySlug = await this.db.query<CompanyRow>(`SELECT ${columns} FROM companies WHERE network_primary_slug = $1 ORDER BY id LIMIT 1`, [ref.slug]);
       if (bySlug.rows[0]) return bySlug.rows[0];
@@ -141,8 +139,7 @@ export class SimulatedNetworkSource implements NetworkSource {
   }
 
   private async findProfile(ref: ProfileRef): Promise<ProfileRow | undefined> {
-    const columns = `id, first_name, last_name, title, headline, city, country_code, company_name, company_slug, company_domain,
-      network_slug, network_user_id, languages, education, work_experiences, live_fetched_at`;
+    const columns = profileColumns.join(', ');
     if (ref.slug) {
       const bySlug = await this.db.query<ProfileRow>(`SELECT ${columns} FROM people WHERE network_slug = $1 ORDER BY id LIMIT 1`, [ref.slug]);
       if (bySlug.rows[0]) return bySlug.rows[0];
@@ -155,30 +152,21 @@ export class SimulatedNetworkSource implements NetworkSource {
   }
 }
 
-type CompanyRow = Pick<
-  StoredCompanyRow,
-  | 'id' | 'preferred_name' | 'description' | 'domains' | 'network_primary_slug' | 'network_org_id' | 'standard_industries'
-  | 'employee_count_min' | 'employee_count_max' | 'city' | 'state_name' | 'country_code' | 'founded_on'
-> & { live_fetched_at: Date | null };
+/** What the simulated network reads of a stored company. */
+const companyColumns = [
+  'id', 'preferred_name', 'description', 'domains', 'network_primary_slug', 'network_org_id', 'standard_industries',
+  'employee_count_min', 'employee_count_max', 'city', 'state_name', 'country_code', 'founded_on', 'live_fetched_at',
+] as const satisfies ReadonlyArray<keyof (StoredCompanyRow & CompanyMaintainedColumns)>;
+type CompanyRow = Pick<StoredCompanyRow & CompanyMaintainedColumns, (typeof companyColumns)[number]>;
 
-interface ProfileRow {
-  id: number;
-  first_name: string;
-  last_name: string;
-  title: string;
-  headline: string;
-  city: string | null;
-  country_code: string | null;
-  company_name: string | null;
-  company_slug: string | null;
-  company_domain: string | null;
-  network_slug: string | null;
-  network_user_id: number | null;
-  languages: Array<{ name: string; proficiency_name: string }>;
-  education: EducationEntry[];
-  work_experiences: WorkExperienceEntry[];
-  live_fetched_at: Date | null;
-}
+/** What the simulated network reads of a stored profile. */
+const profileColumns = [
+  'id', 'first_name', 'last_name', 'title', 'headline', 'city', 'country_code', 'company_name', 'company_slug', 'company_domain',
+  'network_slug', 'network_user_id', 'languages', 'education', 'work_experiences', 'live_fetched_at',
+] as const satisfies ReadonlyArray<keyof (PersonRow & PersonMaintainedColumns)>;
+type ProfileRow = Pick<PersonRow & PersonMaintainedColumns, Exclude<(typeof profileColumns)[number], 'languages'>> & {
+  languages: LiveProfile['languages'];
+};
 
 /** A number in [0, 1) fixed by the text. */
 function unitHash(text: string): number {
