@@ -12,12 +12,18 @@ describe('CSV writing (RFC 4180)', () => {
     expect(parseCsv(csvRecord(tricky))).toEqual([tricky]);
   });
 
-  it('defuses spreadsheet formulas but leaves phone numbers and negative numbers alone', () => {
+  it('defuses every cell a spreadsheet would evaluate, and leaves plain numbers (and phone numbers stored as +digits) alone', () => {
     expect(csvField('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
     expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(csvField('+cmd|calc')).toBe("'+cmd|calc");
-    expect(csvField('+1 (415) 555-0100')).toBe('+1 (415) 555-0100');
+    expect(csvField('-1-1')).toBe("'-1-1");
+    expect(csvField('-2+3')).toBe("'-2+3");
+    expect(csvField('+1 (415) 555-0100')).toBe("'+1 (415) 555-0100");
+    expect(csvField('\tcmd')).toBe("'\tcmd");
     expect(csvField('-42')).toBe('-42');
+    expect(csvField('-3.5e2')).toBe('-3.5e2');
+    expect(csvField('+14155550100')).toBe('+14155550100');
+    expect(csvField('Acme - Robotics')).toBe('Acme - Robotics');
   });
 });
 

@@ -3,12 +3,15 @@
  * when it holds a comma, a double quote, CR or LF, and quotes inside doubled. UTF-8, no BOM
  * (a BOM would become part of the first header name for strict readers).
  *
- * Spreadsheet formula injection: a cell starting with `=`, `@`, a tab or CR, or with `+`/`-`
- * followed by something other than a number (a phone number like +1 415... stays as is), is
- * prefixed with a single quote so that a spreadsheet shows it instead of evaluating it.
+ * Spreadsheet formula injection, as OWASP advises: a cell starting with `=`, `+`, `-`, `@`, a tab
+ * or CR is prefixed with a single quote, so a spreadsheet shows it instead of evaluating it, unless
+ * it is a plain number (`-42`, `3.5e2`, and phone numbers stored as `+14155550100`). `-1-1` or
+ * `+1 (415) 555-0100` is not a plain number: a spreadsheet would compute the first.
  */
+const plainNumber = /^[+-]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
 export function csvField(value: string): string {
-  const safe = /^[=@\t\r]/.test(value) || /^[+-](?![\d\s().-]*$)/.test(value) ? `'${value}` : value;
+  const safe = /^[=+\-@\t\r]/.test(value) && !plainNumber.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
