@@ -79,6 +79,8 @@ const environmentSchema = z.object({
 
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().default('Prospecting Data Service <no-reply@prospecting.local>'),
+  /** true: notifications may go to any address a caller gives; false: only to the account's own addresses. */
+  MAIL_ANY_RECIPIENT: booleanFlag.default(false),
   EXPORT_DIR: z.string().optional(),
   EXPORT_QUOTA_ROWS_PER_MONTH: positiveInt.default(100_000),
   EXPORT_LINK_TTL_SECONDS: positiveInt.default(7 * 24 * 3600),

@@ -9,6 +9,7 @@ import { createApp } from './app.js';
 import { ApiKeyAuthenticator, generateApiKey, hashApiKey } from './auth/api-keys.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { addMailRecipient } from './core/mail-recipients.js';
 import { createAccount } from './core/accounts.js';
 import { exportFilesRetention } from './core/audiences/export-retention.js';
 import { finishedJobsRetention, type RetentionTask } from './jobs/index.js';
@@ -164,6 +165,7 @@ async function seedOnFirstStart(db: Database, config: Config, say: (line: string
 }
 
 const demoAccountName = 'Demo account';
+export const demoMailRecipient = 'demo@prospecting.local';
 
 /**
  * The demo account exists so that a newcomer can call the API at once. Its key is
@@ -176,7 +178,9 @@ async function ensureDemoAccount(db: Database, config: Config, log: Logger): Pro
   const demo = existing.rows[0];
   if (!demo) {
     const apiKey = config.DEMO_API_KEY ?? generateApiKey();
-    await createAccount(db, { name: demoAccountName, plan: 'demo', initialCredits: config.DEMO_CREDITS, apiKey });
+    const created = await createAccount(db, { name: demoAccountName, plan: 'demo', initialCredits: config.DEMO_CREDITS, apiKey });
+    // So a newcomer can try userEmail at once: mail to it lands in DATA_DIR/outbox.
+    await addMailRecipient(db.pool, created.account.id, demoMailRecipient);
     if (!config.DEMO_API_KEY) {
       await mkdir(config.dataDir, { recursive: true });
       await writeFile(keyFile, `${apiKey}\n`, { mode: 0o600 });

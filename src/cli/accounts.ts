@@ -1,7 +1,9 @@
 import { loadConfig } from '../config.js';
 import { createAccount, grantCredits, issueApiKey, listAccounts, revokeApiKey, type Plan } from '../core/accounts.js';
+import { addMailRecipient, listMailRecipients, removeMailRecipient } from '../core/mail-recipients.js';
 import { AppError } from '../errors.js';
 import { createLogger } from '../log.js';
+import type { Queryable } from '../store/db.js';
 import { openStore } from '../store/open.js';
 import { parseFlags, runCli, UsageError } from './cli.js';
 
@@ -12,6 +14,9 @@ const usage = `Manage accounts, API keys and credits.
   npm run accounts -- revoke-key --key KEY_OR_PREFIX
   npm run accounts -- grant --account ID --credits N [--reason TEXT]
   npm run accounts -- list
+  npm run accounts -- add-recipient --account ID --email EMAIL      (an address its notifications may be mailed to)
+  npm run accounts -- remove-recipient --account ID --email EMAIL
+  npm run accounts -- list-recipients --account ID
 
 Uses DATABASE_URL, or the embedded server under DATA_DIR (the service must not be running on it).`;
 
@@ -85,12 +90,42 @@ async function main(): Promise<number> {
         }
         return 0;
       }
+      case 'add-recipient': {
+        const accountId = count(required(values.account, '--account'), '--account');
+        const email = emailFlag(values.email);
+        await requireAccountExists(store.db.pool, accountId);
+        await addMailRecipient(store.db.pool, accountId, email);
+        process.stdout.write(`Account ${accountId} may now have its notifications mailed to ${email}.\n`);
+        return 0;
+      }
+      case 'remove-recipient': {
+        const removed = await removeMailRecipient(store.db.pool, count(required(values.account, '--account'), '--account'), emailFlag(values.email));
+        process.stdout.write(removed ? 'Removed.\n' : 'No such recipient.\n');
+        return removed ? 0 : 1;
+      }
+      case 'list-recipients': {
+        for (const email of await listMailRecipients(store.db.pool, count(required(values.account, '--account'), '--account'))) {
+          process.stdout.write(`${email}\n`);
+        }
+        return 0;
+      }
       default:
         throw new UsageError(`Unknown command "${command}".\n\n${usage}`);
     }
   } finally {
     await store.close();
   }
+}
+
+function emailFlag(value: string | undefined): string {
+  const email = required(value, '--email');
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new UsageError('--email is not an email address');
+  return email;
+}
+
+async function requireAccountExists(db: Queryable, accountId: number): Promise<void> {
+  const found = await db.query('SELECT 1 FROM accounts WHERE id = $1', [accountId]);
+  if (!found.rowCount) throw new AppError('not_found', `Account ${accountId} not found.`);
 }
 
 function required(value: string | undefined, flag: string): string {

@@ -57,7 +57,7 @@ describe('enrichment failures and refunds', () => {
   const options = { runContactEnrichment: true, enrichmentType: { getWorkEmails: true } };
 
   it('a run that fails for good refunds everything it did not deliver, visibly in the balance and by mail', async () => {
-    const { apiKey, accountId } = await app.createAccount({ credits: 5000 });
+    const { apiKey, accountId } = await app.createAccount({ credits: 5000, recipients: ['ops@example.com'] });
     const { audienceId } = await buildAudience(app, apiKey, {
       creationMethod: 'START_FROM_PROSPECTS',
       filters: { prospectSearchParams: { country3LetterCode: ['USA'] }, maxProspects: 450 },

@@ -17,7 +17,7 @@ describe('mail notifications over SMTP', () => {
   beforeAll(async () => {
     smtp = await startSmtpServer();
     app = await startTestApp({ env: { ...testEnv, SMTP_URL: smtp.url, JOB_RETRY_BASE_MS: '200', MAIL_FROM: 'Audiences <audiences@example.net>' } });
-    ({ apiKey } = await app.createAccount({ credits: 10_000 }));
+    ({ apiKey } = await app.createAccount({ credits: 10_000, recipients: ['buyer@example.com', 'owner@example.com', 'nobody@example.com'] }));
     ({ audienceId } = await buildAudience(app, apiKey, {
       creationMethod: 'START_FROM_PROSPECTS',
       name: 'Mail test',
@@ -51,7 +51,7 @@ describe('mail notifications over SMTP', () => {
     const [mail] = mailsTo('buyer@example.com');
     expect(mail?.from).toBe('audiences@example.net');
     const parsed = readMail(mail?.raw as string);
-    expect(parsed.headers.subject).toBe('Your export of 25 prospects from "Mail test" is ready');
+    expect(parsed.headers.subject).toBe(`Your export ${accepted.exportId} of 25 prospects is ready`);
     const link = parsed.text.match(/https?:\/\/\S+\/downloads\/exports\/\S+/)?.[0];
     expect(link?.startsWith(`${app.url}/downloads/exports/${accepted.exportId}?`)).toBe(true);
     const response = await fetch(link as string);
@@ -68,7 +68,7 @@ describe('mail notifications over SMTP', () => {
     expect(done.exportId).toMatch(/^\d+$/);
     const mail = await waitFor('the completion mail', async () => mailsTo('owner@example.com')[0]);
     const parsed = readMail(mail.raw);
-    expect(parsed.headers.subject).toBe('Enrichment of "Mail test" is complete');
+    expect(parsed.headers.subject).toMatch(/^Your enrichment \d+ is complete$/);
     expect(parsed.text).toContain('Prospects enriched: 25');
     expect(parsed.text).toContain(`Credits charged at trigger: ${estimate.totalCredits as number}; refunded for work that found nothing: ${done.refundedCredits as number}.`);
     const link = parsed.text.match(/https?:\/\/\S+\/downloads\/exports\/\S+/)?.[0];

@@ -16,7 +16,7 @@ describe('audience workflow over HTTP', () => {
 
   beforeAll(async () => {
     app = await startTestApp({ env: testEnv });
-    ({ apiKey, accountId } = await app.createAccount({ credits: 50_000 }));
+    ({ apiKey, accountId } = await app.createAccount({ credits: 50_000, email: 'owner@example.com' }));
   });
   afterAll(async () => {
     await app?.stop();
@@ -213,7 +213,7 @@ describe('audience workflow over HTTP', () => {
     });
     const mail = readMail(await readFile(path.join(outbox, mails[0] as string), 'utf8'));
     expect(mail.headers.to).toBe('owner@example.com');
-    expect(mail.headers.subject).toBe('Enrichment of "US software managers" is complete');
+    expect(mail.headers.subject).toMatch(/^Your enrichment \d+ is complete$/);
     expect(mail.text).toContain(`Work emails found: ${withWork.size}; personal emails: 0; phone numbers: ${withPhone.size}`);
     expect(mail.text).toContain(`refunded for work that found nothing: ${expectedRefund}`);
     const mailedLink = mail.text.match(/https?:\/\/\S+\/downloads\/exports\/\S+/)?.[0];

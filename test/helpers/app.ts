@@ -4,6 +4,7 @@ import path from 'node:path';
 import { generateApiKey } from '../../src/auth/api-keys.js';
 import { loadConfig } from '../../src/config.js';
 import { createAccount, type Plan } from '../../src/core/accounts.js';
+import { addMailRecipient } from '../../src/core/mail-recipients.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { startService, type RunningService } from '../../src/service.js';
 import type { Database } from '../../src/store/db.js';
@@ -18,7 +19,8 @@ export interface TestApp {
   db: Database;
   dataDir: string;
   /** Another account, with its own key and credits. */
-  createAccount(options?: { credits?: number; plan?: Plan; email?: string }): Promise<{ accountId: number; apiKey: string }>;
+  /** `recipients`: addresses its notifications may be mailed to (besides `email`). */
+  createAccount(options?: { credits?: number; plan?: Plan; email?: string; recipients?: string[] }): Promise<{ accountId: number; apiKey: string }>;
   /** JSON over HTTP: returns status, parsed body and headers. */
   request(method: string, pathAndQuery: string, body?: unknown): Promise<TestResponse>;
   stop(): Promise<void>;
@@ -79,13 +81,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     db: database.db,
     dataDir,
     request,
-    createAccount: async ({ credits = 1000, plan = 'pro', email } = {}) => {
+    createAccount: async ({ credits = 1000, plan = 'pro', email, recipients = [] } = {}) => {
       const created = await createAccount(database.db, {
         name: `Test account ${Math.random().toString(36).slice(2, 8)}`,
         plan,
         email: email ?? null,
         initialCredits: credits,
       });
+      for (const recipient of recipients) await addMailRecipient(database.db.pool, created.account.id, recipient);
       return { accountId: created.account.id, apiKey: created.apiKey };
     },
     stop: async () => {

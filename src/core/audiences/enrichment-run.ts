@@ -217,7 +217,7 @@ export async function failRun(context: AppContext, accountId: number, runId: num
       const audience = await requireAudience(tx, accountId, run.audience_id);
       await enqueueMail(tx, accountId, {
         to: run.user_email,
-        subject: `Enrichment of "${audience.name}" failed`,
+        subject: `Your enrichment ${run.id} failed`,
         template: {
           kind: 'enrichment-failed',
           enrichmentId: runId,

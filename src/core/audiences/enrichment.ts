@@ -1,3 +1,4 @@
+import { requireMailRecipient } from '../mail-recipients.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { enqueue, wakeWorkers } from '../../jobs/index.js';
@@ -52,6 +53,7 @@ export async function triggerEnrichment(
 ): Promise<TriggeredRun> {
   const options = normalizeOptions(input);
   const key = optionsKey(options);
+  await requireMailRecipient(context.db.pool, accountId, input.userEmail, { anyRecipient: context.config.MAIL_ANY_RECIPIENT });
   const triggered = await context.db.transaction(async (tx) => {
     const audience = await requireAudience(tx, accountId, audienceId, true);
     requireBuilt(audience, 'enrich');

@@ -1,3 +1,4 @@
+import { requireMailRecipient } from '../mail-recipients.js';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
@@ -72,6 +73,7 @@ export async function requestExport(context: AppContext, accountId: number, inpu
     });
   }
   const cap = Math.min(input.maxRowsToExport ?? maxRowsAllowed, maxRowsAllowed);
+  await requireMailRecipient(context.db.pool, accountId, input.userEmail, { anyRecipient: context.config.MAIL_ANY_RECIPIENT });
   const { row, available } = await context.db.transaction(async (tx) => {
     const audience = await requireAudience(tx, accountId, input.audienceId);
     requireBuilt(audience, `export the ${input.kind} of`);
@@ -182,7 +184,8 @@ export async function markExportReady(tx: pg.PoolClient, row: ExportRow, written
   const audience = await requireAudience(tx, row.account_id, row.audience_id);
   await enqueueMail(tx, row.account_id, {
     to: current.user_email,
-    subject: `Your export of ${written.rows} ${row.kind} from "${audience.name}" is ready`,
+    // Caller text (the audience's name) stays out of the subject, which mail clients show unasked.
+    subject: `Your export ${row.id} of ${written.rows} ${row.kind} is ready`,
     template: { kind: 'export-ready', exportId: row.id, audienceName: audience.name, rows: written.rows, exportKind: row.kind },
   });
   return true;

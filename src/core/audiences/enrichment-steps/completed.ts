@@ -30,7 +30,7 @@ export function completed(): Step {
         const found = await foundCounts(tx, run);
         await enqueueMail(tx, run.account_id, {
           to: run.user_email,
-          subject: `Enrichment of "${audience.name}" is complete`,
+          subject: `Your enrichment ${run.id} is complete`,
           template: {
             kind: 'enrichment-done',
             enrichmentId: run.id,

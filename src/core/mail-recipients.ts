@@ -1,0 +1,47 @@
+import { AppError } from '../errors.js';
+import type { Queryable } from '../store/db.js';
+
+/**
+ * Where an account's notifications may be mailed. A mail carries a working download link to
+ * people's contact details, so by default only to the account's own addresses: its email, and
+ * those an operator registered for it (`npm run accounts -- add-recipient`). MAIL_ANY_RECIPIENT
+ * lets an operator allow any address.
+ */
+export async function addMailRecipient(db: Queryable, accountId: number, email: string): Promise<void> {
+  await db.query('INSERT INTO account_mail_recipients (account_id, email) VALUES ($1, $2) ON CONFLICT DO NOTHING', [accountId, email.toLowerCase()]);
+}
+
+export async function removeMailRecipient(db: Queryable, accountId: number, email: string): Promise<boolean> {
+  const removed = await db.query('DELETE FROM account_mail_recipients WHERE account_id = $1 AND email = $2', [accountId, email.toLowerCase()]);
+  return (removed.rowCount ?? 0) > 0;
+}
+
+export async function listMailRecipients(db: Queryable, accountId: number): Promise<string[]> {
+  const result = await db.query<{ email: string }>(
+    `SELECT email FROM accounts WHERE id = $1 AND email IS NOT NULL
+     UNION SELECT email FROM account_mail_recipients WHERE account_id = $1
+     ORDER BY email`,
+    [accountId],
+  );
+  return result.rows.map((r) => r.email);
+}
+
+/** Refuses (400, naming the field) an address that is not one of the account's, unless any address is allowed. */
+export async function requireMailRecipient(
+  db: Queryable,
+  accountId: number,
+  email: string | undefined,
+  options: { anyRecipient: boolean; field?: string },
+): Promise<void> {
+  if (email === undefined || options.anyRecipient) return;
+  const allowed = await listMailRecipients(db, accountId);
+  if (allowed.includes(email.toLowerCase())) return;
+  const field = options.field ?? 'userEmail';
+  throw new AppError(
+    'invalid_request',
+    `${field} must be one of this account's own addresses: its email, or an address an operator registered for it ` +
+      '(npm run accounts -- add-recipient). Mail carries links to people\'s contact details, so it goes nowhere else unless the ' +
+      'operator sets MAIL_ANY_RECIPIENT=true.',
+    { details: { issues: [{ field, message: 'not one of this account\'s registered addresses' }] } },
+  );
+}
