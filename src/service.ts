@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { startBackgroundWork, type BackgroundWork } from './jobs/index.js';
 import { createLogger, type Logger } from './log.js';
 import { createContactServices } from './providers/contacts/services.js';
 import { isCatalogEmpty, seedCatalog } from './seed/load.js';
+import { ensurePrivateFolder, writePrivateFile } from './store/data-dir.js';
 import { openDatabase, type Database } from './store/db.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './store/embedded.js';
 import { migrate } from './store/migrate.js';
@@ -38,6 +39,8 @@ export interface StartOptions {
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   const log = options.log ?? createLogger(config.LOG_LEVEL);
   const say = options.interactive ? (line: string) => process.stdout.write(`${line}\n`) : () => undefined;
+  // Credentials, the demo key, exports and mail live there, with DATABASE_URL too.
+  await ensurePrivateFolder(config.dataDir, log);
   let embedded: EmbeddedServer | null = null;
   let connectionString = config.DATABASE_URL;
   if (!connectionString) {
@@ -138,11 +141,7 @@ async function ensureDemoAccount(db: Database, config: Config, log: Logger): Pro
   if (!demo) {
     const apiKey = config.DEMO_API_KEY ?? generateApiKey();
     await createAccount(db, { name: demoAccountName, plan: 'demo', initialCredits: config.DEMO_CREDITS, apiKey });
-    if (!config.DEMO_API_KEY) {
-      await mkdir(config.dataDir, { recursive: true });
-      await writeFile(keyFile, `${apiKey}\n`, { mode: 0o600 });
-      await chmod(keyFile, 0o600);
-    }
+    if (!config.DEMO_API_KEY) await writePrivateFile(keyFile, `${apiKey}\n`);
     log.info({ credits: config.DEMO_CREDITS }, 'demo account created');
     return apiKey;
   }
