@@ -12,6 +12,9 @@ newcomer=pds-newcomer
 as_root=$([ "$(id -u)" = 0 ] && echo yes || echo no)
 if [ $# -gt 0 ]; then kinds=("$@"); elif [ "$as_root" = yes ]; then kinds=(root user); else kinds=(user); fi
 
+service_pid=
+# A failed check must not leave a service running behind it.
+trap '[ -n "$service_pid" ] && kill -INT "$service_pid" 2>/dev/null; true' EXIT
 say() { printf '[private-folder-start] %s\n' "$*"; }
 fail() { say "FAILED: $*"; [ -n "${log:-}" ] && [ -f "$log" ] && tail -n 40 "$log"; exit 1; }
 free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
@@ -45,6 +48,7 @@ stop_service() {
   kill -INT -- "-$group" # what Ctrl-C in a terminal sends to npm, its shell and node
   wait "$started_pid" || true
   ! kill -0 "$service_pid" 2>/dev/null || fail "the service ($service_pid) still runs after Ctrl-C"
+  service_pid=
   grep -q '"msg":"embedded PostgreSQL stopped"' "$log" || fail "the service did not stop its embedded PostgreSQL"
   postmaster=$(head -n 1 "$database_dir/postmaster.pid" 2>/dev/null || true)
   [ -z "$postmaster" ] || ! kill -0 "$postmaster" 2>/dev/null || fail "the embedded PostgreSQL ($postmaster) still runs after the stop"
