@@ -77,6 +77,13 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, option
 
   const { credentials, pending } = await credentialsOf(dataDir);
   if (!existsSync(path.join(cluster.databaseDir, 'PG_VERSION'))) {
+    if (!pending) {
+      // As root the cluster is found by the data folder's path: a moved folder finds none.
+      log.warn(
+        { databaseDir: cluster.databaseDir },
+        'this data folder has database credentials but no cluster: starting an empty one (did the data folder move? see the README)',
+      );
+    }
     await rm(cluster.databaseDir, { recursive: true, force: true });
     log.info({ databaseDir: cluster.databaseDir }, 'initialising embedded PostgreSQL');
     await initialise(cluster, credentials.superuserPassword);
