@@ -44,8 +44,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
   let embedded: EmbeddedServer | null = null;
   let connectionString = config.DATABASE_URL;
   if (!connectionString) {
-    say(`Starting the embedded PostgreSQL server (data in ${path.join(config.dataDir, 'postgres')}) ...`);
+    say('Starting the embedded PostgreSQL server ...');
     embedded = await startEmbeddedPostgres(config.dataDir, log);
+    say(`  its data: ${embedded.databaseDir}`);
     connectionString = embedded.connectionString;
   }
   const db = openDatabase(connectionString, config.DATABASE_POOL_SIZE);
