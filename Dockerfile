@@ -11,8 +11,9 @@ COPY src ./src
 COPY bench ./bench
 RUN npm run build && npm prune --omit=dev
 
-# Runtime stage: no compiler, no dev dependencies, not root. PostgreSQL refuses to run as root,
-# so the embedded default works here as it is; set DATABASE_URL to use your own server instead.
+# Runtime stage: no compiler, no dev dependencies, not root. The embedded PostgreSQL runs as this
+# user too, with its cluster and credentials in the /data volume; set DATABASE_URL to use your own
+# server instead. Built and run in CI by scripts/container-smoke.sh.
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

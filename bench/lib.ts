@@ -75,8 +75,8 @@ export async function openBenchDatabase(options: {
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     scratch = await mkdtemp(path.join(os.tmpdir(), 'pds-bench-'));
-    embedded = await startEmbeddedPostgres(scratch, options.log);
-    adminUrl = embedded.connectionString;
+    embedded = await startEmbeddedPostgres(scratch, options.log, { temporary: true });
+    adminUrl = embedded.adminConnectionString;
   }
   const databaseName = `pds_bench_${options.name}_${options.companies}_${options.people}`;
   const url = new URL(adminUrl);

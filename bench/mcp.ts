@@ -50,8 +50,8 @@ const scratch = await mkdtemp(path.join(os.tmpdir(), 'pds-bench-mcp-'));
 await chmod(scratch, 0o755);
 let adminUrl = process.env.DATABASE_URL;
 if (!adminUrl) {
-  embedded = await startEmbeddedPostgres(path.join(scratch, 'pg'), log);
-  adminUrl = embedded.connectionString;
+  embedded = await startEmbeddedPostgres(path.join(scratch, 'pg'), log, { temporary: true });
+  adminUrl = embedded.adminConnectionString;
 }
 const databaseName = `pds_bench_mcp_${process.pid}`;
 const databaseUrl = (() => {

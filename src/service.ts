@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { pollCacheRetention } from './mcp/guards/polling.js';
 import { storedResultsRetention } from './mcp/guards/stored-results.js';
 import { createContactServices } from './providers/contacts/services.js';
 import { isCatalogEmpty, seedCatalog } from './seed/load.js';
+import { ensurePrivateFolder, writePrivateFile } from './store/data-dir.js';
 import { openDatabase, type Database, type DatabaseOptions } from './store/db.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './store/embedded.js';
 import { migrate } from './store/migrate.js';
@@ -44,11 +45,14 @@ export interface StartOptions {
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   const log = options.log ?? createLogger(config.LOG_LEVEL);
   const say = options.interactive ? (line: string) => process.stdout.write(`${line}\n`) : () => undefined;
+  // Credentials, the demo key, exports and mail live there, with DATABASE_URL too.
+  await ensurePrivateFolder(config.dataDir, log);
   let embedded: EmbeddedServer | null = null;
   let connectionString = config.DATABASE_URL;
   if (!connectionString) {
-    say(`Starting the embedded PostgreSQL server (data in ${path.join(config.dataDir, 'postgres')}) ...`);
+    say('Starting the embedded PostgreSQL server ...');
     embedded = await startEmbeddedPostgres(config.dataDir, log);
+    say(`  its data: ${embedded.databaseDir}`);
     connectionString = embedded.connectionString;
   }
   const db = openDatabase(connectionString, servingDatabaseOptions(config, log));
@@ -181,11 +185,7 @@ async function ensureDemoAccount(db: Database, config: Config, log: Logger): Pro
     const created = await createAccount(db, { name: demoAccountName, plan: 'demo', initialCredits: config.DEMO_CREDITS, apiKey });
     // So a newcomer can try userEmail at once: mail to it lands in DATA_DIR/outbox.
     await addMailRecipient(db.pool, created.account.id, demoMailRecipient);
-    if (!config.DEMO_API_KEY) {
-      await mkdir(config.dataDir, { recursive: true });
-      await writeFile(keyFile, `${apiKey}\n`, { mode: 0o600 });
-      await chmod(keyFile, 0o600);
-    }
+    if (!config.DEMO_API_KEY) await writePrivateFile(keyFile, `${apiKey}\n`);
     log.info({ credits: config.DEMO_CREDITS }, 'demo account created');
     return apiKey;
   }

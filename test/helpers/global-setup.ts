@@ -34,8 +34,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     adminUrl = process.env.DATABASE_URL;
   } else {
     scratch = await mkdtemp(path.join(os.tmpdir(), 'pds-test-'));
-    embedded = await startEmbeddedPostgres(scratch, log);
-    adminUrl = embedded.connectionString;
+    embedded = await startEmbeddedPostgres(scratch, log, { temporary: true });
+    adminUrl = embedded.adminConnectionString;
   }
   const runId = `${process.pid}_${Date.now().toString(36)}`;
   const seededTemplate = `pds_tpl_seeded_${runId}`;
