@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,8 +22,6 @@ const suite = path.join(tools, 'node_modules', '@modelcontextprotocol', 'conform
 const baseline = path.join(tools, 'not-applicable.yml');
 
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'pds-conformance-'));
-// The embedded PostgreSQL runs as its own user when we are root: it must be able to enter this folder.
-await chmod(scratch, 0o755);
 let databaseUrl: string | undefined;
 let dropDatabase: (() => Promise<void>) | null = null;
 if (process.env.DATABASE_URL) {
@@ -56,7 +54,8 @@ const service = await startService(
     DEMO_API_KEY: apiKey,
     JOB_WORKER: 'false',
   }),
-  { log: createLogger('silent') },
+  // As root the embedded cluster lives outside DATA_DIR: remove it with the scratch folder.
+  { log: createLogger('silent'), temporaryDatabase: true },
 );
 
 let exitCode: number;

@@ -36,6 +36,8 @@ export interface StartOptions {
   log?: Logger;
   /** Prints progress and the banner for people; tests pass false. */
   interactive?: boolean;
+  /** The embedded database is thrown away when the service stops (scripts on a scratch DATA_DIR). */
+  temporaryDatabase?: boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   let connectionString = config.DATABASE_URL;
   if (!connectionString) {
     say('Starting the embedded PostgreSQL server ...');
-    embedded = await startEmbeddedPostgres(config.dataDir, log);
+    embedded = await startEmbeddedPostgres(config.dataDir, log, { temporary: options.temporaryDatabase ?? false });
     say(`  its data: ${embedded.databaseDir}`);
     connectionString = embedded.connectionString;
   }
