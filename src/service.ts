@@ -135,6 +135,7 @@ export function servingDatabaseOptions(config: Config, log: Logger): DatabaseOpt
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     connectionTimeoutMs: config.DATABASE_CONNECTION_TIMEOUT_MS,
     catalog: { max: config.DATABASE_CATALOG_POOL_SIZE, statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS },
+    costlyReads: config.COSTLY_SEARCHES_AT_ONCE,
     ...(config.DATABASE_REPLICA_URLS?.length
       ? { replicas: { urls: config.DATABASE_REPLICA_URLS, maxLagMs: config.DATABASE_REPLICA_MAX_LAG_MS, checkIntervalMs: config.DATABASE_REPLICA_CHECK_MS, log } }
       : {}),

@@ -30,6 +30,12 @@ export interface Database {
 
 export interface CatalogReadOptions {
   /**
+   * The read compares many substrings against every candidate row: it waits for one of the few
+   * costly-read slots (`costlyReads`), so that such reads, from any number of accounts, can take
+   * only that many of the server's cores while ordinary searches go on.
+   */
+  costly?: boolean;
+  /**
    * The read also needs the account's own rows (exclusion lists) as they are now: it goes to the
    * primary, since a replica may not have replayed a list made a moment ago.
    */
@@ -45,6 +51,8 @@ export interface DatabaseOptions {
   connectionTimeoutMs?: number;
   /** The catalog pool for request searches; unset: they share the main pool. */
   catalog?: { max: number; statementTimeoutMs: number };
+  /** Costly catalog reads run at once by this process; more wait up to `connectionTimeoutMs`, then are refused as unavailable. */
+  costlyReads?: number;
   /** Streaming replicas for catalog reads; started with `replicas.start()`. */
   replicas?: { urls: string[]; maxLagMs: number; checkIntervalMs: number; log: Logger };
 }
@@ -69,10 +77,8 @@ export function openDatabase(connectionString: string, options: number | Databas
       })
     : null;
   const readFromPrimary = <T>(signal: AbortSignal | undefined, work: (db: Queryable) => Promise<T>) => readCancellably(catalog, pool, signal, work);
-  return {
-    pool,
-    replicas,
-    catalogRead: async (signal, work, how) => {
+  const costlySlots = new Slots(settings.costlyReads ?? Number.MAX_SAFE_INTEGER);
+  const read = async <T>(signal: AbortSignal | undefined, work: (db: Queryable) => Promise<T>, how?: CatalogReadOptions): Promise<T> => {
       const replica = how?.readsAccountData ? null : replicas?.pick();
       if (!replica || !replicas) return readFromPrimary(signal, work);
       try {
@@ -83,6 +89,18 @@ export function openDatabase(connectionString: string, options: number | Databas
         // Nothing was charged for the page the replica could not serve; the primary serves it.
         if (!/timeout exceeded when trying to connect/.test((error as Error).message)) replicas.markDown(replica, (error as Error).message);
         return readFromPrimary(signal, work);
+      }
+  };
+  return {
+    pool,
+    replicas,
+    catalogRead: async (signal, work, how) => {
+      if (!how?.costly) return read(signal, work, how);
+      const release = await costlySlots.take(settings.connectionTimeoutMs ?? 0, signal);
+      try {
+        return await read(signal, work, how);
+      } finally {
+        release();
       }
     },
     transaction: (work) => runInTransaction(pool, work),
@@ -141,6 +159,52 @@ async function readCancellably<T>(
     signal.removeEventListener('abort', cancel);
     if (cancelling) await cancelling;
     client.release();
+  }
+}
+
+/** A counting semaphore whose waiters give up after a time (or when their caller leaves). */
+class Slots {
+  private free: number;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  async take(timeoutMs: number, signal: AbortSignal | undefined): Promise<() => void> {
+    if (this.free > 0) {
+      this.free -= 1;
+      return this.releaser();
+    }
+    await new Promise<void>((resolve, reject) => {
+      const grant = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', giveUp);
+        resolve();
+      };
+      const giveUp = (): void => {
+        const index = this.waiting.indexOf(grant);
+        if (index >= 0) this.waiting.splice(index, 1);
+        clearTimeout(timer);
+        // Worded like the pool's own timeout, so it is answered 503 unavailable as a busy pool is.
+        reject(new Error('timeout exceeded when trying to connect: every costly-search slot is taken'));
+      };
+      const timer = setTimeout(giveUp, timeoutMs > 0 ? timeoutMs : 2 ** 31 - 1);
+      signal?.addEventListener('abort', giveUp, { once: true });
+      this.waiting.push(grant);
+    });
+    return this.releaser();
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free += 1;
+    };
   }
 }
 

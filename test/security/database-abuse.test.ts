@@ -95,10 +95,13 @@ describe('a catalog read whose caller went away', () => {
       controller.abort();
       await expect(reading).rejects.toMatchObject({ code: '57014' });
       expect(Date.now() - started).toBeLessThan(10_000);
-      const left = await db.pool.query(
-        `SELECT 1 FROM pg_stat_activity WHERE query LIKE '%abandoned-read-marker%' AND state = 'active' AND pid <> pg_backend_pid()`,
-      );
-      expect(left.rowCount).toBe(0);
+      // The backend reports itself idle a moment after it answered the cancel.
+      await waitFor('the read to be gone from the server', async () => {
+        const left = await db.pool.query(
+          `SELECT 1 FROM pg_stat_activity WHERE query LIKE '%abandoned-read-marker%' AND state = 'active' AND pid <> pg_backend_pid()`,
+        );
+        return left.rowCount === 0;
+      }, 3_000);
       // The connection went back to the pool healthy.
       const next = await db.catalogRead(new AbortController().signal, (q) => q.query<{ one: number }>('SELECT 1 AS one'));
       expect(next.rows[0]?.one).toBe(1);
@@ -149,5 +152,33 @@ describe('requests of one account at once', () => {
     expect(refused[0]?.headers.get('retry-after')).toBe('1');
     const charged = served.reduce((sum, a) => sum + (a.body.chargeInfo.creditsCharged as number), 0);
     expect(await balanceOf(app, flooder.apiKey)).toBe(100_000 - charged);
+  });
+});
+
+describe('costly searches', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ env: { COSTLY_SEARCHES_AT_ONCE: '1', COSTLY_SEARCH_SUBSTRINGS: '10', DATABASE_CONNECTION_TIMEOUT_MS: '300' } });
+  });
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  const manyTitles = Array.from({ length: 11 }, (_, i) => `title-${i}`);
+
+  it('take one slot at a time from all accounts together, while ordinary searches go on', async () => {
+    const holding = app.service.context.db.catalogRead(undefined, (db) => db.query('SELECT pg_sleep(2)'), { costly: true });
+    try {
+      const other = await app.createAccount({ credits: 100 });
+      const costly = await app.request('POST', '/v1/people-search', { apiKey: other.apiKey, searchParams: { jobTitleV2: { included: manyTitles } } });
+      expect(costly.status).toBe(503);
+      expect(costly.body.error.code).toBe('unavailable');
+      const ordinary = await app.request('POST', '/v1/people-search', { apiKey: other.apiKey, searchParams: { jobTitleV2: { included: manyTitles.slice(0, 10) } }, pageSize: 5 });
+      expect(ordinary.status).toBe(200);
+    } finally {
+      await holding;
+    }
+    const afterwards = await app.request('POST', '/v1/people-search', { apiKey: app.apiKey, searchParams: { jobTitleV2: { included: manyTitles } } });
+    expect(afterwards.status).toBe(200);
   });
 });

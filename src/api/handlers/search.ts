@@ -1,6 +1,7 @@
 import { companySearch, peopleSearch } from '../../../operations/index.js';
 import { chargeForRecords } from '../../core/metering.js';
 import { searchCompanies } from '../../core/search/company-search.js';
+import { substringTerms } from '../../core/search/cost.js';
 import { searchPeople } from '../../core/search/people-search.js';
 import { handle } from '../handler.js';
 
@@ -8,6 +9,7 @@ export const searchHandlers = [
   handle(companySearch, async (input, { app, principal, requestId, signal, ledgerKey }) => {
     const page = await app.db.catalogRead(signal, (db) => searchCompanies(db, principal.accountId, input), {
       readsAccountData: Boolean(input.companyExclusionListIDs?.length),
+      costly: substringTerms({ company: input.searchParams }) > app.config.COSTLY_SEARCH_SUBSTRINGS,
     });
     const creditsCharged = await chargeForRecords(app, principal, page.data.length, {
       unit: companySearch.credits.unit,
@@ -20,6 +22,7 @@ export const searchHandlers = [
   handle(peopleSearch, async (input, { app, principal, requestId, signal, ledgerKey }) => {
     const page = await app.db.catalogRead(signal, (db) => searchPeople(db, principal.accountId, input), {
       readsAccountData: Boolean(input.companyExclusionListIDs?.length || input.prospectExclusionListIDs?.length),
+      costly: substringTerms({ people: input.searchParams }) > app.config.COSTLY_SEARCH_SUBSTRINGS,
     });
     const creditsCharged = await chargeForRecords(app, principal, page.data.length, {
       unit: peopleSearch.credits.unit,
