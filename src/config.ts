@@ -15,7 +15,6 @@ const commaList = z
   .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean));
 
 const environmentSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('127.0.0.1'),
   PORT: nonNegativeInt.max(65535).default(3000),
   PUBLIC_URL: z.url().optional(),

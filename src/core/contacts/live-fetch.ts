@@ -6,9 +6,9 @@ import type { Logger } from '../../log.js';
 import { contactServices } from '../../providers/contacts/services.js';
 import { NetworkSourceError, type CompanyRef, type LiveCompany, type LiveProfile, type NetworkSource, type ProfileRef } from '../../providers/network/types.js';
 import { alpha3FromAlpha2 } from '../../../reference/iso-countries.js';
-import { MULTI_LABEL_TLDS } from '../../../reference/countries.js';
 import type { Queryable } from '../../store/db.js';
 import { charge, getBalance } from '../credits.js';
+import { tldOf } from '../network-urls.js';
 import {
   companyColumns,
   profileColumns,
@@ -354,10 +354,3 @@ function profileRowFromLive(live: LiveProfile): ProfileRow {
   };
 }
 
-/** ".com" of "acme.com", ".co.uk" of "acme.co.uk": the form the catalog's tlds filter uses. */
-export function tldOf(domain: string): string {
-  const labels = domain.toLowerCase().split('.');
-  const lastTwo = `.${labels.slice(-2).join('.')}`;
-  if (labels.length > 2 && MULTI_LABEL_TLDS.includes(lastTwo)) return lastTwo;
-  return `.${labels.at(-1) ?? ''}`;
-}
