@@ -11,7 +11,9 @@ import { AppError } from './errors.js';
 import { mountJobRoutes } from './jobs/index.js';
 import { mountMetrics } from './http/metrics.js';
 import { startRequestLog, type RequestLogFields } from './http/request-log.js';
+import { mountAuth } from './auth/index.js';
 import { mountMcp } from './mcp/index.js';
+import { loadSigningKey } from './mcp/guards/signing.js';
 
 /**
  * The whole HTTP surface of one process: REST under /v1, MCP, documents and health. The
@@ -44,6 +46,12 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
   });
 
   mountMetrics(app, context);
+  let signingKey: Promise<Buffer> | null = null;
+  const loadKey = () => (signingKey ??= loadSigningKey(context.db.pool, context.config).catch((error: unknown) => {
+    signingKey = null;
+    throw error;
+  }));
+  mountAuth(app, context, loadKey);
   const withDirectPath = mountMcp(app, context);
   mountJobRoutes(app, context);
   app.use('/v1', createApiRouter(context, handlers));

@@ -6,7 +6,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { rateLimitsPerMinute } from '../api/rate-limit.js';
-import { bearerAuth, bearerTokenOf, protectedResourceMetadata, protectedResourceMetadataPath, requireBearer } from '../auth/bearer.js';
+import { bearerAuth, bearerPermits, bearerTokenOf, protectedResourceMetadata, protectedResourceMetadataPath, requireBearer } from '../auth/bearer.js';
+import { mcpCors, mcpCorsHeaders } from '../auth/cors.js';
+import { quoted, sendRefusal } from '../auth/mcp-errors.js';
 import type { AppContext } from '../context.js';
 import { RestBackend } from './backend.js';
 import { Gateway, type ConfirmState } from './gateway.js';
@@ -15,7 +17,7 @@ import { ConfirmationTokens, confirmationTtlSeconds } from './guards/confirmatio
 import { PollCache } from './guards/polling.js';
 import { loadSigningKey } from './guards/signing.js';
 import { StoredResults } from './guards/stored-results.js';
-import { directPath, replayedRequest, type DirectSurface } from './fast-path.js';
+import { bufferedBody, directPath, replayedRequest, type DirectSurface } from './fast-path.js';
 import { callerOf, createServerFactory, directTools, type CallerInfo, type Surface } from './server.js';
 
 export const mcpServerVersion = '1.0.0';
@@ -48,12 +50,12 @@ export function allowedHosts(context: AppContext): string[] | null {
   return [...hosts];
 }
 
-/** Browser origins allowed to call the MCP surfaces: loopback, the public URL, ALLOWED_ORIGINS. */
+/** Browser origins allowed to call the MCP surfaces: loopback, the public URL, ALLOWED_ORIGINS and the CORS_ORIGINS. */
 export function allowedOrigins(context: AppContext): string[] {
   const origins = new Set(localHostnames);
   const publicHost = hostnameOf(context.publicUrl);
   if (publicHost) origins.add(publicHost);
-  for (const origin of context.config.ALLOWED_ORIGINS ?? []) {
+  for (const origin of [...(context.config.ALLOWED_ORIGINS ?? []), ...(context.config.CORS_ORIGINS ?? [])]) {
     origins.add(origin.includes('://') && !origin.endsWith('://*') ? (hostnameOf(origin) ?? origin) : origin.toLowerCase());
   }
   return [...origins];
@@ -67,18 +69,46 @@ export async function apiKeyAuth(context: AppContext, key: string, requestId?: s
   return { token: 'x-api-key', clientId: `account:${principal.accountId}`, scopes: [], extra: { caller } };
 }
 
-/** x-api-key authentication: 401 before any MCP processing; the key is never echoed or logged. */
-function requireApiKey(context: AppContext) {
+/**
+ * The challenge of the API-key surfaces. MCP clients answer a 401 by trying OAuth; naming the
+ * scheme and the header here (and in the JSON-RPC message) leads a person to the key instead.
+ */
+export const apiKeyChallenge = `ApiKey realm=${quoted('prospecting-data-service')}, header=${quoted('x-api-key')}`;
+
+/** x-api-key authentication: 401 before any MCP processing, as a JSON-RPC error that says what to do; the key is never echoed or logged. */
+function requireApiKey(context: AppContext, path: string) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
+      const requestId = res.locals.requestId as string | undefined;
       const key = req.header('x-api-key');
+      const bearerInstead = bearerTokenOf(req.header('authorization'))
+        ? ' An OAuth bearer token is not accepted here: OAuth sign-in is for /mcp/v3.'
+        : '';
       if (!key) {
-        res.status(401).json({ error: { code: 'unauthorized', message: 'Missing API key: send it in the x-api-key header.', requestId: res.locals.requestId } });
+        sendRefusal(res, {
+          status: 401,
+          code: 'unauthorized',
+          message:
+            `Missing API key: ${path} authenticates with an API key in the x-api-key header, not with OAuth.${bearerInstead} ` +
+            'Send the header "x-api-key: <your key>" (the demo key is printed when the service starts; operators issue keys with npm run accounts -- issue-key). ' +
+            'For sign-in through a browser instead, connect to /mcp/v3.',
+          wwwAuthenticate: apiKeyChallenge,
+          requestId,
+        });
         return;
       }
-      const auth = await apiKeyAuth(context, key, res.locals.requestId as string | undefined);
+      const auth = await apiKeyAuth(context, key, requestId);
       if (!auth) {
-        res.status(401).json({ error: { code: 'unauthorized', message: 'Invalid API key.', requestId: res.locals.requestId } });
+        const revoked = await context.authenticator.revokedAt(key);
+        sendRefusal(res, {
+          status: 401,
+          code: 'unauthorized',
+          message: revoked
+            ? `Invalid API key: this key was revoked on ${revoked.slice(0, 10)}. Use another key of the account, or ask for a new one (npm run accounts -- issue-key).`
+            : 'Invalid API key: the x-api-key header does not match an active key. Check that the whole key was copied (it starts with pds_), or ask for a new one (npm run accounts -- issue-key).',
+          wwwAuthenticate: apiKeyChallenge,
+          requestId,
+        });
         return;
       }
       res.locals.accountId = callerOf(auth).principal.accountId;
@@ -88,6 +118,15 @@ function requireApiKey(context: AppContext) {
       next(error);
     }
   };
+}
+
+/** Whether an MCP handler error is the client's fault (a 4xx the SDK answered), logged in one line rather than as a failure. */
+function clientFault(error: unknown): { status: number; message: string } | null {
+  const status = (error as { status?: unknown; code?: unknown })?.status;
+  const message = error instanceof Error ? error.message : String(error);
+  if (typeof status === 'number' && status >= 400 && status < 500) return { status, message };
+  const httpStatus = /\b(4\d\d)\b/.exec(message)?.[1];
+  return httpStatus ? { status: Number(httpStatus), message } : null;
 }
 
 function once<T>(load: () => Promise<T>): () => Promise<T> {
@@ -136,7 +175,14 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
   const log = context.log.child({ part: 'mcp' });
   const handlerFor = (surface: Surface) => {
     const handler = toNodeHandler(
-      createMcpHandler(createServerFactory(deps, surface), { onerror: (error) => log.warn({ err: error, surface }, 'mcp request error') }),
+      createMcpHandler(createServerFactory(deps, surface), {
+        onerror: (error) => {
+          const fault = clientFault(error);
+          // A client's malformed request (wrong Content-Type, bad JSON, ...) is one line, not a stack trace.
+          if (fault) log.info({ surface, status: fault.status, reason: fault.message }, 'mcp request refused');
+          else log.warn({ err: error, surface }, 'mcp request error');
+        },
+      }),
       { onerror: (error) => log.error({ err: error, surface }, 'mcp handler failed') },
     );
     return (req: Request, res: Response, next: NextFunction) => {
@@ -147,12 +193,15 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
   const hosts = allowedHosts(context);
   const origins = allowedOrigins(context);
   const validation = [...(hosts ? [hostHeaderValidation(hosts)] : []), originValidation(origins)];
-  app.all('/mcp', ...validation, requireApiKey(context), handlerFor('default'));
-  app.all('/mcp/v2', ...validation, requireApiKey(context), handlerFor('full'));
+  // Browsers: preflights are answered before any credential is asked for, and every answer carries the CORS headers.
+  app.use(['/mcp', '/mcp/v2', '/mcp/v3'], mcpCors(config));
+  app.all('/mcp', ...validation, requireApiKey(context, '/mcp'), handlerFor('default'));
+  app.all('/mcp/v2', ...validation, requireApiKey(context, '/mcp/v2'), handlerFor('full'));
   app.get(protectedResourceMetadataPath('/mcp/v3'), (_req, res) => {
     res.json(protectedResourceMetadata(context, '/mcp/v3'));
   });
-  app.all('/mcp/v3', ...validation, requireBearer(context, '/mcp/v3'), handlerFor('oauth'));
+  const bodyForScope = async (req: Request, res: Response): Promise<Buffer | null | 'answered'> => bufferedBody(req, res);
+  app.all('/mcp/v3', ...validation, requireBearer(context, '/mcp/v3', bodyForScope), handlerFor('oauth'));
 
   const byApiKey = (surface: Surface): DirectSurface => ({
     tools: directTools(deps, surface),
@@ -167,6 +216,7 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
       const token = bearerTokenOf(req.headers.authorization);
       return token ? bearerAuth(context, token, requestId) : Promise.resolve(null);
     },
+    permits: (auth, body) => bearerPermits(auth, body).ok,
   };
   const direct = {
     context,
@@ -174,6 +224,7 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
     surfaces: new Map([['/mcp', byApiKey('default')], ['/mcp/v2', byApiKey('full')], ['/mcp/v3', byBearer]]),
     allowedHosts: hosts,
     allowedOrigins: origins,
+    corsHeaders: (origin: string | undefined) => mcpCorsHeaders(config, origin),
   };
   return (behind) => (config.MCP_DIRECT_PATH ? directPath(direct, behind) : behind);
 }
