@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHmac } from 'node:crypto';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
 import { toNodeHandler } from '@modelcontextprotocol/node';
@@ -120,14 +121,16 @@ function requireApiKey(context: AppContext, path: string) {
   };
 }
 
-/** Whether an MCP handler error is the client's fault (a 4xx the SDK answered), logged in one line rather than as a failure. */
-function clientFault(error: unknown): { status: number; message: string } | null {
-  const status = (error as { status?: unknown; code?: unknown })?.status;
-  const message = error instanceof Error ? error.message : String(error);
-  if (typeof status === 'number' && status >= 400 && status < 500) return { status, message };
-  const httpStatus = /\b(4\d\d)\b/.exec(message)?.[1];
-  return httpStatus ? { status: Number(httpStatus), message } : null;
+/**
+ * The errors the SDK reports while answering one request. A request the SDK refuses as the
+ * client's fault (wrong Content-Type, not JSON, a bad header: any 4xx) is logged as one line
+ * with the status and the reason; anything answered 5xx is logged whole, with its stack.
+ */
+interface ReportedErrors {
+  errors: Error[];
+  done: boolean;
 }
+const requestErrors = new AsyncLocalStorage<ReportedErrors>();
 
 function once<T>(load: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | null = null;
@@ -177,16 +180,26 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
     const handler = toNodeHandler(
       createMcpHandler(createServerFactory(deps, surface), {
         onerror: (error) => {
-          const fault = clientFault(error);
-          // A client's malformed request (wrong Content-Type, bad JSON, ...) is one line, not a stack trace.
-          if (fault) log.info({ surface, status: fault.status, reason: fault.message }, 'mcp request refused');
+          const reported = requestErrors.getStore();
+          if (reported && !reported.done) reported.errors.push(error);
           else log.warn({ err: error, surface }, 'mcp request error');
         },
       }),
       { onerror: (error) => log.error({ err: error, surface }, 'mcp handler failed') },
     );
     return (req: Request, res: Response, next: NextFunction) => {
-      handler(replayedRequest(req), res).catch(next);
+      const reported: ReportedErrors = { errors: [], done: false };
+      requestErrors
+        .run(reported, () => handler(replayedRequest(req), res))
+        .then(() => {
+          reported.done = true;
+          for (const error of reported.errors) {
+            if (res.statusCode >= 400 && res.statusCode < 500) {
+              log.info({ surface, requestId: res.locals.requestId, status: res.statusCode, reason: error.message }, 'mcp request refused');
+            } else log.warn({ err: error, surface, requestId: res.locals.requestId }, 'mcp request error');
+          }
+        })
+        .catch(next);
     };
   };
 
@@ -200,6 +213,17 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
   app.get(protectedResourceMetadataPath('/mcp/v3'), (_req, res) => {
     res.json(protectedResourceMetadata(context, '/mcp/v3'));
   });
+  // Clients that answer any 401 with OAuth (the MCP Inspector does, even on the API-key routes)
+  // guess these addresses next; their 404 says where the key goes, which is what the person then reads.
+  const signpost = (_req: Request, res: Response) => {
+    const message =
+      `No OAuth here: /mcp and /mcp/v2 authenticate with an API key in the x-api-key header (send "x-api-key: <your key>"). ` +
+      `OAuth sign-in is for /mcp/v3; its protected-resource metadata is ${context.publicUrl}${protectedResourceMetadataPath('/mcp/v3')}.`;
+    res.status(404).json({ error: 'not_found', error_description: message, message });
+  };
+  for (const path of ['', '/mcp', '/mcp/v2']) app.get(protectedResourceMetadataPath(path), signpost);
+  app.get(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/authorize'], signpost);
+  app.post(['/register', '/token'], signpost);
   const bodyForScope = async (req: Request, res: Response): Promise<Buffer | null | 'answered'> => bufferedBody(req, res);
   app.all('/mcp/v3', ...validation, requireBearer(context, '/mcp/v3', bodyForScope), handlerFor('oauth'));
 
