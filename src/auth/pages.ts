@@ -55,7 +55,8 @@ export function sendPage(res: Response, status: number, title: string, body: Htm
       'Cache-Control': 'no-store',
       'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
       'X-Frame-Options': 'DENY',
-      'Referrer-Policy': 'no-referrer',
+      // same-origin, not no-referrer: with no-referrer a browser posts our forms with `Origin: null`, which the consent form refuses.
+      'Referrer-Policy': 'same-origin',
       'X-Content-Type-Options': 'nosniff',
     })
     .send(
