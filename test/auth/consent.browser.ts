@@ -130,14 +130,14 @@ describe('the consent page in chromium', () => {
     await app.goto(`${siteOrigin}/app`);
     const seen = await app.evaluate(
       async ({ base, clientId, refreshToken }) => {
-        const json = async (response: Response) => ({ status: response.status, body: await response.json(), headers: Object.fromEntries(response.headers) });
+        const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as any, headers: Object.fromEntries(response.headers) });
         const resourceMetadata = await json(await fetch(`${base}/.well-known/oauth-protected-resource/mcp/v3`));
         const serverMetadata = await json(await fetch(`${base}/.well-known/oauth-authorization-server/oauth`));
         const registration = await json(
           await fetch(serverMetadata.body.registration_endpoint, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ redirect_uris: [`${location.origin}/callback`], token_endpoint_auth_method: 'none', client_name: 'In-page client' }),
+            body: JSON.stringify({ redirect_uris: [`${(globalThis as unknown as { location: { origin: string } }).location.origin}/callback`], token_endpoint_auth_method: 'none', client_name: 'In-page client' }),
           }),
         );
         const refreshed = await json(
