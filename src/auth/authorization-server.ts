@@ -34,6 +34,13 @@ export const oauthRoutes = {
   end_session: '/logout',
 } as const;
 
+declare module '../context.js' {
+  interface Services {
+    /** Our authorization server, for the parts that act on its models (benchmarks, tests). */
+    authorizationServer: AuthorizationServer;
+  }
+}
+
 const hour = 3600;
 const unreachableForMs = 30_000;
 const day = 24 * hour;

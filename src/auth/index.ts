@@ -45,6 +45,7 @@ export function mountAuth(app: express.Express, context: AppContext, signingKey:
 
   const server = new AuthorizationServer({ context, signingKey, gatewayKeys: new GatewayKeys(context.db.pool, signingKey), notConfigured });
   context.services.mcpBearerVerifier = server.verifier();
+  context.services.authorizationServer = server;
   if (publicUrl.startsWith('https:') && !config.TRUST_PROXY) {
     log.warn('PUBLIC_URL is https but TRUST_PROXY is not set: behind a TLS-terminating proxy, set TRUST_PROXY=true so that the authorization server sees https');
   }
