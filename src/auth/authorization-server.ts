@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { AppContext } from '../context.js';
 import { postgresAdapterFactory } from './adapter.js';
 import type { Principal } from './api-keys.js';
 import type { BearerGrant, BearerTokenVerifier } from './bearer.js';
 import type { GatewayKeys } from './gateway-key.js';
 import { cookieKeys, loadJwks } from './keys.js';
+import { oidcProvider } from './oidc-library.js';
 import { escapeHtml } from './pages.js';
 import { createSafeFetch } from './safe-fetch.js';
 import { mcpScopes } from './scopes.js';
@@ -90,6 +92,7 @@ export class AuthorizationServer {
   private async build(): Promise<Provider> {
     const { context } = this.options;
     const { config, db } = context;
+    const { default: ProviderClass, errors } = await oidcProvider();
     const signingKey = await this.options.signingKey();
     const jwks = await loadJwks(db.pool);
     const interactionPublicPath = `${this.publicPath}/interaction`;
@@ -208,7 +211,7 @@ export class AuthorizationServer {
         ctx.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Sign-in request refused</title></head><body style="font-family:system-ui,sans-serif;max-width:34rem;margin:3rem auto"><h1>This sign-in request was refused</h1>${lines}<p>Nothing was granted. Start again from your application.</p></body></html>`;
       },
     };
-    const provider = new Provider(this.issuer, configuration);
+    const provider = new ProviderClass(this.issuer, configuration);
     provider.proxy = config.TRUST_PROXY;
     const log = context.log.child({ part: 'oauth' });
     provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) => log.error({ err: error }, 'authorization server error'));

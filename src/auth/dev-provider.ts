@@ -1,6 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import express from 'express';
-import Provider, { type Adapter, type Configuration } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Adapter, Configuration } from 'oidc-provider';
+import { oidcProvider } from './oidc-library.js';
 import { generateSigningJwk, type SigningJwks } from './keys.js';
 import { actionForm, html, sendPage } from './pages.js';
 
@@ -43,7 +45,8 @@ export interface DevProvider {
   interactions: express.Router;
 }
 
-export function createDevProvider(options: DevProviderOptions): DevProvider {
+export async function createDevProvider(options: DevProviderOptions): Promise<DevProvider> {
+  const { default: ProviderClass } = await oidcProvider();
   const issuerPath = new URL(options.issuer).pathname.replace(/\/$/, '');
   const cookieKey = randomBytes(32);
   const csrfFor = (uid: string) => createHmac('sha256', cookieKey).update(uid).digest('base64url');
@@ -90,7 +93,7 @@ export function createDevProvider(options: DevProviderOptions): DevProvider {
     },
     ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
   };
-  const provider = new Provider(options.issuer, configuration);
+  const provider: Provider = new ProviderClass(options.issuer, configuration);
 
   const interactions = express.Router();
   interactions.get('/:uid', async (req, res, next) => {

@@ -163,7 +163,7 @@ function registrationLimit(db: Queryable, perHour: number) {
 
 /** The built-in identity provider of OIDC_DEV_PROVIDER: the demo person is the demo account's owner. */
 function devIdentityProvider(context: AppContext, issuer: string, redirectUri: string, secret: () => Promise<string>) {
-  let built: Promise<ReturnType<typeof createDevProvider>> | null = null;
+  let built: ReturnType<typeof createDevProvider> | null = null;
   const demoEmail = async () => {
     // The demo account gets an email if it has none, so that the demo person maps to it by email.
     await context.db.pool.query(

@@ -1,9 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { errors, type InteractionResults } from 'oidc-provider';
+import type { InteractionResults } from 'oidc-provider';
 import type { AppContext } from '../context.js';
 import type { AuthorizationServer } from './authorization-server.js';
 import { accountForIdentity, accountSummary } from './identities.js';
+import { isSessionNotFound } from './oidc-library.js';
 import { actionForm, html, Html, sendPage } from './pages.js';
 import { mcpScopes, scopeWords } from './scopes.js';
 import { SignInError, type UpstreamProvider } from './upstream.js';
@@ -26,6 +27,9 @@ export interface InteractionDependencies {
 }
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The interaction a page belongs to is over, or not this browser's. */
+class InteractionGone extends Error {}
 
 export function interactionRouter(deps: InteractionDependencies): express.Router {
   const { context, server, upstream } = deps;
@@ -76,7 +80,7 @@ export function interactionRouter(deps: InteractionDependencies): express.Router
     try {
       const provider = await server.ready();
       const details = await provider.interactionDetails(req, res);
-      if (details.uid !== req.params.uid) throw new errors.SessionNotFound('interaction mismatch');
+      if (details.uid !== req.params.uid) throw new InteractionGone('interaction mismatch');
       if (details.prompt.name === 'login') {
         if (!upstream) {
           sendPage(
@@ -108,7 +112,7 @@ export function interactionRouter(deps: InteractionDependencies): express.Router
         sendPage(res, 403, 'Refused', html`<h1>This form was not sent from the consent page</h1><p>Nothing was granted. Start again from your application.</p>`);
         return;
       }
-      if (details.prompt.name !== 'consent') throw new errors.SessionNotFound('no consent pending');
+      if (details.prompt.name !== 'consent') throw new InteractionGone('no consent pending');
       if (req.body?.decision !== 'approve') {
         log.info({ clientId: details.params.client_id, accountId: details.session?.accountId }, 'consent denied');
         await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person denied access on the consent page.' }, { mergeWithLastSubmission: false });
@@ -116,9 +120,9 @@ export function interactionRouter(deps: InteractionDependencies): express.Router
       }
       const accountId = details.session?.accountId;
       const clientId = String(details.params.client_id);
-      if (!accountId) throw new errors.SessionNotFound('no signed-in account');
+      if (!accountId) throw new InteractionGone('no signed-in account');
       const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId, clientId });
-      if (!grant) throw new errors.SessionNotFound('grant not found');
+      if (!grant) throw new InteractionGone('grant not found');
       const prompt = details.prompt.details as {
         missingOIDCScope?: string[];
         missingOIDCClaims?: string[];
@@ -192,7 +196,7 @@ export function interactionRouter(deps: InteractionDependencies): express.Router
   }
 
   function fail(res: Response, next: NextFunction, error: unknown): void {
-    if (error instanceof errors.SessionNotFound) {
+    if (error instanceof InteractionGone || isSessionNotFound(error)) {
       sendPage(res, 400, 'Sign-in expired', html`<h1>This sign-in has expired</h1><p>It took too long, or it was started in another browser. Nothing was granted. Start again from your application.</p>`);
       return;
     }

@@ -38,7 +38,7 @@ export interface Upstream {
   jwks: SigningJwks;
   /** The provider, once the service's redirect URI is known. */
   provider(): Provider;
-  configure(redirectUri: string): void;
+  configure(redirectUri: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -72,7 +72,7 @@ function memoryAdapter(): (kind: string) => Adapter {
 /** A real OpenID provider on a free port; its client (the service) is registered once the service's URL is known. */
 export async function startUpstream(): Promise<Upstream> {
   const app = express();
-  let instance: ReturnType<typeof createDevProvider> | null = null;
+  let instance: Awaited<ReturnType<typeof createDevProvider>> | null = null;
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}/idp`;
@@ -93,8 +93,8 @@ export async function startUpstream(): Promise<Upstream> {
       if (!instance) throw new Error('upstream not configured');
       return instance.provider;
     },
-    configure: (redirectUri) => {
-      instance = createDevProvider({
+    configure: async (redirectUri) => {
+      instance = await createDevProvider({
         issuer,
         people: async () => Object.values(people),
         clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri] }],
@@ -131,7 +131,7 @@ export async function startSsoApp(options: TestAppOptions = {}): Promise<SsoApp>
       ...options.env,
     },
   });
-  upstream.configure(`${app.url}/oauth/interaction/callback`);
+  await upstream.configure(`${app.url}/oauth/interaction/callback`);
   const demo = await app.db.pool.query<{ id: string }>(`SELECT id FROM accounts WHERE plan = 'demo'`);
   const accountId = Number(demo.rows[0]?.id);
   await app.db.pool.query('UPDATE accounts SET email = $1 WHERE id = $2', [people.ada.email, accountId]);

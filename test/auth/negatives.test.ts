@@ -219,6 +219,14 @@ describe('single sign-on refusals', () => {
     expect(crossSite.status).toBe(403);
   });
 
+  it('refuses a consent page opened in another browser (no interaction cookie), granting nothing', async () => {
+    const { challenge } = pkcePair();
+    const consent = await signInAtUpstream(new HeadlessBrowser(), authorizationUrl(sso, clientId, { challenge }), people.ada, redirectUri);
+    const elsewhere = await new HeadlessBrowser().open(consent.url, atRedirect(redirectUri));
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.text).toContain('This sign-in has expired');
+  });
+
   it('revokes the whole grant when a rotated refresh token is used again', async () => {
     const first = await tokens();
     const rotated = await tokenRequest(sso, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: clientId, resource: sso.resource });
