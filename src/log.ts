@@ -39,9 +39,9 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
   );
 }
 
-/** Removes an `apiKey=...` query parameter from a URL before it is logged. */
+/** Removes credentials from a URL's query before it is logged: API keys, tokens, and OAuth codes and state on their way back from a sign-in. */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:apiKey|api_key|token|access_token)=)[^&#]*/gi, '$1[redacted]');
+  return url.replace(/([?&](?:apiKey|api_key|token|access_token|refresh_token|code|state|code_verifier|client_secret)=)[^&#]*/gi, '$1[redacted]');
 }
 
 export type { Logger };

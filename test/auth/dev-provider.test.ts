@@ -51,6 +51,9 @@ describe('the built-in development identity provider', () => {
     // The gateway's credential for this account is a derived key, stored hashed and labelled.
     const keys = await app.db.pool.query(`SELECT label FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.plan = 'demo'`);
     expect(keys.rows.map((r) => r.label)).toContain('mcp/v3 gateway (derived for OAuth sign-ins; never shown)');
+    // The identity provider's code and state came back through our callback; the log keeps neither.
+    const callbackLine = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'request' && String(entry.url).startsWith('/oauth/interaction/callback'));
+    expect(callbackLine?.url).toMatch(/code=\[redacted\].*state=\[redacted\]/);
   });
 
   it('logs a wrong Content-Type (415) in one line, without a stack', async () => {

@@ -69,6 +69,24 @@ describe('MCP clients of other projects', () => {
     }
   }
 
+  it('leaves signposts where OAuth-first clients look next on the API-key routes', async () => {
+    for (const [method, path] of [
+      ['GET', '/.well-known/oauth-protected-resource/mcp'],
+      ['GET', '/.well-known/oauth-protected-resource'],
+      ['GET', '/.well-known/oauth-authorization-server'],
+      ['GET', '/.well-known/openid-configuration'],
+      ['POST', '/register'],
+      ['POST', '/token'],
+    ] as const) {
+      const response = await fetch(`${sso.app.url}${path}`, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
+      expect(response.status).toBe(404);
+      const body = (await response.json()) as any;
+      expect(body.error).toBe('not_found');
+      expect(body.error_description).toContain('API key in the x-api-key header');
+      expect(body.error_description).toContain('/.well-known/oauth-protected-resource/mcp/v3');
+    }
+  });
+
   it('answers the 403s of the MCP routes as JSON-RPC errors too (foreign Origin, refused preflight)', async () => {
     const foreign = await fetch(`${sso.app.url}/mcp`, {
       method: 'POST',
