@@ -159,8 +159,13 @@ export class AuthorizationServer {
             throw new errors.InvalidTarget(`the resource parameter is required and must be ${resource}`);
           },
           useGrantedResource: () => true,
-          getResourceServerInfo: (_ctx, indicator) => {
+          getResourceServerInfo: (ctx, indicator) => {
             if (!sameResource(indicator, resource)) throw new errors.InvalidTarget(`this server issues tokens only for ${resource}`);
+            // A request for none of its scopes could only end in no token: refuse it where the client learns why.
+            const asked = String(ctx.oidc.params?.scope ?? '').split(' ');
+            if (ctx.oidc.route === 'authorization' && !mcpScopes.some((scope) => asked.includes(scope))) {
+              throw new errors.InvalidScope(`ask for ${mcpScopes.join(' and/or ')} (the scopes of ${resource})`, mcpScopes.join(' '));
+            }
             return { scope: mcpScopes.join(' '), audience: resource, accessTokenTTL: hour, accessTokenFormat: 'opaque' };
           },
         },

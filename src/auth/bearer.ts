@@ -61,7 +61,7 @@ export function protectedResourceMetadata(context: AppContext, resourcePath: str
 }
 
 /** The Bearer challenge of /mcp/v3's refusals (RFC 6750 and RFC 9728). */
-export function bearerChallenge(metadataUrl: string, error?: { code: string; description: string; scope?: string }): string {
+export function bearerChallenge(metadataUrl: string, error?: { code?: string; description: string; scope?: string }): string {
   const parts = [`resource_metadata=${quoted(metadataUrl)}`];
   if (error) {
     if (error.code) parts.push(`error=${quoted(error.code)}`);
@@ -114,6 +114,10 @@ function parseJson(raw: Buffer): unknown {
  */
 export function requireBearer(context: AppContext, resourcePath: string, readBody: (req: Request, res: Response) => Promise<Buffer | null | 'answered'>) {
   const metadataUrl = protectedResourceMetadataUrl(context, resourcePath);
+  const verdictOnBody = async (req: Request, res: Response, auth: AuthInfo) => {
+    const raw = await readBody(req, res);
+    return raw === 'answered' ? raw : bearerPermits(auth, raw ? parseJson(raw) : null);
+  };
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       const requestId = res.locals.requestId as string | undefined;
@@ -126,7 +130,8 @@ export function requireBearer(context: AppContext, resourcePath: string, readBod
           status: 401,
           code: 'unauthorized',
           message: `This endpoint needs an OAuth access token (Authorization: Bearer <token>).${apiKeyInstead} ${how}`,
-          wwwAuthenticate: unavailable ? bearerChallenge(metadataUrl, { code: '', description: unavailable }) : bearerChallenge(metadataUrl),
+          // A request without credentials gets no error code (RFC 6750 §3.1), only the description of why sign-in cannot work yet.
+          wwwAuthenticate: unavailable ? bearerChallenge(metadataUrl, { description: unavailable }) : bearerChallenge(metadataUrl),
           requestId,
         });
         return;
@@ -144,9 +149,9 @@ export function requireBearer(context: AppContext, resourcePath: string, readBod
         return;
       }
       res.locals.accountId = (auth.extra?.caller as { principal: Principal }).principal.accountId;
-      const raw = await readBody(req, res);
-      if (raw === 'answered') return;
-      const verdict = bearerPermits(auth, raw ? parseJson(raw) : null);
+      // A token that may spend may do anything here: only a narrower one needs the body read.
+      const verdict = scopeSatisfied(auth.scopes, spendScope) ? ({ ok: true } as const) : await verdictOnBody(req, res, auth);
+      if (verdict === 'answered') return;
       if (!verdict.ok) {
         const description =
           verdict.required === spendScope

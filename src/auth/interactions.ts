@@ -6,7 +6,7 @@ import type { AuthorizationServer } from './authorization-server.js';
 import { accountForIdentity, accountSummary } from './identities.js';
 import { isSessionNotFound } from './oidc-library.js';
 import { actionForm, html, Html, sendPage } from './pages.js';
-import { mcpScopes, scopeWords } from './scopes.js';
+import { scopeWords } from './scopes.js';
 import { SignInError, type UpstreamProvider } from './upstream.js';
 
 /**
@@ -53,7 +53,22 @@ export function interactionRouter(deps: InteractionDependencies): express.Router
       const interaction = await provider.interactionDetails(req, res);
       const callbackUrl = new URL(upstream.settings.redirectUri);
       callbackUrl.search = new URL(req.originalUrl, 'http://callback').search;
-      const identity = await upstream.finish(interaction.uid, callbackUrl);
+      let identity: Awaited<ReturnType<UpstreamProvider['finish']>>;
+      try {
+        identity = await upstream.finish(interaction.uid, callbackUrl);
+      } catch (error) {
+        if (!(error instanceof SignInError)) throw error;
+        // Nobody was signed in; the person can send the application its refusal.
+        log.info({ reason: error.message }, 'sign-in refused');
+        sendPage(
+          res,
+          error.status,
+          'Sign-in failed',
+          html`<h1>Sign-in failed</h1><p id="reason">${error.message}</p><p class="note">Nothing was granted.</p>
+            ${actionForm(actionUrl(interaction.uid, 'abort'), await csrfFor(interaction.uid), [{ name: 'abort', label: 'Back to the application' }])}`,
+        );
+        return;
+      }
       const account = await accountForIdentity(context.db.pool, identity);
       if (!account) {
         log.info({ issuer: identity.issuer, emailVerified: identity.emailVerified }, 'sign-in of a person with no account');
@@ -167,8 +182,6 @@ export function interactionRouter(deps: InteractionDependencies): express.Router
     const redirect = new URL(String(params.redirect_uri ?? client.redirectUris?.[0] ?? ''), 'invalid:/');
     const redirectHost = redirect.host || redirect.protocol.replace(/:$/, '');
     const requested = String(params.scope ?? '').split(' ').filter((scope) => scope in scopeWords);
-    const resourceScopes = requested.filter((scope) => (mcpScopes as readonly string[]).includes(scope));
-    const shown = resourceScopes.length ? requested : [...requested, ...mcpScopes];
     const previous = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
     const name = client.clientName ?? clientId;
     sendPage(
@@ -184,7 +197,7 @@ export function interactionRouter(deps: InteractionDependencies): express.Router
           <dt>Balance</dt><dd><span id="balance">${account.balance.toLocaleString('en')}</span> credits</dd>
         </dl>
         <p>It asks to:</p>
-        <ul class="scopes">${shown.map((scope) => html`<li data-scope="${scope}">${scopeWords[scope] ?? scope}</li>`)}</ul>
+        <ul class="scopes">${requested.map((scope) => html`<li data-scope="${scope}">${scopeWords[scope] ?? scope}</li>`)}</ul>
         ${loopbackHosts.has(redirect.hostname) ? html`<p class="warning">The answer goes to an application on this computer (${redirectHost}). Approve only if you started this sign-in from such an application just now.</p>` : ''}
         ${previous ? html`<p class="note">You approved this application before (${new Date((previous.iat ?? 0) * 1000).toISOString().slice(0, 10)}); it asks again.</p>` : ''}
         ${actionForm(actionUrl(uid, 'consent'), await csrfFor(uid), [

@@ -179,6 +179,10 @@ describe('single sign-on refusals', () => {
         expect(page.text).toContain('failed verification, so nobody was signed in');
         expect(page.text).toMatch(expected);
         expect(browser.visited.some((url) => url.href.startsWith(redirectUri))).toBe(false);
+        // The person can send the application the refusal; still no code.
+        const back = await browser.submit(page, 'abort', atRedirect(redirectUri));
+        expect(back.url.searchParams.get('error')).toBe('access_denied');
+        expect(back.url.searchParams.get('code')).toBeNull();
       } finally {
         tamper = null;
       }
@@ -217,6 +221,14 @@ describe('single sign-on refusals', () => {
     browser.publicOrigin = 'https://attacker.example';
     const crossSite = await browser.submit(consent, 'approve', atRedirect(redirectUri));
     expect(crossSite.status).toBe(403);
+  });
+
+  it('refuses an authorization request that asks for none of the MCP scopes (invalid_scope)', async () => {
+    const { challenge } = pkcePair();
+    const landed = await new HeadlessBrowser().open(authorizationUrl(sso, clientId, { challenge, scope: 'offline_access' }), atRedirect(redirectUri));
+    expect(landed.url.searchParams.get('error')).toBe('invalid_scope');
+    expect(landed.url.searchParams.get('error_description')).toContain('mcp:read and/or mcp:spend');
+    expect(landed.url.searchParams.get('code')).toBeNull();
   });
 
   it('refuses a consent page opened in another browser (no interaction cookie), granting nothing', async () => {
