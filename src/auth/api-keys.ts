@@ -65,6 +65,14 @@ export class ApiKeyAuthenticator {
     return principal;
   }
 
+  /** When a key that no longer authenticates was revoked (ISO time), or null when it is unknown. For refusal messages only. */
+  async revokedAt(key: string): Promise<string | null> {
+    if (key.length > 200) return null;
+    const result = await this.db.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM api_keys WHERE key_hash = $1', [hashApiKey(key)]);
+    const revoked = result.rows[0]?.revoked_at;
+    return revoked ? revoked.toISOString() : null;
+  }
+
   forget(key: string): void {
     this.cache.delete(hashApiKey(key).toString('base64'));
   }
