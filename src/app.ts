@@ -13,7 +13,6 @@ import { mountMetrics } from './http/metrics.js';
 import { startRequestLog, type RequestLogFields } from './http/request-log.js';
 import { mountAuth } from './auth/index.js';
 import { mountMcp } from './mcp/index.js';
-import { loadSigningKey } from './mcp/guards/signing.js';
 
 /**
  * The whole HTTP surface of one process: REST under /v1, MCP, documents and health. The
@@ -47,12 +46,7 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
   });
 
   mountMetrics(app, context);
-  let signingKey: Promise<Buffer> | null = null;
-  const loadKey = () => (signingKey ??= loadSigningKey(context.db.pool, context.config).catch((error: unknown) => {
-    signingKey = null;
-    throw error;
-  }));
-  mountAuth(app, context, loadKey);
+  mountAuth(app, context);
   const withDirectPath = mountMcp(app, context);
   mountDownloadRoute(app, context);
   app.use('/v1', createApiRouter(context, handlers));
