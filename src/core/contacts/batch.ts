@@ -1,4 +1,4 @@
-import type { Principal } from '../../auth/api-keys.js';
+import type { Principal } from '../keys.js';
 import type { AppContext } from '../../context.js';
 import { AppError, type FieldIssue } from '../../errors.js';
 import { enqueue, wakeWorkers } from '../../jobs/index.js';

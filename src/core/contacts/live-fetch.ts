@@ -1,5 +1,5 @@
 import type { CompanyRecord, ProfileRecord } from '../../../operations/schemas/records.js';
-import type { Principal } from '../../auth/api-keys.js';
+import type { Principal } from '../keys.js';
 import type { AppContext, Services } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';

@@ -1,5 +1,5 @@
 import { contactTypePrices } from '../../../operations/contacts/reveal-contact-sync.js';
-import type { Principal } from '../../auth/api-keys.js';
+import type { Principal } from '../keys.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { ContactFindings, ContactTypes } from '../ports/contact-providers.js';
