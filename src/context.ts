@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { LinkSigner } from './core/audiences/links.js';
 import type { AudienceContactSource, AudienceLiveSource } from './core/audiences/sources.js';
 import type { ContactWaterfall } from './core/contacts/waterfall.js';
+import type { CursorCodec } from './core/search/cursor.js';
 import type { ExportStorage } from './core/ports/export-storage.js';
 import type { Mailer } from './core/ports/mailer.js';
 import type { NetworkSource } from './core/ports/network-source.js';
@@ -39,6 +40,8 @@ export interface ServiceBase {
 export interface Services {
   /** HMAC key of confirmation tokens, request state and OAuth keys: SIGNING_SECRET, or generated once and kept in the database. */
   signingKey: Buffer;
+  /** Signs and checks paging cursors, bound to the account. */
+  cursors: CursorCodec;
   /** Signs and checks the download links of exports. */
   exportLinks: LinkSigner;
   /** Export files (a local folder by default). */

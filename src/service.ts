@@ -19,6 +19,7 @@ import { storedResultsRetention } from './mcp/guards/stored-results.js';
 import { createAuthorizationServer } from './auth/index.js';
 import { loadLinkSigner } from './core/audiences/links.js';
 import { networkAudienceLiveSource, waterfallAudienceContactSource } from './core/contacts/audience-sources.js';
+import { CursorCodec } from './core/search/cursor.js';
 import { createMetrics } from './http/metrics.js';
 import { loadSigningKey } from './mcp/guards/signing.js';
 import { createContactServices, type ContactServices } from './providers/contacts/services.js';
@@ -127,6 +128,7 @@ export async function buildServices(base: ServiceBase, overrides: Partial<Servic
   const authorizationServer = overrides.authorizationServer ?? createAuthorizationServer(base, signingKey);
   return {
     signingKey,
+    cursors: overrides.cursors ?? CursorCodec.fromSigningKey(signingKey),
     exportLinks: overrides.exportLinks ?? (await loadLinkSigner(db.pool, config.SIGNING_SECRET)),
     exportStorage: overrides.exportStorage ?? localExportStorage(config.exportDir),
     mailer: overrides.mailer ?? createMailer(config, log),

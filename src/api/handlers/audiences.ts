@@ -67,12 +67,12 @@ export const audienceHandlers = [
     output: await exportStatus(app, principal.accountId, input.audienceId, input.exportId),
   })),
   handle(listAudiences, async (input, { app, principal }) => ({
-    output: await audiences.listAudiences(app.db.pool, principal.accountId, input),
+    output: await audiences.listAudiences(app.db.pool, app.services.cursors, principal.accountId, input),
   })),
   handle(listAudienceCompanies, async (input, { app, principal }) => ({
-    output: await members.listAudienceCompanies(app.db.pool, principal.accountId, input),
+    output: await members.listAudienceCompanies(app.db.pool, app.services.cursors, principal.accountId, input),
   })),
   handle(listAudienceProspects, async (input, { app, principal }) => ({
-    output: await members.listAudienceProspects(app.db.pool, principal.accountId, input),
+    output: await members.listAudienceProspects(app.db.pool, app.services.cursors, principal.accountId, input),
   })),
 ];

@@ -7,7 +7,7 @@ import { handle } from '../handler.js';
 
 export const searchHandlers = [
   handle(companySearch, async (input, { app, principal, requestId, signal, ledgerKey }) => {
-    const page = await app.db.catalogRead(signal, (db) => searchCompanies(db, principal.accountId, input), {
+    const page = await app.db.catalogRead(signal, (db) => searchCompanies(db, app.services.cursors, principal.accountId, input), {
       readsAccountData: Boolean(input.companyExclusionListIDs?.length),
       costly: substringTerms({ company: input.searchParams }) > app.config.COSTLY_SEARCH_SUBSTRINGS,
     });
@@ -20,7 +20,7 @@ export const searchHandlers = [
     return { output: page, creditsCharged };
   }),
   handle(peopleSearch, async (input, { app, principal, requestId, signal, ledgerKey }) => {
-    const page = await app.db.catalogRead(signal, (db) => searchPeople(db, principal.accountId, input), {
+    const page = await app.db.catalogRead(signal, (db) => searchPeople(db, app.services.cursors, principal.accountId, input), {
       readsAccountData: Boolean(input.companyExclusionListIDs?.length || input.prospectExclusionListIDs?.length),
       costly: substringTerms({ people: input.searchParams }) > app.config.COSTLY_SEARCH_SUBSTRINGS,
     });

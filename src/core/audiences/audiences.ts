@@ -1,7 +1,7 @@
 import { companySearchParams, peopleSearchParams, type CompanySearchParams, type PeopleSearchParams } from '../../../operations/schemas/filters.js';
 import { AppError } from '../../errors.js';
 import type { Database, Queryable } from '../../store/db.js';
-import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
+import type { CursorCodec } from '../search/cursor.js';
 
 /**
  * The audience state machine (SPEC "Audience status"):
@@ -185,11 +185,12 @@ export function storedFilters(audience: AudienceRow): { company: CompanySearchPa
 
 export async function listAudiences(
   db: Queryable,
+  cursors: CursorCodec,
   accountId: number,
   query: { pageSize: number; cursor?: string | null | undefined },
 ): Promise<{ data: AudienceSummary[]; nextCursor: string | null }> {
-  const fingerprint = queryFingerprint('listAudiences', { accountId });
-  const before = decodeCursor(query.cursor, fingerprint);
+  const pages = cursors.scope(accountId, 'listAudiences', { accountId });
+  const before = pages.decode(query.cursor);
   const result = await db.query<AudienceRow>(
     `SELECT ${audienceColumns} FROM audiences WHERE account_id = $1 AND ($2::bigint = 0 OR id < $2)
       ORDER BY id DESC LIMIT $3`,
@@ -199,6 +200,6 @@ export async function listAudiences(
   const last = rows.at(-1);
   return {
     data: rows.map(summarize),
-    nextCursor: result.rows.length > query.pageSize && last ? encodeCursor(last.id, fingerprint) : null,
+    nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null,
   };
 }
