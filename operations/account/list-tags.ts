@@ -5,13 +5,13 @@ const labelled = z.object({ slug: z.string(), description: z.string() });
 
 export const listTags = defineOperation({
   operationId: 'listTags',
-  title: 'List tags, company flags and funding stages',
+  title: 'List tags, company flags and stages',
   summary: 'List the prospect tags (tags filter), company special flags (specialFlags) and funding stages (stage) the filters accept.',
   description:
     'Reference data: prospectTags are the slugs of peopleSearch\'s tags filter (anyOf, allOf, noneOf), companyFlags those of companySearch\'s specialFlags, ' +
     'fundingStages the values of stage. Each tag and flag says what it means. Free.',
   category: 'account',
-  keywords: ['tags', 'tag', 'labels', 'flags', 'special flags', 'stages', 'funding stages', 'enum', 'reference', 'values', 'vocabulary', 'decision maker', 'allowed'],
+  keywords: ['tags', 'tag', 'labels', 'flags', 'special flags', 'stages', 'enum', 'reference', 'values', 'vocabulary', 'decision maker', 'allowed'],
   method: 'GET',
   path: '/v1/enums/tags',
   input: z.strictObject({}),

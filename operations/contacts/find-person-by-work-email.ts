@@ -5,13 +5,13 @@ import { profileRecord } from '../schemas/records.js';
 
 export const findPersonByWorkEmail = defineOperation({
   operationId: 'findPersonByWorkEmail',
-  title: 'Find a person by work email',
-  summary: 'Reverse lookup: the professional profile whose work email this is; 2 credits when found, 0 otherwise.',
+  title: 'Identify a person from a work email',
+  summary: 'Reverse lookup: who is behind a work email address (name, title, company); 2 credits when found, 0 otherwise.',
   description:
-    'Looks the work email up among the catalog\'s contact points and returns the person\'s profile (name, title, company, location, profile URL) when one matches. ' +
+    'Looks the work email up among the catalog\'s contact points and returns the person it belongs to (name, title, company, location, profile URL) when one matches. ' +
     'Costs 2 credits when a person is found and nothing when none is.',
   category: 'contact',
-  keywords: ['reverse', 'lookup', 'email lookup', 'who is', 'whose email', 'identify', 'find person', 'by email', 'work email', 'match', 'profile from email', 'resolve'],
+  keywords: ['reverse', 'lookup', 'email lookup', 'who is', 'whose email', 'identify', 'by email', 'work email', 'match', 'owner', 'resolve'],
   method: 'POST',
   path: '/v1/people/by-work-email',
   input: z.strictObject({ email: z.string().trim().min(1).max(inputLimits.emailLength).describe('A work email address.') }),

@@ -20,7 +20,7 @@ export const companyCount = defineOperation({
   category: 'search',
   keywords: [
     'count', 'how many', 'number of', 'total', 'size', 'market size', 'tam', 'sizing', 'estimate', 'volume', 'companies', 'company',
-    'firms', 'businesses', 'accounts', 'before spending', 'preview', 'quantity', 'tally',
+    'before spending', 'preview', 'quantity', 'tally',
   ],
   method: 'POST',
   path: '/v1/company-count',

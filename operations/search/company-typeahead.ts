@@ -10,7 +10,7 @@ export const companyTypeahead = defineOperation({
     'in currentCompanies, domains or networkSlugs filters, or an exclusion list. Costs 1 credit per request, whatever it finds.',
   category: 'search',
   keywords: [
-    'typeahead', 'autocomplete', 'auto-complete', 'suggest', 'suggestions', 'complete', 'lookup', 'company name', 'starts with', 'prefix',
+    'typeahead', 'autocomplete', 'auto-complete', 'suggest', 'suggestions', 'as you type', 'typing', 'types', 'complete', 'lookup', 'company name', 'starts with', 'prefix',
     'resolve', 'which company', 'picker', 'dropdown', 'domain of', 'slug of',
   ],
   method: 'GET',

@@ -11,8 +11,8 @@ export const locationTypeahead = defineOperation({
     'Costs 1 credit per request.',
   category: 'search',
   keywords: [
-    'typeahead', 'autocomplete', 'suggest', 'location', 'locations', 'city', 'cities', 'state', 'states', 'province', 'country', 'place',
-    'places', 'geo', 'where', 'spell', 'spelling', 'filter value',
+    'typeahead', 'autocomplete', 'suggest', 'location', 'locations', 'city', 'cities', 'state', 'states', 'province', 'place',
+    'places', 'geo', 'where', 'spell', 'spelling',
   ],
   method: 'GET',
   path: '/v1/typeahead/locations',

@@ -14,8 +14,8 @@ export const peopleCount = defineOperation({
     'are estimates marked exact: false. Costs 1 credit per call, even when the count is 0.',
   category: 'search',
   keywords: [
-    'count', 'how many', 'number of', 'total', 'size', 'sizing', 'estimate', 'volume', 'people', 'persons', 'prospects', 'leads',
-    'contacts', 'profiles', 'employees', 'headcount', 'titles', 'before spending', 'preview', 'reach', 'tally',
+    'count', 'how many', 'number of', 'total', 'size', 'sizing', 'estimate', 'volume', 'prospects', 'leads',
+    'titles', 'before spending', 'preview', 'reach', 'tally', 'audience size',
   ],
   method: 'POST',
   path: '/v1/people-search/count',
