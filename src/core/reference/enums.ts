@@ -29,7 +29,11 @@ let timeZones: Array<{ name: string; area: string; utcOffset: string }> | null =
 
 /** The IANA time zones this runtime knows, with their offset from UTC now (it moves with daylight saving time). */
 export function listTimeZones(now = new Date()) {
-  timeZones ??= Intl.supportedValuesOf('timeZone').map((name) => ({ name, area: name.split('/')[0] as string, utcOffset: '' }));
+  if (!timeZones) {
+    const names = Intl.supportedValuesOf('timeZone');
+    // ICU leaves the plain UTC zone out of its list; people look for it.
+    timeZones = [...(names.includes('UTC') ? [] : ['UTC']), ...names].map((name) => ({ name, area: name.split('/')[0] as string, utcOffset: '' }));
+  }
   return {
     asOf: now.toISOString(),
     timeZones: timeZones.map((zone) => ({ ...zone, utcOffset: utcOffsetOf(zone.name, now) })),
