@@ -166,6 +166,23 @@ describe('the list-building operations over MCP', () => {
     }
   });
 
+  it('tells agents to count before spending and to name exclusion lists before building, in llms.txt and the audience_workflow prompt', async () => {
+    const client = await connectMcp(`${app.url}/mcp`, 'v2-modern', { headers: { 'x-api-key': app.apiKey } });
+    try {
+      const prompt = await client.getPromptText('audience_workflow', {});
+      const llms = await client.readResource('pds://docs/llms.txt');
+      for (const text of [prompt, llms]) {
+        expect(text).toMatch(/Count before spending: companyCount or peopleCount/);
+        expect(text).toMatch(/Exclusion lists before building: .*companyExclusionListIDs \/ prospectExclusionListIDs/);
+      }
+      // Both come before the first step of the workflow.
+      expect(prompt.indexOf('companyCount')).toBeLessThan(prompt.indexOf('createAudience'));
+      expect(prompt.indexOf('createExclusionList')).toBeLessThan(prompt.indexOf('1. createAudience'));
+    } finally {
+      await client.close();
+    }
+  });
+
   it('answers 404 for another account\'s lists, audiences and saved searches', async () => {
     const owner = await app.createAccount({ credits: 1000 });
     const stranger = await app.createAccount({ credits: 1000 });
