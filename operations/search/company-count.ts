@@ -16,7 +16,7 @@ export const companyCount = defineOperation({
   description:
     'Takes exactly the filters of companySearch (searchParams, companyExclusionListIDs) and answers how many companies match, without returning them. ' +
     'Use it to size a market or check filters before spending credits on companySearch or an audience build. ' +
-    'Exact up to exactUpTo (10,000); larger counts, or counts that would take too long, are estimates marked exact: false. Costs 1 credit per call, even when the count is 0.',
+    'Exact up to exactUpTo (1,000); larger counts, or counts that would take too long, are estimates marked exact: false. Costs 1 credit per call, even when the count is 0.',
   category: 'search',
   keywords: [
     'count', 'how many', 'number of', 'total', 'size', 'market size', 'tam', 'sizing', 'estimate', 'volume', 'companies', 'company',

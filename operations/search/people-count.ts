@@ -10,7 +10,7 @@ export const peopleCount = defineOperation({
   summary: 'Count the people (prospects, leads) matching people-search filters, before paying for profiles; 1 credit.',
   description:
     'Takes exactly the input of peopleSearch (searchParams, currentCompanies, prospectExclusionListIDs, companyExclusionListIDs) and answers how many profiles match, without returning them. ' +
-    'Use it to size an audience or check a title filter before spending credits. Exact up to exactUpTo (10,000); larger counts, or counts that would take too long, ' +
+    'Use it to size an audience or check a title filter before spending credits. Exact up to exactUpTo (1,000); larger counts, or counts that would take too long, ' +
     'are estimates marked exact: false. Costs 1 credit per call, even when the count is 0.',
   category: 'search',
   keywords: [

@@ -58,17 +58,24 @@ describe('counts', () => {
   });
 
   it('counts people with every input peopleSearch takes, exclusion lists included', async () => {
-    const titled = await sqlCount(`SELECT count(*) AS n FROM people WHERE title ILIKE '%engineer%' AND country3 = 'USA'`);
-    const searchParams = { jobTitleV2: { included: ['engineer'] }, country3LetterCode: ['USA'] };
+    const titled = await sqlCount(`SELECT count(*) AS n FROM people WHERE title ILIKE '%engineer%' AND country3 = 'USA' AND years_experience >= 10`);
+    expect(titled).toBeLessThanOrEqual(exactCountBound);
+    const searchParams = { jobTitleV2: { included: ['engineer'] }, country3LetterCode: ['USA'], yearsOfExperience: { min: 10 } };
     const first = await app.request('POST', '/v1/people-search/count', { apiKey: app.apiKey, searchParams });
     expect(first.body.output).toMatchObject({ count: titled, exact: true });
 
     const someone = (await app.db.pool.query<{ network_slug: string; company_id: number }>(
-      `SELECT network_slug, company_id FROM people WHERE title ILIKE '%engineer%' AND country3 = 'USA' AND company_id IS NOT NULL ORDER BY id LIMIT 1`,
+      `SELECT network_slug, company_id FROM people WHERE title ILIKE '%engineer%' AND country3 = 'USA' AND years_experience >= 10 AND company_id IS NOT NULL ORDER BY id LIMIT 1`,
     )).rows[0] as { network_slug: string; company_id: number };
     const list = await app.request('POST', '/v1/exclusion-lists', { apiKey: app.apiKey, name: 'one person', kind: 'prospects', prospects: [someone.network_slug] });
     const without = await app.request('POST', '/v1/people-search/count', { apiKey: app.apiKey, searchParams, prospectExclusionListIDs: [list.body.output.exclusionListId] });
     expect(without.body.output).toMatchObject({ count: titled - 1, exact: true });
+
+    // A title shorter than a trigram, which the trigram index cannot narrow: still exact.
+    const vps = await sqlCount(`SELECT count(*) AS n FROM people WHERE title ILIKE '%VP%' AND country3 = 'USA'`);
+    expect(vps).toBeLessThanOrEqual(exactCountBound);
+    const short = await app.request('POST', '/v1/people-search/count', { apiKey: app.apiKey, searchParams: { jobTitleV2: { included: ['VP'] }, country3LetterCode: ['USA'] } });
+    expect(short.body.output).toMatchObject({ count: vps, exact: true });
 
     const slug = (await app.db.pool.query<{ network_primary_slug: string }>('SELECT network_primary_slug FROM companies WHERE id = $1', [someone.company_id])).rows[0]?.network_primary_slug;
     const atCompany = await sqlCount('SELECT count(*) AS n FROM people WHERE company_id = $1', [someone.company_id]);

@@ -51,7 +51,7 @@ describe('the list-building operations over MCP', () => {
   }
 
   const cases: Record<NewOperation, Case> = {
-    companyCount: { payload: async () => ({ searchParams: { headquartersCountryCode: ['US'] } }), credits: 1, check: (o) => expect(o).toMatchObject({ exact: true, exactUpTo: 10_000 }) },
+    companyCount: { payload: async () => ({ searchParams: { headquartersCountryCode: ['US'], employeeCountV2: { min: 51 } } }), credits: 1, check: (o) => expect(o).toMatchObject({ exact: true, exactUpTo: 1_000 }) },
     peopleCount: { payload: async () => ({ searchParams: {} }), credits: 1, check: (o) => expect(o.exact).toBe(false) },
     listExclusionLists: { payload: async (k) => (await list(k), {}), credits: 0, check: (o) => expect(o.data[0]).toMatchObject({ name: 'mcp list', entries: 2 }) },
     listExclusionListEntries: {
