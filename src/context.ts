@@ -4,6 +4,7 @@ import type { BearerTokenVerifier } from './auth/bearer.js';
 import type { Config } from './config.js';
 import type { LinkSigner } from './core/audiences/links.js';
 import type { AudienceContactSource, AudienceLiveSource } from './core/audiences/sources.js';
+import type { MailDomainChecker } from './core/contacts/validation.js';
 import type { ContactWaterfall } from './core/contacts/waterfall.js';
 import type { CursorCodec } from './core/search/cursor.js';
 import type { ExportStorage } from './core/ports/export-storage.js';
@@ -52,6 +53,8 @@ export interface Services {
   networkSource: NetworkSource;
   /** Contact-data providers in waterfall order, with validation (reveal, batch, audience enrichment). */
   contactWaterfall: ContactWaterfall;
+  /** Whether a mail domain can receive mail (built-in rules, or DNS with CONTACT_EMAIL_VALIDATION=dns): the waterfall's validation and validateEmail. */
+  mailDomainChecker: MailDomainChecker;
   /** Where audience enrichment finds contacts. */
   audienceContactSource: AudienceContactSource;
   /** Where audience enrichment fetches live records. */

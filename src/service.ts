@@ -122,9 +122,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
 export async function buildServices(base: ServiceBase, overrides: Partial<Services>): Promise<Services> {
   const { config, db, log } = base;
   const signingKey = overrides.signingKey ?? (await loadSigningKey(db.pool, config));
-  const contacts = overrides.networkSource && overrides.contactWaterfall ? null : createContactServices(config, db.pool, log);
-  const networkSource = overrides.networkSource ?? (contacts as ContactServices).networkSource;
-  const contactWaterfall = overrides.contactWaterfall ?? (contacts as ContactServices).contactWaterfall;
+  const contacts: ContactServices = createContactServices(config, db.pool, log);
+  const networkSource = overrides.networkSource ?? contacts.networkSource;
+  const contactWaterfall = overrides.contactWaterfall ?? contacts.contactWaterfall;
   const authorizationServer = overrides.authorizationServer ?? createAuthorizationServer(base, signingKey);
   return {
     signingKey,
@@ -134,6 +134,7 @@ export async function buildServices(base: ServiceBase, overrides: Partial<Servic
     mailer: overrides.mailer ?? createMailer(config, log),
     networkSource,
     contactWaterfall,
+    mailDomainChecker: overrides.mailDomainChecker ?? contacts.mailDomainChecker,
     audienceContactSource: overrides.audienceContactSource ?? waterfallAudienceContactSource(contactWaterfall),
     audienceLiveSource: overrides.audienceLiveSource ?? networkAudienceLiveSource({ db, config, log, services: { networkSource } }),
     authorizationServer,
