@@ -2,10 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { errorHandler } from './api/error-handler.js';
 import { handlers } from './api/handlers/index.js';
-import { rateLimitsPerMinute } from './api/rate-limit.js';
-import { readLlmsTxt } from './api/llms-txt.js';
+import { readLlmsTxt } from './http/llms-txt.js';
 import { buildOpenApiDocument } from './api/openapi.js';
 import { createApiRouter } from './api/router.js';
+import { rateLimitsPerMinute } from './config.js';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { mountDownloadRoute } from './http/downloads.js';
@@ -46,14 +46,14 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
     }
   });
 
-  mountMetrics(app, context);
+  const metrics = mountMetrics(app, context);
   let signingKey: Promise<Buffer> | null = null;
   const loadKey = () => (signingKey ??= loadSigningKey(context.db.pool, context.config).catch((error: unknown) => {
     signingKey = null;
     throw error;
   }));
   mountAuth(app, context, loadKey);
-  const withDirectPath = mountMcp(app, context);
+  const withDirectPath = mountMcp(app, context, { metrics });
   mountDownloadRoute(app, context);
   app.use('/v1', createApiRouter(context, handlers));
   app.use((req: Request, _res: Response, next: NextFunction) => {

@@ -3,7 +3,7 @@ import type express from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { bearerTokenOf } from '../auth/bearer.js';
 import type { AppContext } from '../context.js';
-import { directPathCounts } from '../mcp/fast-path.js';
+import type { MetricsRecorder } from '../metrics.js';
 
 /**
  * Prometheus metrics at GET /metrics, for operators: requests by route (the operationId, or the
@@ -14,7 +14,7 @@ import { directPathCounts } from '../mcp/fast-path.js';
  * process keep apart.
  */
 
-export interface ServiceMetrics {
+export interface ServiceMetrics extends MetricsRecorder {
   registry: Registry;
   observeRequest(route: string, method: string, status: number, seconds: number): void;
 }
@@ -41,16 +41,14 @@ export function createMetrics(context: AppContext): ServiceMetrics {
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  new Gauge({
+  const directPath = new Gauge({
     name: 'pds_mcp_direct_path_requests',
-    help: 'MCP requests the direct path answered, and those it read and passed on to the SDK, since start (this process).',
+    help: 'MCP requests the direct path answered, and those it read and passed on to the SDK, since start (this service).',
     labelNames: ['outcome'] as const,
     registers: [registry],
-    collect() {
-      this.set({ outcome: 'answered' }, directPathCounts.answered);
-      this.set({ outcome: 'passed_on' }, directPathCounts.passedOn);
-    },
   });
+  directPath.set({ outcome: 'answered' }, 0);
+  directPath.set({ outcome: 'passed_on' }, 0);
   new Gauge({
     name: 'pds_jobs',
     help: 'Jobs waiting or running, by kind and status (all instances: read from the database).',
@@ -82,6 +80,9 @@ export function createMetrics(context: AppContext): ServiceMetrics {
       requests.inc({ route, method, status: String(status) });
       durations.observe({ route }, seconds);
     },
+    directPathRequest(outcome) {
+      directPath.inc({ outcome });
+    },
   };
 }
 
@@ -91,10 +92,13 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Collects metrics and serves them at /metrics when METRICS_TOKEN is set; does nothing otherwise. */
-export function mountMetrics(app: express.Express, context: AppContext): void {
+/**
+ * Collects metrics and serves them at /metrics when METRICS_TOKEN is set, and returns the
+ * collector for the parts that report to it; does nothing (and returns null) otherwise.
+ */
+export function mountMetrics(app: express.Express, context: AppContext): ServiceMetrics | null {
   const token = context.config.METRICS_TOKEN;
-  if (!token) return;
+  if (!token) return null;
   const metrics = createMetrics(context);
   context.services.metrics = metrics;
   app.get('/metrics', async (req, res, next) => {
@@ -110,4 +114,5 @@ export function mountMetrics(app: express.Express, context: AppContext): void {
       next(error);
     }
   });
+  return metrics;
 }

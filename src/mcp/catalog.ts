@@ -1,9 +1,8 @@
 import type { StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { pathParameters, type AnyOperation } from '../../operations/define.js';
 import { findOperation, operations } from '../../operations/index.js';
-import { chargeInfo } from '../../operations/schemas/common.js';
-import { inputJsonSchema, outputJsonSchema } from '../api/openapi.js';
+import { chargeInfoJsonSchema, inputJsonSchema, jsonSchemaOf, outputJsonSchema } from '../../operations/json-schema.js';
 
 /**
  * Everything the MCP surfaces say about an operation, derived from the registry once at
@@ -36,8 +35,6 @@ export interface CatalogEntry {
   pathParameters: string[];
 }
 
-const chargeInfoJsonSchema = stripSchemaKey(z.toJSONSchema(chargeInfo));
-
 export const confirmationTokenField = {
   type: 'string',
   description:
@@ -63,11 +60,6 @@ export const gatewayResultProperties: Record<string, unknown> = {
   declined: { type: 'object', description: 'Present when the user declined the cost; nothing ran or was charged.' },
   storedResult: { type: 'object', description: 'Present when this answer is a slice of a stored, already charged result.' },
 };
-
-function stripSchemaKey(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = schema;
-  return rest;
-}
 
 function describeFields(operation: AnyOperation, schema: Record<string, unknown>): FieldDescription[] {
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
@@ -188,7 +180,7 @@ export function precomputedSchema<T>(
 
 /** Wraps a zod schema: validated by zod, advertised by a JSON Schema converted once. */
 export function zodToolSchema<S extends z.ZodType>(schema: S): StandardSchemaWithJSON<z.input<S>, z.output<S>> {
-  const json = stripSchemaKey(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
+  const json = jsonSchemaOf(schema, 'input');
   return precomputedSchema(json, (value) => {
     const parsed = schema.safeParse(value);
     if (parsed.success) return { value: parsed.data };
