@@ -69,6 +69,11 @@ function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
       received += chunk.length;
       chunks.push(chunk);
     });
+    // A client already gone before the body was asked for: nothing more will come.
+    if (req.destroyed) {
+      reject(new Error('client closed the request before its body ended'));
+      return;
+    }
     let ended = false;
     req.on('end', () => {
       ended = true;

@@ -20,7 +20,8 @@ import { PollCache } from './guards/polling.js';
 import { loadSigningKey } from './guards/signing.js';
 import { StoredResults } from './guards/stored-results.js';
 import { bufferedBody, directPath, replayedRequest, type DirectSurface } from './fast-path.js';
-import { callerOf, createServerFactory, type CallerInfo, type Surface } from './server.js';
+import { callerOf, createServerFactory, type CallerInfo } from './server.js';
+import { toolTable, type McpTool, type Surface } from './tools/table.js';
 
 export const mcpServerVersion = '1.0.0';
 export const serverName = 'prospecting-data-service';
@@ -177,14 +178,14 @@ export function mountMcp(app: express.Express, context: AppContext, reporting: {
   );
   const deps = { gateway, rateLimits: rateLimitsPerMinute(config), confirmationCodec, name: serverName, version: mcpServerVersion };
   const log = context.log.child({ part: 'mcp' });
-  const servers = {
-    default: createServerFactory(deps, 'default'),
-    full: createServerFactory(deps, 'full'),
-    oauth: createServerFactory(deps, 'oauth'),
-  } satisfies Record<Surface, unknown>;
+  const tables: Record<Surface, ReadonlyMap<string, McpTool>> = {
+    default: toolTable(deps, 'default'),
+    full: toolTable(deps, 'full'),
+    oauth: toolTable(deps, 'oauth'),
+  };
   const handlerFor = (surface: Surface) => {
     const handler = toNodeHandler(
-      createMcpHandler(servers[surface].factory, {
+      createMcpHandler(createServerFactory(deps, tables[surface]), {
         onerror: (error) => {
           const reported = requestErrors.getStore();
           if (reported && !reported.done) reported.errors.push(error);
@@ -234,14 +235,14 @@ export function mountMcp(app: express.Express, context: AppContext, reporting: {
   app.all('/mcp/v3', ...validation, requireBearer(context, '/mcp/v3', bodyForScope), handlerFor('oauth'));
 
   const byApiKey = (surface: Surface): DirectSurface => ({
-    tools: servers[surface].tools,
+    tools: tables[surface],
     authenticate: (req, requestId) => {
       const key = req.headers['x-api-key'];
       return typeof key === 'string' && key ? apiKeyAuth(context, key, requestId) : Promise.resolve(null);
     },
   });
   const byBearer: DirectSurface = {
-    tools: servers.oauth.tools,
+    tools: tables.oauth,
     authenticate: (req, requestId) => {
       const token = bearerTokenOf(req.headers.authorization);
       return token ? bearerAuth(context, token, requestId) : Promise.resolve(null);

@@ -52,7 +52,7 @@ export function confirmationQuestion(operation: AnyOperation, cost: CostEstimate
     return `${operation.title} charges ${operation.credits.rule.replace(/\.$/, '')}; the total cannot be known before it runs. ${operation.credits.example}${left} Proceed?`;
   }
   const when = operation.credits.charged === 'upfront' ? ' charged upfront' : operation.credits.charged === 'later' ? ' charged as the work completes' : '';
-  const time = cost.time ? ` It takes about ${cost.time}.` : operation.credits.charged === 'later' ? '' : ' It runs at once.';
+  const time = cost.time ? ` It takes ${/^about /.test(cost.time) ? cost.time : `about ${cost.time}`}.` : operation.credits.charged === 'later' ? '' : ' It runs at once.';
   const basis = cost.estimatedBy ? ` (from ${cost.estimatedBy} with the same values)` : ' (worst case for this payload)';
   return `${operation.title} costs up to ${cost.credits} credits${when}${basis}.${time}${left} Proceed?`;
 }

@@ -15,7 +15,7 @@ import { precomputedSchema } from './catalog.js';
 import type { Caller, ConfirmState, ConfirmationChannel, Gateway } from './gateway.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
-import { toolTable, type McpTool, type Surface } from './tools/table.js';
+import type { McpTool, Surface } from './tools/table.js';
 
 /**
  * The per-request MCP server of the SDK: the factory runs on every request (both protocol eras,
@@ -114,12 +114,8 @@ async function runTool(
   });
 }
 
-/**
- * The SDK's server factory for one surface, and the surface's tool table (for the direct path).
- * Everything but the per-request server is built here, once.
- */
-export function createServerFactory(deps: ServerDependencies, surface: Surface) {
-  const tools = toolTable(deps, surface);
+/** The SDK's server factory for a surface's tool table. Everything but the per-request server is built here, once. */
+export function createServerFactory(deps: ServerDependencies, tools: ReadonlyMap<string, McpTool>): (ctx: McpRequestContext) => McpServer {
   const registrations = [...tools.values()].map((tool) => ({ tool, config: registration(tool) }));
   const factory = (ctx: McpRequestContext): McpServer => {
     const caller = callerOf(ctx.authInfo);
@@ -138,5 +134,5 @@ export function createServerFactory(deps: ServerDependencies, surface: Surface) 
     registerPrompts(server);
     return server;
   };
-  return { factory, tools };
+  return factory;
 }
