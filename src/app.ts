@@ -2,18 +2,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { errorHandler } from './api/error-handler.js';
 import { handlers } from './api/handlers/index.js';
-import { readLlmsTxt } from './http/llms-txt.js';
 import { buildOpenApiDocument } from './api/openapi.js';
 import { createApiRouter } from './api/router.js';
 import { rateLimitsPerMinute } from './config.js';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { mountDownloadRoute } from './http/downloads.js';
+import { readLlmsTxt } from './http/llms-txt.js';
 import { mountMetrics } from './http/metrics.js';
 import { startRequestLog, type RequestLogFields } from './http/request-log.js';
 import { mountAuth } from './auth/index.js';
 import { mountMcp } from './mcp/index.js';
-import { loadSigningKey } from './mcp/guards/signing.js';
 
 /**
  * The whole HTTP surface of one process: REST under /v1, MCP, documents and health. The
@@ -46,14 +45,9 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
     }
   });
 
-  const metrics = mountMetrics(app, context);
-  let signingKey: Promise<Buffer> | null = null;
-  const loadKey = () => (signingKey ??= loadSigningKey(context.db.pool, context.config).catch((error: unknown) => {
-    signingKey = null;
-    throw error;
-  }));
-  mountAuth(app, context, loadKey);
-  const withDirectPath = mountMcp(app, context, { metrics });
+  mountMetrics(app, context);
+  mountAuth(app, context);
+  const withDirectPath = mountMcp(app, context, { metrics: context.services.metrics });
   mountDownloadRoute(app, context);
   app.use('/v1', createApiRouter(context, handlers));
   app.use((req: Request, _res: Response, next: NextFunction) => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
-import type { AppContext } from '../context.js';
+import type { ServiceBase } from '../context.js';
 import { postgresAdapterFactory } from './adapter.js';
 import type { Principal } from './api-keys.js';
 import type { BearerGrant, BearerTokenVerifier } from './bearer.js';
@@ -36,19 +36,12 @@ export const oauthRoutes = {
   end_session: '/logout',
 } as const;
 
-declare module '../context.js' {
-  interface Services {
-    /** Our authorization server, for the parts that act on its models (benchmarks, tests). */
-    authorizationServer: AuthorizationServer;
-  }
-}
-
 const hour = 3600;
 const unreachableForMs = 30_000;
 const day = 24 * hour;
 
 export interface AuthorizationServerOptions {
-  context: AppContext;
+  context: ServiceBase;
   signingKey: () => Promise<Buffer>;
   gatewayKeys: GatewayKeys;
   /** Set when no identity provider is configured: why sign-in cannot work, and what to set. */

@@ -33,12 +33,6 @@ export interface BearerTokenVerifier {
   unavailableReason?: string;
 }
 
-declare module '../context.js' {
-  interface Services {
-    mcpBearerVerifier: BearerTokenVerifier;
-  }
-}
-
 export function protectedResourceMetadataPath(resourcePath: string): string {
   return `/.well-known/oauth-protected-resource${resourcePath}`;
 }

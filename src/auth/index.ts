@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import type Provider from 'oidc-provider';
-import type { AppContext } from '../context.js';
+import type { AppContext, ServiceBase } from '../context.js';
 import type { Queryable } from '../store/db.js';
 import { postgresAdapterFactory } from './adapter.js';
 import { AuthorizationServer, interactionMount, oauthMount, oauthRoutes, upstreamCallbackPath } from './authorization-server.js';
@@ -28,24 +28,35 @@ export interface MountedAuth {
   server: AuthorizationServer;
 }
 
-export function mountAuth(app: express.Express, context: AppContext, signingKey: () => Promise<Buffer>): MountedAuth {
-  const { config, publicUrl } = context;
-  const log = context.log.child({ part: 'oauth' });
+/** Where people sign in: the configured identity provider, or none (the development provider is set up by mountAuth). */
+function signInSettings(base: Pick<ServiceBase, 'config' | 'publicUrl'>): { settings: UpstreamSettings | null; redirectUri: string; notConfigured: string | null } {
+  const { config, publicUrl } = base;
   const redirectUri = `${publicUrl}${upstreamCallbackPath}`;
-  const devIssuer = `${publicUrl}${devProviderMount}`;
-  let settings: UpstreamSettings | null = null;
-  if (config.OIDC_ISSUER && config.OIDC_CLIENT_ID) {
-    settings = { issuer: config.OIDC_ISSUER, clientId: config.OIDC_CLIENT_ID, clientSecret: config.OIDC_CLIENT_SECRET, scopes: config.OIDC_SCOPES, redirectUri };
-  }
-  const devSecret = async () => purposeKey(await signingKey(), 'development identity provider client secret').toString('base64url');
+  const settings: UpstreamSettings | null =
+    config.OIDC_ISSUER && config.OIDC_CLIENT_ID
+      ? { issuer: config.OIDC_ISSUER, clientId: config.OIDC_CLIENT_ID, clientSecret: config.OIDC_CLIENT_SECRET, scopes: config.OIDC_SCOPES, redirectUri }
+      : null;
   const notConfigured = settings || config.OIDC_DEV_PROVIDER
     ? null
     : 'Single sign-on is not configured on this server: an operator sets OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET ' +
       `(redirect URI ${redirectUri}), or OIDC_DEV_PROVIDER=true to try it on one machine.`;
+  return { settings, redirectUri, notConfigured };
+}
 
-  const server = new AuthorizationServer({ context, signingKey, gatewayKeys: new GatewayKeys(context.db.pool, signingKey), notConfigured });
-  context.services.mcpBearerVerifier = server.verifier();
-  context.services.authorizationServer = server;
+/** Our authorization server, built once at start (src/service.ts); its routes are mounted by mountAuth. */
+export function createAuthorizationServer(base: ServiceBase, signingKey: Buffer): AuthorizationServer {
+  const key = async () => signingKey;
+  return new AuthorizationServer({ context: base, signingKey: key, gatewayKeys: new GatewayKeys(base.db.pool, key), notConfigured: signInSettings(base).notConfigured });
+}
+
+export function mountAuth(app: express.Express, context: AppContext): MountedAuth {
+  const { config, publicUrl } = context;
+  const log = context.log.child({ part: 'oauth' });
+  const { settings, redirectUri, notConfigured } = signInSettings(context);
+  const devIssuer = `${publicUrl}${devProviderMount}`;
+  const signingKey = async () => context.services.signingKey;
+  const devSecret = async () => purposeKey(await signingKey(), 'development identity provider client secret').toString('base64url');
+  const server = context.services.authorizationServer;
   if (publicUrl.startsWith('https:') && !config.TRUST_PROXY) {
     log.warn('PUBLIC_URL is https but TRUST_PROXY is not set: behind a TLS-terminating proxy, set TRUST_PROXY=true so that the authorization server sees https');
   }

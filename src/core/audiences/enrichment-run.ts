@@ -4,7 +4,6 @@ import type { AppContext } from '../../context.js';
 import { accountOf, defineJob, JobInterrupted, wakeWorkers, type JobRun } from '../../jobs/index.js';
 import { canonicalJson } from '../search/cursor.js';
 import { credit } from '../credits.js';
-import { networkAudienceLiveSource, waterfallAudienceContactSource } from '../contacts/audience-sources.js';
 import { requireAudience } from './audiences.js';
 import { enrichmentCreditUnit, requireRun, type EnrichmentStepName, type RunRow, type StepState } from './enrichment-row.js';
 import { enrichmentStepPlan, type BatchOutcome, type Step, type StepDeps } from './enrichment-steps/index.js';
@@ -59,8 +58,8 @@ export async function runEnrichment(context: AppContext, job: JobRun<{ enrichmen
     context,
     // The contact-provider waterfall (dataset, HTTP vendor, pattern guess; validated) and the
     // configured network source, unless a test or an operator registered others.
-    contacts: context.services.audienceContactSource ?? waterfallAudienceContactSource(context),
-    live: context.services.audienceLiveSource ?? networkAudienceLiveSource(context),
+    contacts: context.services.audienceContactSource,
+    live: context.services.audienceLiveSource,
     job,
   };
   const deps: RunDeps = { context, plan: enrichmentStepPlan(stepDeps) };

@@ -11,7 +11,7 @@ import { adjustQuota, reserveQuota } from './export-quota.js';
 import { exportRowColumns, requireExport, storageKeyOf, type ExportKind, type ExportRow, type ExportStatus } from './export-row.js';
 import { contactFilter, writeExportFile } from './export-writer.js';
 import { enqueueMail } from './mail.js';
-import { exportStorageOf, signedLink } from './services.js';
+import { signedLink } from './services.js';
 
 /**
  * Exports: a CSV file of an audience's companies or prospects, written by a job, stored
@@ -136,7 +136,7 @@ export async function exportStatus(context: AppContext, accountId: number, audie
   const audience = await requireAudience(context.db.pool, accountId, audienceId);
   const row = await requireExport(context.db.pool, accountId, exportId);
   if (row.audience_id !== audience.id) throw new AppError('not_found', `Export ${exportId} not found in audience ${audienceId}.`);
-  const link = row.status === 'READY' ? await signedLink(context, row) : null;
+  const link = row.status === 'READY' ? signedLink(context, row) : null;
   return {
     exportId: String(row.id),
     audienceId: String(row.audience_id),
@@ -157,7 +157,7 @@ export async function runExport(context: AppContext, run: JobRun<{ exportId: num
   const row = await requireExport(context.db.pool, accountId, exportId);
   if (row.status === 'READY' || row.status === 'FAILED') return;
   await context.db.pool.query(`UPDATE audience_exports SET status = 'RUNNING' WHERE account_id = $1 AND id = $2 AND status = 'PENDING'`, [accountId, exportId]);
-  const written = await writeExportFile(context.db, exportStorageOf(context), row, null, run.checkpoint);
+  const written = await writeExportFile(context.db, context.services.exportStorage, row, null, run.checkpoint);
   run.checkpoint();
   await finishExport(context, row, written);
   await run.progress({ rows: written.rows, bytes: written.bytes });

@@ -2,10 +2,10 @@ import { contactTypePrices } from '../../../operations/contacts/reveal-contact-s
 import type { Principal } from '../../auth/api-keys.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { revealContactDetails } from '../../providers/contacts/index.js';
-import type { ContactFindings, ContactTypes } from '../../providers/contacts/types.js';
-import type { ProfileRef } from '../../providers/network/types.js';
+import type { ContactFindings, ContactTypes } from '../ports/contact-providers.js';
+import type { ProfileRef } from '../ports/network-source.js';
 import type { Queryable } from '../../store/db.js';
+import { revealContactDetails } from './lookup.js';
 import { charge, getBalance } from '../credits.js';
 import { parsePersonIdentifier } from './identifiers.js';
 
