@@ -9,6 +9,32 @@ const workflowPromptArgs = z.object({
 });
 const workflowPromptSchema = zodToolSchema(workflowPromptArgs);
 
+/** Operations of the registry among these ids, in this order. */
+function present(ids: readonly string[]): CatalogEntry[] {
+  return ids.map((id) => catalog.get(id)).filter((entry): entry is CatalogEntry => entry !== undefined);
+}
+
+/** Count before spending, exclude before building: said with the operations the registry has. */
+function beforeBuilding(): string[] {
+  const lines: string[] = [];
+  const counts = present(['companyCount', 'peopleCount']);
+  if (counts.length) {
+    const names = counts.map((entry) => entry.operation.operationId).join(' or ');
+    lines.push(
+      `Count before spending: ${names} (${counts[0]?.operation.credits.rule.replace(/\.$/, '')}) with the filters you mean to use tells how many records ` +
+        'a build would pay for; narrow the filters when that is more than the user wants.',
+    );
+  }
+  const exclusions = present(['listExclusionLists', 'createExclusionList', 'createExclusionListFromAudience']);
+  if (exclusions.length) {
+    lines.push(
+      'Exclusion lists before building: leave out what the user already has (CRM accounts, customers, people already contacted) with an exclusion list ' +
+        `(${exclusions.map((entry) => entry.operation.operationId).join(', ')}), given in companyExclusionListIDs / prospectExclusionListIDs at step 2.`,
+    );
+  }
+  return lines;
+}
+
 export function audienceWorkflowText(goal: string | undefined): string {
   const steps = audienceWorkflow.map((ids, index) => {
     const described = ids.map((id) => {
@@ -20,7 +46,9 @@ export function audienceWorkflowText(goal: string | undefined): string {
   });
   return [
     `Build a prospect audience${goal ? ` for: ${goal}` : ''}, with the tools search_endpoints, get_endpoint_details_full and call_operation.`,
-    'First read the credit balance (getCreditBalance). Then follow these steps in order; calling a step in the wrong audience state is refused with 400:',
+    'First read the credit balance (getCreditBalance).',
+    ...beforeBuilding(),
+    'Then follow these steps in order; calling a step in the wrong audience state is refused with 400:',
     ...steps,
     'Before step 6: show the user the estimate of step 5 (credits and time) and get their explicit confirmation; the gateway will also ask for it. ' +
       'If the user declines, stop: nothing is charged. To lower the cost, lower maxProspectsToEnrich or switch enrichment types off and estimate again.',
@@ -33,7 +61,7 @@ export function registerPrompts(server: McpServer): void {
     'audience_workflow',
     {
       title: 'Build, enrich and export an audience',
-      description: 'Walks through the audience workflow: create, filters, build, poll, estimate, confirm, enrich, export.',
+      description: 'Walks through the audience workflow: count, exclude, create, filters, build, poll, estimate, confirm, enrich, export.',
       argsSchema: workflowPromptSchema,
     },
     (args) => ({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonSchemaOf } from '../../../operations/json-schema.js';
+import { portable } from '../schemas.js';
 import { catalog } from '../catalog.js';
 import type { CallArguments, Gateway } from '../gateway.js';
 import type { McpTool } from './table.js';
@@ -30,7 +31,7 @@ export function callOperationTool(gateway: Gateway): McpTool {
     title: 'Call an operation',
     description,
     input,
-    inputSchema: jsonSchemaOf(input, 'input'),
+    inputSchema: portable(jsonSchemaOf(input, 'input')),
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     mayAsk: true,
     run: (args, caller, channel) => gateway.callOperation(args as CallArguments, caller, channel),

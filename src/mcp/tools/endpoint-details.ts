@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { RateLimitClass } from '../../../operations/define.js';
 import { jsonSchemaOf } from '../../../operations/json-schema.js';
+import { portable } from '../schemas.js';
 import { catalogEntry } from '../catalog.js';
 import { endpointDetails } from '../details.js';
 import { unknownOperation } from '../messages.js';
-import { toolResult } from '../results.js';
+import { textResult } from '../results.js';
 import { answered, type McpTool } from './table.js';
 
 const input = z.object({
@@ -21,7 +22,7 @@ export function endpointDetailsTool(rateLimits: Record<RateLimitClass, number>):
     title: 'Get endpoint details',
     description,
     input,
-    inputSchema: jsonSchemaOf(input, 'input'),
+    inputSchema: portable(jsonSchemaOf(input, 'input')),
     annotations: { readOnlyHint: true, openWorldHint: false },
     mayAsk: false,
     run: async (args) => {
@@ -30,7 +31,8 @@ export function endpointDetailsTool(rateLimits: Record<RateLimitClass, number>):
       if (!entry) return answered(unknownOperation(operationId));
       const details = endpointDetails(entry, rateLimits);
       const { operation } = entry;
-      return answered(toolResult(`${operationId}: ${operation.summary} ${operation.method} ${operation.path}. Credits: ${operation.credits.rule}`, details));
+      // The reference is the largest answer an agent reads: given once, as JSON text.
+      return answered(textResult(`${operationId}: ${operation.summary} ${operation.method} ${operation.path}. Credits: ${operation.credits.rule}`, details));
     },
   };
 }

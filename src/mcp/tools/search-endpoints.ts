@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { OperationCategory } from '../../../operations/define.js';
 import { jsonSchemaOf } from '../../../operations/json-schema.js';
+import { portable } from '../schemas.js';
 import { toolResult } from '../results.js';
 import { categories, searchEndpoints } from '../search.js';
 import { answered, type McpTool } from './table.js';
@@ -24,7 +25,7 @@ export function searchEndpointsTool(): McpTool {
     title: 'Search endpoints',
     description,
     input,
-    inputSchema: jsonSchemaOf(input, 'input'),
+    inputSchema: portable(jsonSchemaOf(input, 'input')),
     annotations: { readOnlyHint: true, openWorldHint: false },
     mayAsk: false,
     run: async (args) => {
