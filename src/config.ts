@@ -50,6 +50,8 @@ const environmentSchema = z.object({
   DATABASE_CATALOG_POOL_SIZE: positiveInt.default(6),
   /** Longest a request's search statement may run; one that runs longer is cancelled and answered 503, charging nothing. */
   SEARCH_STATEMENT_TIMEOUT_MS: positiveInt.default(5_000),
+  /** Longest a count (companyCount, peopleCount) may count exactly before it answers the planner's estimate instead. */
+  COUNT_EXACT_BUDGET_MS: positiveInt.default(30),
   /** A search with more substring terms than this (titles, schools, locations, name) is costly: it reads every candidate row once per term. */
   COSTLY_SEARCH_SUBSTRINGS: nonNegativeInt.default(10),
   /** Costly searches run at once by one process, from all accounts together; more wait for a slot (up to DATABASE_CONNECTION_TIMEOUT_MS). */

@@ -4,7 +4,9 @@ import type { BearerTokenVerifier } from './auth/bearer.js';
 import type { Config } from './config.js';
 import type { LinkSigner } from './core/audiences/links.js';
 import type { AudienceContactSource, AudienceLiveSource } from './core/audiences/sources.js';
+import type { MailDomainChecker } from './core/contacts/validation.js';
 import type { ContactWaterfall } from './core/contacts/waterfall.js';
+import type { CursorCodec } from './core/search/cursor.js';
 import type { ExportStorage } from './core/ports/export-storage.js';
 import type { Mailer } from './core/ports/mailer.js';
 import type { NetworkSource } from './core/ports/network-source.js';
@@ -39,6 +41,8 @@ export interface ServiceBase {
 export interface Services {
   /** HMAC key of confirmation tokens, request state and OAuth keys: SIGNING_SECRET, or generated once and kept in the database. */
   signingKey: Buffer;
+  /** Signs and checks paging cursors, bound to the account. */
+  cursors: CursorCodec;
   /** Signs and checks the download links of exports. */
   exportLinks: LinkSigner;
   /** Export files (a local folder by default). */
@@ -49,6 +53,8 @@ export interface Services {
   networkSource: NetworkSource;
   /** Contact-data providers in waterfall order, with validation (reveal, batch, audience enrichment). */
   contactWaterfall: ContactWaterfall;
+  /** Whether a mail domain can receive mail (built-in rules, or DNS with CONTACT_EMAIL_VALIDATION=dns): the waterfall's validation and validateEmail. */
+  mailDomainChecker: MailDomainChecker;
   /** Where audience enrichment finds contacts. */
   audienceContactSource: AudienceContactSource;
   /** Where audience enrichment fetches live records. */

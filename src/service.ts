@@ -19,6 +19,7 @@ import { storedResultsRetention } from './mcp/guards/stored-results.js';
 import { createAuthorizationServer } from './auth/index.js';
 import { loadLinkSigner } from './core/audiences/links.js';
 import { networkAudienceLiveSource, waterfallAudienceContactSource } from './core/contacts/audience-sources.js';
+import { CursorCodec } from './core/search/cursor.js';
 import { createMetrics } from './http/metrics.js';
 import { loadSigningKey } from './mcp/guards/signing.js';
 import { createContactServices, type ContactServices } from './providers/contacts/services.js';
@@ -121,17 +122,19 @@ export async function startService(config: Config, options: StartOptions = {}): 
 export async function buildServices(base: ServiceBase, overrides: Partial<Services>): Promise<Services> {
   const { config, db, log } = base;
   const signingKey = overrides.signingKey ?? (await loadSigningKey(db.pool, config));
-  const contacts = overrides.networkSource && overrides.contactWaterfall ? null : createContactServices(config, db.pool, log);
-  const networkSource = overrides.networkSource ?? (contacts as ContactServices).networkSource;
-  const contactWaterfall = overrides.contactWaterfall ?? (contacts as ContactServices).contactWaterfall;
+  const contacts: ContactServices = createContactServices(config, db.pool, log);
+  const networkSource = overrides.networkSource ?? contacts.networkSource;
+  const contactWaterfall = overrides.contactWaterfall ?? contacts.contactWaterfall;
   const authorizationServer = overrides.authorizationServer ?? createAuthorizationServer(base, signingKey);
   return {
     signingKey,
+    cursors: overrides.cursors ?? CursorCodec.fromSigningKey(signingKey),
     exportLinks: overrides.exportLinks ?? (await loadLinkSigner(db.pool, config.SIGNING_SECRET)),
     exportStorage: overrides.exportStorage ?? localExportStorage(config.exportDir),
     mailer: overrides.mailer ?? createMailer(config, log),
     networkSource,
     contactWaterfall,
+    mailDomainChecker: overrides.mailDomainChecker ?? contacts.mailDomainChecker,
     audienceContactSource: overrides.audienceContactSource ?? waterfallAudienceContactSource(contactWaterfall),
     audienceLiveSource: overrides.audienceLiveSource ?? networkAudienceLiveSource({ db, config, log, services: { networkSource } }),
     authorizationServer,

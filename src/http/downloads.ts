@@ -27,6 +27,9 @@ export function mountDownloadRoute(app: express.Express, context: AppContext): v
         );
       }
       const row = await requireExport(context.db.pool, accountId, exportId);
+      if (row.status === 'EXPIRED' && row.failure_reason?.startsWith('The audience was deleted')) {
+        throw new AppError('gone', `Export ${exportId} is gone: ${row.failure_reason}`);
+      }
       if (row.status === 'EXPIRED') {
         throw new AppError(
           'gone',

@@ -204,7 +204,8 @@ describe('batch contact enrichment end to end', () => {
     expect(page.body.output.pageResults).toHaveLength(2);
     expect(page.body.output.pageResults.map((r: ItemResult) => r.status)).toEqual(['PENDING', 'PENDING']);
     const cursor: string = page.body.output.nextCursor;
-    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    // Opaque and safe in a URL (unreserved characters only): signed payload, a dot, its signature.
+    expect(cursor).toMatch(/^[A-Za-z0-9_.-]+$/);
     const elsewhere = await poll(app, app.apiKey, second.body.output.taskId, `&pageSize=2&cursor=${cursor}`);
     expect(elsewhere.status).toBe(400);
     expect(elsewhere.body.error.code).toBe('cursor_mismatch');

@@ -29,6 +29,17 @@ const mailTemplate = z.discriminatedUnion('kind', [
     exportNote: z.string().nullable(),
   }),
   z.object({
+    kind: z.literal('saved-search-new'),
+    savedSearchId: id,
+    savedSearchName: z.string(),
+    runId: id,
+    newRecords: count,
+    moreNew: z.boolean(),
+    /** The first new records, one line each. */
+    lines: z.array(z.string()).max(100),
+    creditsCharged: count,
+  }),
+  z.object({
     kind: z.literal('enrichment-failed'),
     enrichmentId: id,
     audienceId: id,
@@ -90,6 +101,21 @@ async function render(context: AppContext, accountId: number, template: MailTemp
         lines.push('', `Enriched prospects (CSV): ${link.url}`, `This link expires at ${link.expiresAt.toISOString()}.`);
       }
       if (template.exportNote) lines.push('', `Export: ${template.exportNote}`);
+      return lines.join('\r\n');
+    }
+    case 'saved-search-new': {
+      const lines = [
+        `The saved search "${template.savedSearchName}" (saved search ${template.savedSearchId}, run ${template.runId}) found ${template.newRecords} new records.`,
+        '',
+        ...template.lines.map((line) => `- ${line}`),
+      ];
+      if (template.newRecords > template.lines.length) lines.push(`- and ${template.newRecords - template.lines.length} more`);
+      lines.push(
+        '',
+        `All of them: listSavedSearchRunRecords (GET /v1/saved-searches/${template.savedSearchId}/runs/${template.runId}/records?onlyNew=true), free.`,
+        `Credits charged: ${template.creditsCharged}.`,
+      );
+      if (template.moreNew) lines.push('More new records matched than this run takes at once: the next run delivers them.');
       return lines.join('\r\n');
     }
     case 'enrichment-failed':

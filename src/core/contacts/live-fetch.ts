@@ -1,12 +1,12 @@
 import type { CompanyRecord, ProfileRecord } from '../../../operations/schemas/records.js';
-import type { Principal } from '../../auth/api-keys.js';
+import type { Principal } from '../keys.js';
 import type { AppContext, Services } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { NetworkSourceError, type CompanyRef, type LiveCompany, type LiveProfile, type NetworkSource, type ProfileRef } from '../ports/network-source.js';
 import { alpha3FromAlpha2 } from '../../../reference/iso-countries.js';
 import type { Queryable } from '../../store/db.js';
-import { charge, getBalance } from '../credits.js';
+import { charge, getBalance, requestEntry, type ChargeOrigin } from '../credits.js';
 import { tldOf } from '../network-urls.js';
 import {
   companyColumns,
@@ -64,7 +64,7 @@ export async function liveFetchCompany(
   app: AppContext,
   principal: Principal,
   input: { type: CompanyIdentifierType; value: string },
-  requestId: string,
+  origin: ChargeOrigin,
   log: Logger,
 ): Promise<LiveCompanyResult> {
   const ref = parseCompanyIdentifier(input.type, input.value);
@@ -78,7 +78,7 @@ export async function liveFetchCompany(
   if (outcome.status === 'live') {
     const live = outcome.data;
     const record = await app.db.transaction(async (tx) => {
-      await charge(tx, principal.accountId, liveFetchPrice, { unit: 'liveEnrichCompany', reason: 'live company fetch', reference: requestId });
+      await charge(tx, principal.accountId, liveFetchPrice, requestEntry(origin, 'liveEnrichCompany', 'live company fetch'));
       if (!stored) return { ...toCompanyRecord(companyRowFromLive(live)), last_sort_key: '' };
       return toCompanyRecord(await refreshCompany(tx, stored, live));
     });
@@ -103,7 +103,7 @@ export async function liveFetchProfile(
   app: AppContext,
   principal: Principal,
   input: { identifier: string } & ProfileDetailOptions,
-  requestId: string,
+  origin: ChargeOrigin,
   log: Logger,
 ): Promise<LiveProfileResult> {
   const ref = parsePersonIdentifier(input.identifier, 'identifier');
@@ -117,7 +117,7 @@ export async function liveFetchProfile(
   if (outcome.status === 'live') {
     const live = outcome.data;
     const record = await app.db.transaction(async (tx) => {
-      await charge(tx, principal.accountId, liveFetchPrice, { unit: 'liveEnrichPerson', reason: 'live profile fetch', reference: requestId });
+      await charge(tx, principal.accountId, liveFetchPrice, requestEntry(origin, 'liveEnrichPerson', 'live profile fetch'));
       if (!stored) return { ...toProfileRecord(profileRowFromLive(live), details), last_sort_key: '' };
       return toProfileRecord(await refreshProfile(tx, stored.id, live), details);
     });

@@ -8,13 +8,15 @@ import { DatasetContactProvider } from './dataset-provider.js';
 import { HttpContactProvider } from './http-provider.js';
 import { PatternEmailProvider } from './pattern-provider.js';
 import type { ContactProvider } from '../../core/ports/contact-providers.js';
-import { ContactValidator, EmbeddedMailDomainChecker } from '../../core/contacts/validation.js';
+import { ContactValidator, EmbeddedMailDomainChecker, type MailDomainChecker } from '../../core/contacts/validation.js';
 import { DnsMailDomainChecker } from './dns-mail-domains.js';
 import { ContactWaterfall } from '../../core/contacts/waterfall.js';
 
 export interface ContactServices {
   networkSource: NetworkSource;
   contactWaterfall: ContactWaterfall;
+  /** Whether a mail domain can receive mail: the waterfall's validation, and validateEmail. */
+  mailDomainChecker: MailDomainChecker;
 }
 
 /**
@@ -32,7 +34,7 @@ export function createContactServices(config: Config, db: Queryable, log?: Logge
     providers.push(new HttpContactProvider({ baseUrl: config.CONTACT_PROVIDER_URL, apiKey: config.CONTACT_PROVIDER_API_KEY, timeoutMs: config.CONTACT_PROVIDER_TIMEOUT_MS }));
   }
   providers.push(new PatternEmailProvider());
-  const checker = config.CONTACT_EMAIL_VALIDATION === 'dns' ? new DnsMailDomainChecker() : new EmbeddedMailDomainChecker();
+  const checker: MailDomainChecker = config.CONTACT_EMAIL_VALIDATION === 'dns' ? new DnsMailDomainChecker() : new EmbeddedMailDomainChecker();
   const contactWaterfall = new ContactWaterfall(providers, new ContactValidator(checker), log?.child({ component: 'contact-waterfall' }));
-  return { networkSource, contactWaterfall };
+  return { networkSource, contactWaterfall, mailDomainChecker: checker };
 }
