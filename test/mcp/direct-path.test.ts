@@ -59,8 +59,9 @@ const randomByDesign: Array<[RegExp, string]> = [
   [/ct1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, '<confirmation token>'],
   [/r_[A-Za-z0-9_-]{16}/g, '<stored result>'],
   [/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<timestamp>'],
-  // The two accounts differ only in their generated names.
+  // The two accounts differ only in their generated names, and in what is signed for each (paging cursors).
   [/Test account [a-z0-9]+/g, 'Test account'],
+  [/(nextCursor\\?":\s*\\?")[A-Za-z0-9_.-]+/g, '$1<cursor of the account>'],
 ];
 
 function normalised(json: string, replacements: Array<[RegExp, string]> = []): unknown {
