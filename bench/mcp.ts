@@ -86,6 +86,9 @@ const service = await startService(
     RATE_LIMIT_SEARCH_PER_MINUTE: '100000000',
     RATE_LIMIT_STATUS_PER_MINUTE: '100000000',
     RATE_LIMIT_STANDARD_PER_MINUTE: '100000000',
+    // One account drives all 50 clients: its per-account concurrency cap is for tenants, not for this load.
+    ACCOUNT_CONCURRENT_REQUESTS: '1000',
+    ACCOUNT_CONCURRENT_SEARCHES: '1000',
   }),
   { log },
 );
