@@ -1,23 +1,22 @@
 import MiniSearch, { type Query } from 'minisearch';
-import { stemmer } from 'stemmer';
 import type { AnyOperation, OperationCategory } from '../../operations/define.js';
 import { operations } from '../../operations/index.js';
-import { COUNTRIES, INDUSTRIES, REGIONS, TITLES } from '../../reference/index.js';
 import { audienceWorkflowStep, catalog, type CatalogEntry } from './catalog.js';
-import { actionConcepts, objectConcepts } from './lexicon.js';
+import { conceptsOf, stem, stopWords, terms, words } from './concepts.js';
 
 /**
  * search_endpoints: plain-language intent in, ranked operations out. MiniSearch ranks the
  * operations' own words (title, summary, description, keywords, the words of the operationId)
- * against the query's, and two things are done around it so that phrasings never seen before
- * rank as well as the ones the registry's authors thought of:
- *  - concepts (lexicon.ts): a query and every operation are read through the same groups of
+ * against the query's, and two things are done around it for phrasings the registry's authors
+ * did not think of (figures on unseen phrasings in BENCHMARKS.md):
+ *  - concepts (lexicon.ts, read by concepts.ts): a query and every operation are read through the same groups of
  *    words for the things and acts of the service, and the groups they share are matched as
  *    terms of their own ("segment", "my list" and "audience" all mean the audience concept);
  *  - what an operation does (create, list, read, update, delete, run, status, ...) comes from
  *    its operationId's verb and its registry metadata (a polling interval makes it a status
- *    operation), so a question about progress finds the status operation, not the one that
- *    started the work.
+ *    operation), its kind of answer and its things from its operationId and path: a query that
+ *    asks for another act, answer or thing ranks it lower, and a question about progress finds
+ *    the status operation, not the one that started the work.
  * Input field names are indexed only as whole identifiers (maxProspectsToEnrich), never as
  * words: a field called `name` must not pull its operation up for every query that says "name".
  * Everything is built once at module load; a search is one MiniSearch query plus a few
@@ -46,139 +45,6 @@ export interface EndpointRecommendation {
   category: OperationCategory;
   readOnly: boolean;
   workflow: { audienceWorkflowStep: number | null; before: string[]; after: string[] };
-}
-
-// Words that say nothing about which operation is meant ("I want to get ...").
-const stopWords = new Set([
-  'a', 'an', 'the', 'of', 'to', 'for', 'i', 'we', 'me', 'my', 'our', 'you', 'your', 'want', 'wanna', 'need', 'would', 'like',
-  'how', 'do', 'does', 'can', 'could', 'in', 'on', 'at', 'with', 'and', 'or', 'is', 'are', 'be', 'it', 'its', 'this', 'that',
-  'these', 'those', 'please', 'some', 'from', 'by', 'which', 'what', 'who', 'get', 'give', 'show', 'tell', 'let', 'use',
-  'there', 'about', 'into', 'any', 'should', 'will', 'just', 'now', 'then', 'so', 'up', 'via', 'using', 'them', 'their',
-  'api', 'endpoint', 'operation', 'tool', 'call', 'user', 'asked', 'says', 'said', 'wants', 'ok', 'okay', 'yes', 'am', 'was', 'were',
-  'has', 'have', 'had', 'did', 'been', 'being', 'if', 'else', 'than', 'too', 'very', 'also', 'only', 'all', 'one', 'i', 'im', 'us',
-  'he', 'she', 'they', 'his', 'her', 'him', 'where', 'when', 'why', 'not', 'no', 'dont', 'don', 't', 's', 'yet', 'still', 'again',
-  'each', 'every', 'before', 'after', 'here', 'more', 'most', 'much', 'many', 'new', 'already', 'right', 'away',
-]);
-
-/** Lowercase words of a text: camelCase and punctuation split, apostrophes dropped ("don't" is "dont"). */
-export function words(text: string): string[] {
-  return text
-    // Plural acronyms are words: "VPs", "CTOs".
-    .replace(/\b([A-Z]{2,})s\b/g, (_match, acronym: string) => `${acronym.toLowerCase()}s`)
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .replace(/['’]/g, '')
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word.length > 0);
-}
-
-const stemCache = new Map<string, string>();
-export function stem(word: string): string {
-  let stemmed = stemCache.get(word);
-  if (stemmed === undefined) {
-    stemmed = word.length > 2 ? stemmer(word) : word;
-    if (stemCache.size < 50_000) stemCache.set(word, stemmed);
-  }
-  return stemmed;
-}
-
-/** The index's terms of a text: its words, stemmed, without stop words. */
-export function terms(text: string): string[] {
-  return words(text).filter((word) => !stopWords.has(word)).map(stem);
-}
-
-interface Phrase {
-  concept: string;
-  stems: string[];
-}
-
-function phrasesOf(groups: Record<string, readonly string[]>, prefix: string): Phrase[] {
-  return Object.entries(groups).flatMap(([concept, list]) => list.map((phrase) => ({ concept: `${prefix}${concept}`, stems: words(phrase).map(stem) })));
-}
-
-/** Every phrase of the lexicon by its first stem, longest first. */
-const phrasesByFirstStem = new Map<string, Phrase[]>();
-for (const phrase of [...phrasesOf(objectConcepts, 'o_'), ...phrasesOf(actionConcepts, 'a_')]) {
-  const first = phrase.stems[0];
-  if (!first) continue;
-  const list = phrasesByFirstStem.get(first) ?? [];
-  list.push(phrase);
-  list.sort((a, b) => b.stems.length - a.stems.length);
-  phrasesByFirstStem.set(first, list);
-}
-
-/**
- * Words the reference data gives for what a search is about, beyond the lexicon: places
- * (countries, regions, states, cities), industries and job titles. A query that names a place or
- * an industry describes records to find; one that names a title describes people.
- */
-function referenceStems(names: Iterable<string>): Set<string> {
-  const found = new Set<string>();
-  for (const name of names) {
-    for (const word of words(name)) {
-      const stemmed = stem(word);
-      // Only words the operations' own text does not use, and that are no word of the lexicon: "Mobile" is a city, and a phone.
-      if (word.length > 3 && !stopWords.has(word) && !registryStems.has(stemmed) && !phrasesByFirstStem.has(stemmed)) found.add(stemmed);
-    }
-  }
-  return found;
-}
-const registryStems = new Set(operations.flatMap((operation) => terms(`${operation.title} ${operation.summary} ${operation.description} ${operation.keywords.join(' ')}`)));
-const placeStems = referenceStems([
-  ...REGIONS,
-  ...COUNTRIES.flatMap((country) => [country.name, ...country.cities, ...country.states.flatMap((state) => [state.name, ...state.cities])]),
-]);
-const industryStems = referenceStems(INDUSTRIES.flatMap((industry) => [industry.name, ...industry.keywords]));
-const titleStems = referenceStems(Object.values(TITLES).flatMap((bySeniority) => Object.values(bySeniority).flat()));
-
-/** Words that are nouns after these ("the run", "each run"); "run" is an act otherwise. */
-const determiners = new Set(['the', 'a', 'an', 'each', 'every', 'last', 'latest', 'past', 'previous', 'this', 'that', 'its', 'my', 'our', 'one', 'first', 'next']);
-
-/** The things an account keeps several of and lists: "my audiences", "our alerts". */
-const listedThings = new Set(['o_audience', 'o_savedSearch', 'o_exclusion', 'o_run']);
-
-function conceptsOfWords(list: string[]): Set<string> {
-  const found = new Set<string>();
-  for (const word of list) for (const phrase of phrasesByFirstStem.get(stem(word)) ?? []) if (phrase.stems.length === 1) found.add(phrase.concept);
-  return found;
-}
-
-/** The concepts a text speaks of: every lexicon phrase found in it, on whole stemmed words (stop words kept, for phrases such as "do not contact"). */
-export function conceptsOf(text: string): Set<string> {
-  const all = words(text);
-  const stems = all.map(stem);
-  const found = new Set<string>();
-  for (let i = 0; i < stems.length; ) {
-    const candidates = phrasesByFirstStem.get(stems[i] as string) ?? [];
-    let longest = 0;
-    for (const phrase of candidates) {
-      if (phrase.stems.length < longest) break;
-      if (phrase.stems.every((s, k) => stems[i + k] === s)) {
-        found.add(phrase.concept);
-        longest = phrase.stems.length;
-      }
-    }
-    // The words of a phrase are its own: "exclusion list" is not also the act of listing.
-    i += Math.max(1, longest);
-  }
-  // "run" and "runs" after a determiner, or "runs" at all, name runs, not the act of running.
-  all.forEach((word, i) => {
-    if ((word === 'run' && determiners.has(all[i - 1] ?? '')) || word === 'runs') {
-      found.add('o_run');
-      if (!all.some((other, k) => k !== i && (other === 'run' || other === 'rerun') && !determiners.has(all[k - 1] ?? ''))) found.delete('a_run');
-    }
-  });
-  // "300 profile URLs", "50 people": many of them at once.
-  if (/\b([2-9]|\d{2,})\s+(\w+\s+)?(profiles|profile|links|urls|people|persons|contacts|prospects|leads)\b/.test(text.toLowerCase())) found.add('a_batch');
-  for (const stemmed of stems) {
-    if (placeStems.has(stemmed) || industryStems.has(stemmed)) found.add('o_criteria');
-    if (titleStems.has(stemmed)) found.add('o_person');
-  }
-  // "my audiences", "all our saved searches": things of one's own, in the plural, are asked for as a list.
-  const ownPlural = /\b(my|our|all|which|what)\s+(?:\w+\s+)?(\w+s)\b/.exec(text.toLowerCase());
-  if (ownPlural && [...conceptsOfWords([ownPlural[2] as string])].some((c) => listedThings.has(c))) found.add('a_list');
-  return found;
 }
 
 /**

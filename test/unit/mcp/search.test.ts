@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findOperation, operations } from '../../../operations/index.js';
-import { conceptsOf, rankOperations, searchEndpoints, terms, words } from '../../../src/mcp/search.js';
+import { conceptsOf, terms, words } from '../../../src/mcp/concepts.js';
+import { rankOperations, searchEndpoints } from '../../../src/mcp/search.js';
 import { intents } from '../../mcp/intents.js';
 import { phrasings } from '../../mcp/intents/phrasings.js';
 import { percent, score } from '../../mcp/intents/score.js';
