@@ -107,6 +107,12 @@ function conceptsOfWords(list: string[]): Set<string> {
   return found;
 }
 
+/** Whether the word at this place names a thing of the lexicon (a one-word phrase of an `o_` concept). */
+function thingAt(stems: string[], index: number): boolean {
+  const word = stems[index];
+  return word !== undefined && (phrasesByFirstStem.get(word) ?? []).some((phrase) => phrase.stems.length === 1 && phrase.concept.startsWith('o_'));
+}
+
 /** The concepts a text speaks of: every lexicon phrase found in it, on whole stemmed words (stop words kept, for phrases such as "do not contact"). */
 export function conceptsOf(text: string): Set<string> {
   const all = words(text);
@@ -118,16 +124,18 @@ export function conceptsOf(text: string): Set<string> {
     for (const phrase of candidates) {
       if (phrase.stems.length < longest) break;
       if (phrase.stems.every((s, k) => stems[i + k] === s)) {
-        found.add(phrase.concept);
+        // "a finished segment": a word of state before the thing it describes says what the thing is, not a question about progress.
+        const describesNext = phrase.concept === 'a_status' && phrase.stems.length === 1 && thingAt(stems, i + 1);
+        if (!describesNext) found.add(phrase.concept);
         longest = phrase.stems.length;
       }
     }
     // The words of a phrase are its own: "exclusion list" is not also the act of listing.
     i += Math.max(1, longest);
   }
-  // "run" and "runs" after a determiner, or "runs" at all, name runs, not the act of running.
+  // "run" after a determiner, "runs" and "executions" name runs, not the act of running.
   all.forEach((word, i) => {
-    if ((word === 'run' && determiners.has(all[i - 1] ?? '')) || word === 'runs') {
+    if ((word === 'run' && determiners.has(all[i - 1] ?? '')) || word === 'runs' || word === 'execution' || word === 'executions') {
       found.add('o_run');
       if (!all.some((other, k) => k !== i && (other === 'run' || other === 'rerun') && !determiners.has(all[k - 1] ?? ''))) found.delete('a_run');
     }

@@ -32,6 +32,8 @@ export const objectConcepts: Record<string, readonly string[]> = {
     'from the exclusion list', 'from my exclusion list', 'from our exclusion list', 'to the exclusion list', 'to our exclusion list',
     'to my exclusion list', 'on the exclusion list', 'on our exclusion list', 'off the exclusion list', 'do not contact', 'do not contact list', 'dnc', 'dnc list', 'exclusion list', 'suppression list', 'block list', 'opt out', 'skip list', 'never show', 'leave out', 'already contacted', 'dedupe',
     'allowlist', 'whitelist', 'unsuppress',
+    // Said as a wish not to see or reach someone again.
+    'not see', 'never see', 'dont target', 'do not target', 'dont show', 'do not show', 'stop showing', 'avoid', 'skip',
   ],
   savedSearch: [
     'saved search', 'alert', 'watch', 'watchlist', 'monitor', 'subscription', 'subscribe', 'unsubscribe', 'feed', 'notify', 'notification',
@@ -39,7 +41,7 @@ export const objectConcepts: Record<string, readonly string[]> = {
   ],
   run: ['run', 'runs', 'execution', 'rerun'],
   entries: [
-    'entries', 'entry', 'items', 'contents', 'what is in', 'members of',
+    'entries', 'entry', 'items', 'contents', 'what is in', 'members of', 'are on', 'is on',
     // Said of what is on a list, not of the list: "remove acme.com from the exclusion list".
     'from the list', 'from my list', 'from our list', 'off the list', 'to the list', 'on the list', 'on our list',
     'from the exclusion list', 'from my exclusion list', 'from our exclusion list', 'to the exclusion list', 'to our exclusion list',
@@ -74,7 +76,7 @@ export const actionConcepts: Record<string, readonly string[]> = {
   batch: ['batch', 'bulk', 'mass', 'many', 'hundreds', 'thousands', 'pile', 'lots of', 'in the background', 'all of them', 'upload', 'profile links', 'profile urls', 'list of profiles'],
   validation: ['validate', 'validation', 'verify', 'verification', 'valid', 'bounce', 'deliverable', 'deliverability', 'fake', 'real', 'throwaway', 'disposable', 'mx'],
   reverseLookup: ['who is behind', 'who owns', 'whose', 'reverse', 'owner of', 'identify', 'behind', 'by email', 'by work email', 'from email', 'from an email', 'email lookup', 'person behind'],
-  estimate: ['estimate', 'cost', 'price', 'quote', 'how much', 'how expensive', 'ballpark', 'spend'],
+  estimate: ['estimate', 'cost', 'price', 'quote', 'how much', 'how expensive', 'ballpark', 'spend', 'would it take', 'would take', 'would cost', 'will cost', 'going to cost'],
   export: ['export', 'download', 'csv', 'spreadsheet', 'sheet', 'excel', 'dump', 'extract', 'file', 'import into'],
   delete: [
     'delete', 'remove', 'erase', 'trash', 'discard', 'drop', 'destroy', 'get rid of', 'throw away', 'purge', 'wipe', 'no longer need',
@@ -82,7 +84,7 @@ export const actionConcepts: Record<string, readonly string[]> = {
   ],
   create: ['create', 'new', 'make', 'set up', 'setup', 'open', 'start a', 'blank', 'put together', 'save'],
   update: ['update', 'change', 'edit', 'modify', 'tweak', 'adjust', 'rename', 'reschedule', 'pause', 'cadence', 'frequency', 'set the', 'configure', 'limit'],
-  list: ['list', 'lists', 'all my', 'all our', 'overview', 'browse', 'page through', 'what is in', 'history', 'previous', 'timeline'],
+  list: ['list', 'lists', 'all my', 'all our', 'overview', 'browse', 'page through', 'what is in', 'history', 'previous', 'timeline', 'made it into', 'inside', 'within'],
   status: [
     'status', 'progress', 'done', 'finished', 'finish', 'complete', 'completed', 'ready', 'fail', 'failed', 'crash', 'crashed', 'stuck',
     'still', 'yet', 'how far', 'state', 'going', 'is it', 'has it', 'did it', 'went wrong', 'over', 'check on', 'where is', 'how is',
