@@ -1,22 +1,7 @@
-import { z } from 'zod';
 import { chargeMethodOf, pathParameters, type AnyOperation } from '../../operations/define.js';
 import { operations } from '../../operations/index.js';
-import { chargeInfo } from '../../operations/schemas/common.js';
+import { chargeInfoJsonSchema, inputJsonSchema, outputJsonSchema } from '../../operations/json-schema.js';
 import { errorStatus } from '../errors.js';
-
-/** JSON Schema of an operation's request, as callers send it (defaults optional). */
-export function inputJsonSchema(operation: AnyOperation): Record<string, unknown> {
-  return stripSchemaKey(z.toJSONSchema(operation.input, { io: 'input', unrepresentable: 'any' }));
-}
-
-export function outputJsonSchema(operation: AnyOperation): Record<string, unknown> {
-  return stripSchemaKey(z.toJSONSchema(operation.output, { io: 'output', unrepresentable: 'any' }));
-}
-
-function stripSchemaKey(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = schema;
-  return rest;
-}
 
 const errorBody = {
   type: 'object',
@@ -56,7 +41,7 @@ export function buildOpenApiDocument(publicUrl: string, rateLimits: Record<strin
     servers: [{ url: publicUrl }],
     paths,
     components: {
-      schemas: { Error: errorBody, ChargeInfo: stripSchemaKey(z.toJSONSchema(chargeInfo)) },
+      schemas: { Error: errorBody, ChargeInfo: chargeInfoJsonSchema },
       securitySchemes: {
         apiKeyQuery: { type: 'apiKey', in: 'query', name: 'apiKey', description: 'For GET and DELETE.' },
       },
