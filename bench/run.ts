@@ -5,8 +5,10 @@ import { machineLine } from './lib.js';
 /**
  * `npm run bench`: runs each benchmark in a process of its own (so one's memory and JIT state
  * do not colour the next), collects the Markdown each prints, and rewrites the measured part
- * of BENCHMARKS.md. `npm run bench -- --large` adds the search benchmark at 1,000,000 companies /
- * 10,000,000 people on the PostgreSQL server of DATABASE_URL (it seeds for several minutes).
+ * of BENCHMARKS.md. `npm run bench -- --large` adds the search, counts and typeahead benchmarks at
+ * 1,000,000 companies / 10,000,000 people, on the embedded server (its data kept in BENCH_DATA_DIR
+ * for the next run) or on DATABASE_URL's server; the first run seeds for 10 to 30 minutes. With
+ * BENCH_COMPARE_URL (another server's superuser URL) the same seed is measured there too, side by side.
  */
 const large = process.argv.includes('--large');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
@@ -22,7 +24,6 @@ const benches: Array<{ name: string; args: string[]; env?: Record<string, string
   { name: 'state-filter', args: ['dist/bench/state-filter.js'], env: { DATABASE_URL: '' }, onlyWhenNamed: true },
 ];
 if (large) {
-  if (!process.env.DATABASE_URL) throw new Error('--large needs DATABASE_URL (a PostgreSQL server with room for ~15 GB)');
   benches.push({ name: 'search-large', args: ['dist/bench/search.js', '--companies', '1000000', '--people', '10000000', '--runs', '30', '--reuse'] });
   // The same database as search-large (it reuses it when it exists).
   benches.push({ name: 'counts-large', args: ['dist/bench/counts.js', '--companies', '1000000', '--people', '10000000', '--runs', '30', '--reuse'] });
