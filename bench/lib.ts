@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { createAccount } from '../src/core/accounts.js';
 import type { Logger } from '../src/log.js';
@@ -193,3 +194,113 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
     },
   };
 }
+
+export interface Fixtures {
+  /** Domains of large companies: a target-account list for currentCompanies. */
+  largeDomains: string[];
+  companyListId: string;
+  prospectListId: string;
+}
+
+export interface BenchTarget {
+  name: string;
+  database: BenchDatabase;
+  bench: BenchService;
+  agent: Agent;
+  fixtures: Fixtures;
+}
+
+/**
+ * A benchmark's server: its seeded database (the shared search catalog), the real service over it,
+ * a keep-alive client, and fixtures from the catalog. `adminUrl` unset: DATABASE_URL's server, else
+ * the embedded one.
+ */
+export async function openBenchTarget(adminUrl: string | undefined, size: { companies: number; people: number; reuse: boolean }, log: Logger): Promise<BenchTarget> {
+  let lastShown = 0;
+  const database = await openBenchDatabase({
+    name: 'search',
+    ...size,
+    log,
+    ...(adminUrl ? { adminUrl } : {}),
+    onProgress: ({ table, done, total }) => {
+      if (Date.now() - lastShown > 10_000 || done === total) {
+        lastShown = Date.now();
+        process.stderr.write(`  seeding ${table}: ${done}/${total}\n`);
+      }
+    },
+  });
+  const bench = await startBenchService(database.url, { RATE_LIMIT_SEARCH_PER_MINUTE: '1000000', RATE_LIMIT_STANDARD_PER_MINUTE: '1000000', JOB_WORKER: 'false' }, log);
+  const agent = new Agent({ connections: 4, keepAliveTimeout: 30_000 });
+  const embedded = !adminUrl && !process.env.DATABASE_URL;
+  const name = `${embedded ? 'embedded' : 'server'} PostgreSQL ${database.settings.server_version?.split(' ')[0] ?? ''}`.trim();
+  const target: BenchTarget = { name, database, bench, agent, fixtures: { largeDomains: [], companyListId: '', prospectListId: '' } };
+  target.fixtures = await makeFixtures(target);
+  return target;
+}
+
+/**
+ * From the catalog itself, so that they match at any size: a target-account list, and exclusion
+ * lists as a CRM would give them (2,000 companies and 5,000 people spread over the matches of the
+ * filters they are used with, so that a search has to step over them).
+ */
+async function makeFixtures(target: BenchTarget): Promise<Fixtures> {
+  const catalog = new pg.Client({ connectionString: target.database.url });
+  await catalog.connect();
+  try {
+    const largeDomains = (await catalog.query<{ domain: string }>(
+      `SELECT domains[1] AS domain FROM companies WHERE cardinality(domains) > 0 AND employee_count_min >= 1000 ORDER BY id LIMIT 25`,
+    )).rows.map((r) => r.domain);
+    const excludedCompanies = (await catalog.query<{ domain: string }>(
+      `SELECT domains[1] AS domain FROM companies
+        WHERE cardinality(domains) > 0 AND country_code = ANY('{US,GB,DE}'::bpchar[]) AND employee_count_min >= 201 AND id % 7 = 0
+        ORDER BY id LIMIT 2000`,
+    )).rows.map((r) => ({ domain: r.domain }));
+    const excludedPeople = (await catalog.query<{ slug: string }>(
+      `SELECT network_slug AS slug FROM people
+        WHERE network_slug IS NOT NULL AND country3 = 'USA' AND title ILIKE ANY('{%VP%,%Director%,%Head of%}'::text[]) AND id % 5 = 0
+        ORDER BY id LIMIT 5000`,
+    )).rows.map((r) => r.slug);
+    const companyList = await benchPost<{ exclusionListId: string }>(target, '/v1/exclusion-lists', { name: 'CRM accounts', kind: 'companies', companies: excludedCompanies });
+    const prospectList = await benchPost<{ exclusionListId: string }>(target, '/v1/exclusion-lists', { name: 'Contacted', kind: 'prospects', prospects: excludedPeople });
+    return { largeDomains, companyListId: companyList.exclusionListId, prospectListId: prospectList.exclusionListId };
+  } finally {
+    await catalog.end();
+  }
+}
+
+export async function benchPost<T>(target: BenchTarget, pathName: string, body: Record<string, unknown>): Promise<T> {
+  const response = await request(`${target.bench.service.url}${pathName}`, {
+    method: 'POST',
+    dispatcher: target.agent,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiKey: target.bench.apiKey, ...body }),
+  });
+  const json = (await response.body.json()) as { output?: T; error?: unknown };
+  if (response.statusCode !== 200 || !json.output) throw new Error(`${pathName} answered ${response.statusCode}: ${JSON.stringify(json.error)}`);
+  return json.output;
+}
+
+
+export interface Latency {
+  medianMs: number;
+  p95Ms: number;
+}
+
+/** Every target's calls in turn, `iterations` rounds after 3 warm-up rounds. */
+export async function measureInTurn(works: Array<(() => Promise<unknown>) | null>, iterations: number): Promise<Array<Latency | null>> {
+  const samples: number[][] = works.map(() => []);
+  for (let turn = -3; turn < iterations; turn++) {
+    for (const [index, work] of works.entries()) {
+      if (!work) continue;
+      const started = process.hrtime.bigint();
+      await work();
+      if (turn >= 0) samples[index]?.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+  }
+  return works.map((work, index) => {
+    if (!work) return null;
+    const sorted = (samples[index] ?? []).sort((a, b) => a - b);
+    return { medianMs: round(percentile(sorted, 50)), p95Ms: round(percentile(sorted, 95)) };
+  });
+}
+

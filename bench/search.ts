@@ -1,8 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import pg from 'pg';
-import { Agent, request } from 'undici';
 import { createLogger } from '../src/log.js';
-import { arg, machineLine, openBenchDatabase, percentile, reportedSettings, round, startBenchService, type BenchDatabase, type BenchService } from './lib.js';
+import { arg, benchPost, machineLine, measureInTurn, openBenchTarget, reportedSettings, type BenchTarget, type Fixtures, type Latency } from './lib.js';
 
 /**
  * Search latency through the real HTTP API: the filter combinations people use, pages of 25 and
@@ -22,100 +20,18 @@ const compareUrl = process.env.BENCH_COMPARE_URL;
 
 const log = createLogger('warn');
 
-interface Fixtures {
-  /** Domains of large companies: a target-account list for currentCompanies. */
-  largeDomains: string[];
-  companyListId: string;
-  prospectListId: string;
-}
-
-interface Target {
-  name: string;
-  database: BenchDatabase;
-  bench: BenchService;
-  agent: Agent;
-  fixtures: Fixtures;
-}
-
-async function openTarget(adminUrl: string | undefined): Promise<Target> {
-  let lastShown = 0;
-  const database = await openBenchDatabase({
-    name: 'search',
-    companies,
-    people,
-    reuse,
-    log,
-    ...(adminUrl ? { adminUrl } : {}),
-    onProgress: ({ table, done, total }) => {
-      if (Date.now() - lastShown > 10_000 || done === total) {
-        lastShown = Date.now();
-        process.stderr.write(`  seeding ${table}: ${done}/${total}\n`);
-      }
-    },
-  });
-  const bench = await startBenchService(database.url, { RATE_LIMIT_SEARCH_PER_MINUTE: '1000000', RATE_LIMIT_STANDARD_PER_MINUTE: '1000000', JOB_WORKER: 'false' }, log);
-  const agent = new Agent({ connections: 4, keepAliveTimeout: 30_000 });
-  const embedded = !adminUrl && !process.env.DATABASE_URL;
-  const name = `${embedded ? 'embedded' : 'server'} PostgreSQL ${database.settings.server_version?.split(' ')[0] ?? ''}`.trim();
-  const target: Target = { name, database, bench, agent, fixtures: { largeDomains: [], companyListId: '', prospectListId: '' } };
-  target.fixtures = await makeFixtures(target);
-  return target;
-}
-
-/**
- * From the catalog itself, so that they match at any size: a target-account list, and exclusion
- * lists as a CRM would give them (2,000 companies and 5,000 people spread over the matches of the
- * filters they are used with, so that a search has to step over them).
- */
-async function makeFixtures(target: Target): Promise<Fixtures> {
-  const catalog = new pg.Client({ connectionString: target.database.url });
-  await catalog.connect();
-  try {
-    const largeDomains = (await catalog.query<{ domain: string }>(
-      `SELECT domains[1] AS domain FROM companies WHERE cardinality(domains) > 0 AND employee_count_min >= 1000 ORDER BY id LIMIT 25`,
-    )).rows.map((r) => r.domain);
-    const excludedCompanies = (await catalog.query<{ domain: string }>(
-      `SELECT domains[1] AS domain FROM companies
-        WHERE cardinality(domains) > 0 AND country_code = ANY('{US,GB,DE}'::bpchar[]) AND employee_count_min >= 201 AND id % 7 = 0
-        ORDER BY id LIMIT 2000`,
-    )).rows.map((r) => ({ domain: r.domain }));
-    const excludedPeople = (await catalog.query<{ slug: string }>(
-      `SELECT network_slug AS slug FROM people
-        WHERE network_slug IS NOT NULL AND country3 = 'USA' AND title ILIKE ANY('{%VP%,%Director%,%Head of%}'::text[]) AND id % 5 = 0
-        ORDER BY id LIMIT 5000`,
-    )).rows.map((r) => r.slug);
-    const companyList = await call<{ exclusionListId: string }>(target, '/v1/exclusion-lists', { name: 'CRM accounts', kind: 'companies', companies: excludedCompanies });
-    const prospectList = await call<{ exclusionListId: string }>(target, '/v1/exclusion-lists', { name: 'Contacted', kind: 'prospects', prospects: excludedPeople });
-    return { largeDomains, companyListId: companyList.exclusionListId, prospectListId: prospectList.exclusionListId };
-  } finally {
-    await catalog.end();
-  }
-}
-
-async function call<T>(target: Target, pathName: string, body: Record<string, unknown>): Promise<T> {
-  const response = await request(`${target.bench.service.url}${pathName}`, {
-    method: 'POST',
-    dispatcher: target.agent,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ apiKey: target.bench.apiKey, ...body }),
-  });
-  const json = (await response.body.json()) as { output?: T; error?: unknown };
-  if (response.statusCode !== 200 || !json.output) throw new Error(`${pathName} answered ${response.statusCode}: ${JSON.stringify(json.error)}`);
-  return json.output;
-}
-
 type PageOutput = { data: unknown[]; nextCursor: string | null };
 
 /**
  * A cursor about 80% of the way through the first 150,000 matches, reached by paging with
  * 1000-record pages. A cursor means "after this id" for these filters, so it serves any page size.
  */
-async function deepCursor(target: Target, pathName: string, body: Record<string, unknown>): Promise<{ cursor: string | null; skipped: number }> {
+async function deepCursor(target: BenchTarget, pathName: string, body: Record<string, unknown>): Promise<{ cursor: string | null; skipped: number }> {
   const cursors: Array<{ cursor: string; skipped: number }> = [];
   let cursor: string | null = null;
   let skipped = 0;
   for (let pages = 0; pages < 150; pages++) {
-    const page: PageOutput = await call<PageOutput>(target, pathName, { ...body, pageSize: 1000, cursor });
+    const page: PageOutput = await benchPost<PageOutput>(target, pathName, { ...body, pageSize: 1000, cursor });
     skipped += page.data.length;
     if (!page.nextCursor) break;
     cursor = page.nextCursor;
@@ -175,13 +91,10 @@ const scenarios: Scenario[] = [
   },
 ];
 
-const targets: Target[] = [await openTarget(undefined)];
-if (compareUrl) targets.push(await openTarget(compareUrl));
+const size = { companies, people, reuse };
+const targets: BenchTarget[] = [await openBenchTarget(undefined, size, log)];
+if (compareUrl) targets.push(await openBenchTarget(compareUrl, size, log));
 
-interface Latency {
-  medianMs: number;
-  p95Ms: number;
-}
 interface Row {
   search: string;
   query: string;
@@ -192,24 +105,6 @@ interface Row {
 }
 const rows: Row[] = [];
 
-/** Every target's calls in turn, `iterations` rounds after 3 warm-up rounds. */
-async function measureInTurn(works: Array<(() => Promise<unknown>) | null>, iterations: number): Promise<Array<Latency | null>> {
-  const samples: number[][] = works.map(() => []);
-  for (let round = -3; round < iterations; round++) {
-    for (const [index, work] of works.entries()) {
-      if (!work) continue;
-      const started = process.hrtime.bigint();
-      await work();
-      if (round >= 0) samples[index]?.push(Number(process.hrtime.bigint() - started) / 1e6);
-    }
-  }
-  return works.map((work, index) => {
-    if (!work) return null;
-    const sorted = (samples[index] ?? []).sort((a, b) => a - b);
-    return { medianMs: round(percentile(sorted, 50)), p95Ms: round(percentile(sorted, 95)) };
-  });
-}
-
 for (const scenario of scenarios) {
   process.stderr.write(`  ${scenario.search}: ${scenario.query}\n`);
   const pathName = scenario.search === 'company' ? '/v1/company-search' : '/v1/people-search';
@@ -219,14 +114,14 @@ for (const scenario of scenarios) {
     const iterations = pageSize === 1000 ? Math.max(10, Math.floor(runs / 2)) : runs;
     rows.push({
       search: scenario.search, query: scenario.query, pageSize, page: 'first',
-      latency: await measureInTurn(targets.map((target, i) => () => call(target, pathName, { ...bodies[i], pageSize })), iterations),
+      latency: await measureInTurn(targets.map((target, i) => () => benchPost(target, pathName, { ...bodies[i], pageSize })), iterations),
     });
     if (deep.some((d) => d.cursor)) {
       const skipped = deep.find((d) => d.cursor)?.skipped ?? 0;
       rows.push({
         search: scenario.search, query: scenario.query, pageSize, page: `deep (after ${skipped.toLocaleString('en')} matches)`,
         latency: await measureInTurn(
-          targets.map((target, i) => (deep[i]?.cursor ? () => call(target, pathName, { ...bodies[i], pageSize, cursor: deep[i]?.cursor }) : null)),
+          targets.map((target, i) => (deep[i]?.cursor ? () => benchPost(target, pathName, { ...bodies[i], pageSize, cursor: deep[i]?.cursor }) : null)),
           iterations,
         ),
       });
