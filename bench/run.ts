@@ -14,8 +14,8 @@ const large = process.argv.includes('--large');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 
 const benches: Array<{ name: string; args: string[]; env?: Record<string, string>; onlyWhenNamed?: boolean }> = [
-  { name: 'search', args: ['dist/bench/search.js', '--companies', '20000', '--people', '200000'], env: { DATABASE_URL: '' } },
-  { name: 'counts', args: ['dist/bench/counts.js', '--companies', '20000', '--people', '200000'], env: { DATABASE_URL: '' } },
+  { name: 'search', args: ['dist/bench/search.js', '--companies', '20000', '--people', '200000'], env: { DATABASE_URL: '', BENCH_COMPARE_URL: '' } },
+  { name: 'counts', args: ['dist/bench/counts.js', '--companies', '20000', '--people', '200000'], env: { DATABASE_URL: '', BENCH_COMPARE_URL: '' } },
   { name: 'mcp', args: ['dist/bench/mcp.js'] },
   { name: 'audiences', args: ['dist/bench/audiences.js'] },
   // A primary and a streaming replica of Debian's PostgreSQL (or the embedded binaries), on this machine.
@@ -39,7 +39,7 @@ for (const bench of benches) {
   const output = await run(bench.args, bench.env ?? {});
   const section =
     `### ${bench.name}\n\nMeasured ${new Date().toISOString()} on ${machineLine()}.\n` +
-    `Command: \`node ${bench.args.join(' ')}\` (${Math.round((Date.now() - started) / 1000)} s in all)\n\n${output.trim()}\n`;
+    `Command: \`${commandEnv(bench)}node ${bench.args.join(' ')}\` (${Math.round((Date.now() - started) / 1000)} s in all)\n\n${output.trim()}\n`;
   await writeFile(`bench/results/${bench.name}.md`, section);
 }
 const sections: string[] = [];
@@ -56,6 +56,12 @@ const tail = previous.slice(previous.indexOf(endMarker));
 const measured = `\n${sections.join('\n')}\n`;
 await writeFile('BENCHMARKS.md', `${head}${measured}${tail}`);
 process.stderr.write('BENCHMARKS.md updated\n');
+
+/** The variables that chose the servers, as a reader would set them (no passwords). */
+function commandEnv(bench: { env?: Record<string, string> }): string {
+  const chosen = ['DATABASE_URL', 'BENCH_COMPARE_URL'].filter((name) => process.env[name] && bench.env?.[name] !== '');
+  return chosen.map((name) => `${name}=postgres://... `).join('');
+}
 
 function run(args: string[], env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {

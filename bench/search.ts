@@ -105,22 +105,43 @@ interface Row {
 }
 const rows: Row[] = [];
 
+/** A query that fails (a statement timeout, say) is noted under the table rather than ending the run. */
+const failures: string[] = [];
+async function measureOrNote(what: string, works: Array<(() => Promise<unknown>) | null>, iterations: number): Promise<Array<Latency | null>> {
+  try {
+    const latency = await measureInTurn(works, iterations);
+    process.stderr.write(`    ${what}: ${latency.map((l) => l?.medianMs ?? '-').join(' / ')} ms\n`);
+    return latency;
+  } catch (error) {
+    failures.push(`${what}: ${(error as Error).message}`);
+    return works.map(() => null);
+  }
+}
+
 for (const scenario of scenarios) {
   process.stderr.write(`  ${scenario.search}: ${scenario.query}\n`);
   const pathName = scenario.search === 'company' ? '/v1/company-search' : '/v1/people-search';
   const bodies = targets.map((target) => scenario.body(target.fixtures));
-  const deep = await Promise.all(targets.map((target, i) => deepCursor(target, pathName, bodies[i] as Record<string, unknown>)));
+  const deep = await Promise.all(
+    targets.map((target, i) =>
+      deepCursor(target, pathName, bodies[i] as Record<string, unknown>).catch((error: Error) => {
+        failures.push(`${target.name}, ${scenario.query}, paging to a deep cursor: ${error.message}`);
+        return { cursor: null, skipped: 0 };
+      }),
+    ),
+  );
   for (const pageSize of [25, 1000]) {
     const iterations = pageSize === 1000 ? Math.max(10, Math.floor(runs / 2)) : runs;
     rows.push({
       search: scenario.search, query: scenario.query, pageSize, page: 'first',
-      latency: await measureInTurn(targets.map((target, i) => () => benchPost(target, pathName, { ...bodies[i], pageSize })), iterations),
+      latency: await measureOrNote(`${scenario.query}, page of ${pageSize}`, targets.map((target, i) => () => benchPost(target, pathName, { ...bodies[i], pageSize })), iterations),
     });
     if (deep.some((d) => d.cursor)) {
       const skipped = deep.find((d) => d.cursor)?.skipped ?? 0;
       rows.push({
         search: scenario.search, query: scenario.query, pageSize, page: `deep (after ${skipped.toLocaleString('en')} matches)`,
-        latency: await measureInTurn(
+        latency: await measureOrNote(
+          `${scenario.query}, deep page of ${pageSize}`,
           targets.map((target, i) => (deep[i]?.cursor ? () => benchPost(target, pathName, { ...bodies[i], pageSize, cursor: deep[i]?.cursor }) : null)),
           iterations,
         ),
@@ -143,6 +164,7 @@ const result = {
   people,
   servers: targets.map((target) => ({ name: target.name, seedSeconds: target.database.seedSeconds, settings: target.database.settings })),
   rows,
+  failures,
 };
 await mkdir('bench/results', { recursive: true });
 await writeFile(`bench/results/search-${companies}-${people}.json`, `${JSON.stringify(result, null, 2)}\n`);
@@ -162,5 +184,6 @@ const lines = [
   `|---|---|---:|---|${targets.map(() => '---:|---:|').join('')}`,
   ...rows.map((r) => `| ${r.search} | ${r.query} | ${r.pageSize} | ${r.page} | ${targets.map((_, i) => cell(r.latency[i])).join(' | ')} |`),
   '',
+  ...(failures.length ? ['Failed (no figure above):', '', ...failures.map((f) => `- ${f}`), ''] : []),
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
