@@ -24,8 +24,8 @@ export function addCompanyConditions(sql: SqlConditions, params: CompanySearchPa
   }
   if (params.employeeCountV2) {
     // A company's headcount is a range; it matches when that range lies within the filter's.
-    if (params.employeeCountV2.min !== undefined) sql.add(`c.employee_count_min >= ${sql.bind(params.employeeCountV2.min)}`);
-    if (params.employeeCountV2.max !== undefined) sql.add(`c.employee_count_max <= ${sql.bind(params.employeeCountV2.max)}`);
+    addIntegerBound(sql, 'c.employee_count_min', '>=', params.employeeCountV2.min);
+    addIntegerBound(sql, 'c.employee_count_max', '<=', params.employeeCountV2.max);
   }
   addRange(sql, 'c.total_funding_usd', params.totalFundingUSD);
   addRange(sql, 'c.last_funding_usd', params.lastFundingUSD);
@@ -45,9 +45,29 @@ export function addRange(
   sql: SqlConditions,
   column: string,
   range: { min?: number | string; max?: number | string } | undefined,
-  cast: 'date' | 'numeric' = 'numeric',
+  cast: 'date' | 'integer' = 'integer',
 ): void {
   if (!range) return;
-  if (range.min !== undefined) sql.add(`${column} >= ${sql.bind(range.min)}::${cast}`);
-  if (range.max !== undefined) sql.add(`${column} <= ${sql.bind(range.max)}::${cast}`);
+  if (cast === 'date') {
+    if (range.min !== undefined) sql.add(`${column} >= ${sql.bind(range.min)}::date`);
+    if (range.max !== undefined) sql.add(`${column} <= ${sql.bind(range.max)}::date`);
+    return;
+  }
+  addIntegerBound(sql, column, '>=', range.min);
+  addIntegerBound(sql, column, '<=', range.max);
+}
+
+/**
+ * A bound on an integer column, compared as an integer: a numeric parameter would cast the
+ * column instead, which hides its index and statistics (measured at 10,000,000 people: the years
+ * range was then estimated at a fraction of its rows, and the planner chose a parallel scan for
+ * a page of 25). A fractional bound is rounded inwards (at least 2.5 years is at least 3), which
+ * matches the same rows; a bound no integer column can reach keeps the numeric comparison.
+ */
+export function addIntegerBound(sql: SqlConditions, column: string, operator: '>=' | '<=', bound: number | string | undefined): void {
+  if (bound === undefined) return;
+  const value = Number(bound);
+  const whole = operator === '>=' ? Math.ceil(value) : Math.floor(value);
+  if (Number.isSafeInteger(whole)) sql.add(`${column} ${operator} ${sql.bind(whole)}::bigint`);
+  else sql.add(`${column} ${operator} ${sql.bind(bound)}::numeric`);
 }
