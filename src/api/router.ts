@@ -13,6 +13,7 @@ import { createRateLimits, type RateLimits } from './rate-limit.js';
 import { parseWith } from './validation.js';
 
 const bodyMethods = new Set(['POST', 'PATCH', 'PUT']);
+const apiKeyHeader = 'x-api-key';
 
 /**
  * The REST API under /v1, built from the operation registry: one route per operation path
@@ -94,12 +95,27 @@ export function createApiRouter(app: AppContext, handlers: readonly BoundHandler
   return router;
 }
 
+/**
+ * The key travels in the `x-api-key` header (preferred: query strings end up in proxies' logs),
+ * or as the spec's `apiKey` field (JSON body for POST, PATCH and PUT; query string for GET and
+ * DELETE). Both at once must agree: two different keys in one request is a client bug, not a
+ * choice for the service to make.
+ */
 async function authenticate(app: AppContext, operation: AnyOperation, req: Request): Promise<Principal> {
+  const header = req.headers[apiKeyHeader];
+  const fromHeader = typeof header === 'string' && header.length > 0 ? header : null;
   const carrier = bodyMethods.has(operation.method) ? (isObject(req.body) ? req.body : {}) : req.query;
-  const key = (carrier as Record<string, unknown>).apiKey;
-  const where = bodyMethods.has(operation.method) ? 'in the JSON body' : 'in the query string';
-  if (typeof key !== 'string' || key.length === 0) {
-    throw new AppError('unauthorized', `Missing API key: send it as apiKey ${where}.`);
+  const field = (carrier as Record<string, unknown>).apiKey;
+  const fromField = typeof field === 'string' && field.length > 0 ? field : null;
+  if (fromHeader !== null && fromField !== null && fromHeader !== fromField) {
+    throw new AppError('invalid_request', 'Two different API keys: the x-api-key header and the apiKey field disagree. Send the key once, preferably in the x-api-key header.', {
+      details: { issues: [{ field: 'apiKey', message: 'differs from the x-api-key header' }] },
+    });
+  }
+  const key = fromHeader ?? fromField;
+  if (key === null) {
+    const where = bodyMethods.has(operation.method) ? 'in the JSON body' : 'in the query string';
+    throw new AppError('unauthorized', `Missing API key: send it in the x-api-key header (preferred), or as apiKey ${where}.`);
   }
   const principal = await app.authenticator.authenticate(key);
   if (!principal) throw new AppError('unauthorized', 'Invalid API key.');
