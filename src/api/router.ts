@@ -44,6 +44,8 @@ export function createApiRouter(app: AppContext, handlers: readonly BoundHandler
           const principal = await authenticate(app, operation, req);
           res.locals.accountId = principal.accountId;
           await applyRateLimit(rateLimits, principal, operation, res);
+          // Read once, checked for what no schema can refuse, before anything walks it (the idempotency hash does).
+          const fields = refuseUnreadableValues(rawInput(operation, req));
           const idempotencyKey = operation.method === 'POST' ? idempotencyKeyOf(req.headers[idempotencyHeader]) : null;
           if (idempotencyKey) {
             const { apiKey: _apiKey, ...body } = isObject(req.body) ? req.body : {};
@@ -62,7 +64,7 @@ export function createApiRouter(app: AppContext, handlers: readonly BoundHandler
           }
           // Every operation, so that none that charges (or reads the balance) can forget it.
           await ensureMonthlyGrant(app, principal);
-          const input = parseWith(operation.input, refuseNulCharacters(rawInput(operation, req)));
+          const input = parseWith(operation.input, fields);
           leave = enterOrRefuse(concurrency, principal, operation, res);
           const context: RequestContext = {
             app,
@@ -164,24 +166,37 @@ function requireJsonBody(req: Request, _res: Response, next: NextFunction): void
   next();
 }
 
+/** No operation's fields nest this deep; JSON that does is refused before anything recurses into it. */
+const maxNesting = 32;
+
 /**
- * PostgreSQL cannot store NUL in text, and a NUL would end a C string early elsewhere: refuse it
- * by the field it came in, before anything reads it.
+ * What a schema cannot refuse, refused by the field it came in: a NUL character (PostgreSQL cannot
+ * store it in text, and it would end a C string early elsewhere), and values nested deeper than any
+ * operation's fields (walking them recursively, as hashing and validation do, would overflow the
+ * stack). The walk itself keeps its own stack.
  */
-function refuseNulCharacters(fields: Record<string, unknown>): Record<string, unknown> {
+function refuseUnreadableValues(fields: Record<string, unknown>): Record<string, unknown> {
   const issues: Array<{ field: string; message: string }> = [];
-  const visit = (value: unknown, path: string): void => {
+  const pending: Array<{ value: unknown; path: string; depth: number }> = [{ value: fields, path: '', depth: 0 }];
+  while (pending.length > 0 && issues.length < 20) {
+    const { value, path, depth } = pending.pop() as { value: unknown; path: string; depth: number };
     if (typeof value === 'string') {
       if (value.includes('\u0000')) issues.push({ field: path, message: 'must not contain a NUL character (\\u0000)' });
-    } else if (Array.isArray(value)) {
-      value.forEach((item, index) => visit(item, `${path}.${index}`));
-    } else if (isObject(value)) {
-      for (const [key, item] of Object.entries(value)) visit(item, path ? `${path}.${key}` : key);
+      continue;
     }
-  };
-  visit(fields, '');
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > maxNesting) {
+      issues.push({ field: path, message: `nested deeper than ${maxNesting} levels; no field of this operation nests like that` });
+      continue;
+    }
+    const children = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+    for (let i = children.length - 1; i >= 0; i--) {
+      const [key, child] = children[i] as readonly [string, unknown];
+      pending.push({ value: child, path: path ? `${path}.${key}` : key, depth: depth + 1 });
+    }
+  }
   if (issues.length) {
-    throw new AppError('invalid_request', `Invalid request: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { details: { issues } });
+    throw new AppError('invalid_request', `Invalid request: ${issues.slice(0, 5).map((i) => `${i.field}: ${i.message}`).join('; ')}`, { details: { issues } });
   }
   return fields;
 }
