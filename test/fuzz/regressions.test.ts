@@ -21,7 +21,7 @@ describe('found by the fuzzer', () => {
   };
 
   it('refuses JSON nested thousands deep with a 400 naming the field, also with an Idempotency-Key (it overflowed the stack: 500)', async () => {
-    for (const headers of [{}, { 'idempotency-key': 'deep-nesting-1' }]) {
+    for (const headers of [{}, { 'idempotency-key': 'deep-nesting-1' }] as Array<Record<string, string>>) {
       const response = await fetch(`${app.url}/v1/audiences/1/enrichment/estimate`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
