@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../audiences/helpers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 /**
@@ -48,5 +49,39 @@ describe('found by the fuzzer', () => {
     const body = `{"apiKey":"${app.apiKey}","searchParams":${'['.repeat(500_000)}${']'.repeat(500_000)}}`;
     const response = await fetch(`${app.url}/v1/company-search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(response.status).toBe(400);
+  });
+
+  it('answers range filters on whole-number columns given any JSON number (1.5 and 1e80 answered 500), with their meaning', async () => {
+    const search = async (path: string, searchParams: Record<string, unknown>) => {
+      const response = await app.request('POST', path, { apiKey: app.apiKey, searchParams, pageSize: 50 });
+      expect(response.status, JSON.stringify(searchParams)).toBe(200);
+      return response.body.output.data as Array<Record<string, any>>;
+    };
+    const atLeastTwo = await search('/v1/company-search', { employeeCountV2: { min: 1.5 } });
+    expect(atLeastTwo.length).toBeGreaterThan(0);
+    for (const company of atLeastTwo) expect(company.employee_count_consensus.min).toBeGreaterThanOrEqual(2);
+    expect(await search('/v1/company-search', { employeeCountV2: { min: 1.6e80 } })).toEqual([]);
+    expect((await search('/v1/company-search', { employeeCountV2: { max: 3.98e307 } })).length).toBeGreaterThan(0);
+    expect((await search('/v1/company-search', { totalFundingUSD: { min: 5e-324, max: 1.7976931348623157e308 } })).length).toBeGreaterThan(0);
+    const juniors = await search('/v1/people-search', { yearsOfExperience: { max: 2.5 } });
+    expect(juniors.length).toBeGreaterThan(0);
+    for (const person of juniors) expect(person.years_of_experience).toBeLessThanOrEqual(2);
+    expect(await search('/v1/people-search', { yearsOfExperience: { min: 1e300 } })).toEqual([]);
+  });
+
+  it('builds an audience whose filters hold a fractional headcount (its build failed on the same 500)', async () => {
+    const created = await app.request('POST', '/v1/audiences/create', { apiKey: app.apiKey, name: 'Fractional' });
+    const audienceId = created.body.output.audienceId as string;
+    const set = await app.request('PATCH', `/v1/audiences/${audienceId}/search-params`, {
+      apiKey: app.apiKey, companySearchParams: { employeeCountV2: { min: 10.5, max: 1e12 } }, maxCompanies: 5, maxProspects: 5,
+    });
+    expect(set.status).toBe(200);
+    expect((await app.request('POST', `/v1/audiences/${audienceId}/build`, { apiKey: app.apiKey })).status).toBe(200);
+    const status = await waitFor('the build', async () => {
+      const response = await app.request('GET', `/v1/audiences/${audienceId}?apiKey=${app.apiKey}`);
+      return response.body.output.status === 'BUILDING' ? null : response.body.output;
+    });
+    expect(status.status).toBe('NORMAL');
+    expect(status.numCompanies).toBe(5);
   });
 });
