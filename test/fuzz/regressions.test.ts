@@ -84,4 +84,12 @@ describe('found by the fuzzer', () => {
     expect(status.status).toBe('NORMAL');
     expect(status.numCompanies).toBe(5);
   });
+
+  it('refuses the date 0000-01-01 with a 400 naming the field (PostgreSQL has no year zero: it answered 500)', async () => {
+    const response = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, searchParams: { foundedOn: { min: '0000-01-01' } } });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.issues).toEqual([{ field: 'searchParams.foundedOn.min', message: 'expected a date from 0001-01-01 to 9999-12-31 (there is no year 0000)' }]);
+    const earliest = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, searchParams: { foundedOn: { min: '0001-01-01', max: '9999-12-31' } }, pageSize: 1 });
+    expect(earliest.status).toBe(200);
+  });
 });
