@@ -10,7 +10,7 @@ import { AccountConcurrency } from './concurrency.js';
 import { errorBody, toAppError } from './error-handler.js';
 import { claimIdempotencyKey, idempotencyHeader, idempotencyKeyOf, replayedHeader, requestHash, type Claim } from './idempotency.js';
 import { createRateLimits, type RateLimits } from './rate-limit.js';
-import { parseWith } from './validation.js';
+import { parseWith, unreadableValues } from './validation.js';
 
 const bodyMethods = new Set(['POST', 'PATCH', 'PUT']);
 const apiKeyHeader = 'x-api-key';
@@ -166,35 +166,9 @@ function requireJsonBody(req: Request, _res: Response, next: NextFunction): void
   next();
 }
 
-/** No operation's fields nest this deep; JSON that does is refused before anything recurses into it. */
-const maxNesting = 32;
-
-/**
- * What a schema cannot refuse, refused by the field it came in: a NUL character (PostgreSQL cannot
- * store it in text, and it would end a C string early elsewhere), and values nested deeper than any
- * operation's fields (walking them recursively, as hashing and validation do, would overflow the
- * stack). The walk itself keeps its own stack.
- */
+/** A NUL character or nesting deeper than any operation's fields, refused by the field it came in (see unreadableValues). */
 function refuseUnreadableValues(fields: Record<string, unknown>): Record<string, unknown> {
-  const issues: Array<{ field: string; message: string }> = [];
-  const pending: Array<{ value: unknown; path: string; depth: number }> = [{ value: fields, path: '', depth: 0 }];
-  while (pending.length > 0 && issues.length < 20) {
-    const { value, path, depth } = pending.pop() as { value: unknown; path: string; depth: number };
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) issues.push({ field: path, message: 'must not contain a NUL character (\\u0000)' });
-      continue;
-    }
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth > maxNesting) {
-      issues.push({ field: path, message: `nested deeper than ${maxNesting} levels; no field of this operation nests like that` });
-      continue;
-    }
-    const children = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
-    for (let i = children.length - 1; i >= 0; i--) {
-      const [key, child] = children[i] as readonly [string, unknown];
-      pending.push({ value: child, path: path ? `${path}.${key}` : key, depth: depth + 1 });
-    }
-  }
+  const issues = unreadableValues(fields);
   if (issues.length) {
     throw new AppError('invalid_request', `Invalid request: ${issues.slice(0, 5).map((i) => `${i.field}: ${i.message}`).join('; ')}`, { details: { issues } });
   }

@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { AnyOperation } from '../../operations/define.js';
 import { findOperation } from '../../operations/index.js';
 import { getCreditBalance } from '../../operations/index.js';
-import { describeIssues } from '../api/validation.js';
+import { describeIssues, unreadableValues } from '../api/validation.js';
 import type { Principal } from '../auth/api-keys.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
@@ -124,8 +124,10 @@ export class Gateway {
     const { confirmationToken: inlineToken, ...fields } = payload as Record<string, unknown>;
     const confirmationToken = args.confirmationToken ?? (typeof inlineToken === 'string' ? inlineToken : undefined);
     const parsed = operation.input.safeParse(fields);
-    if (!parsed.success) {
-      const issues = describeIssues(parsed.error);
+    const unreadable = unreadableValues(fields);
+    if (!parsed.success || unreadable.length) {
+      // What the REST API would refuse, refused before a user is asked to confirm a call that cannot run.
+      const issues = [...unreadable, ...(parsed.success ? [] : describeIssues(parsed.error))];
       return result(toolError({
         code: 'invalid_request',
         message: `Invalid payload for ${operation.operationId}: ${issues.slice(0, 5).map((i) => `${i.field}: ${i.message}`).join('; ')}.`,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../audiences/helpers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { connectMcp } from '../mcp/clients.js';
 
 /**
  * What the fuzzer found, each kept as a plain test of its own (the fuzz runs draw new cases every
@@ -91,5 +92,23 @@ describe('found by the fuzzer', () => {
     expect(response.body.error.details.issues).toEqual([{ field: 'searchParams.foundedOn.min', message: 'expected a date from 0001-01-01 to 9999-12-31 (there is no year 0000)' }]);
     const earliest = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, searchParams: { foundedOn: { min: '0001-01-01', max: '9999-12-31' } }, pageSize: 1 });
     expect(earliest.status).toBe(200);
+  });
+
+  it('refuses a NUL character in an MCP payload as the REST API does, instead of asking the user to confirm a call that cannot run', async () => {
+    const client = await connectMcp(`${app.url}/mcp`, 'v2-legacy', { headers: { 'x-api-key': app.apiKey } });
+    try {
+      const profileUrls = Array.from({ length: 300 }, (_, i) => `person-${i}`);
+      profileUrls[7] = 'jane\u0000doe';
+      const answer = await client.callTool('call_operation', {
+        operationId: 'startBatchContactEnrichment',
+        payload: { profileUrls, enrichmentType: { getWorkEmails: true, getPersonalEmails: true, getPhoneNumbers: true } },
+      });
+      expect(answer.isError).toBe(true);
+      expect(answer.structuredContent.error.code).toBe('invalid_request');
+      expect(answer.structuredContent.error.details.issues).toEqual([{ field: 'profileUrls.7', message: 'must not contain a NUL character (\\u0000)' }]);
+      expect(JSON.stringify(answer)).not.toMatch(/confirmationToken/);
+    } finally {
+      await client.close();
+    }
   });
 });
