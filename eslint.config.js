@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', '.test-data/**', '.scratch/**', 'scripts/mcp-conformance/node_modules/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', '.test-data/**', '.scratch/**', 'scripts/mcp-conformance/node_modules/**', 'scripts/mcp-inspector/node_modules/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

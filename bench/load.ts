@@ -13,6 +13,9 @@ export interface ThroughputTask {
   kind: 'throughput';
   url: string;
   apiKey: string;
+  /** The MCP surface (default /mcp); with `bearerToken`, /mcp/v3 and its OAuth access token instead of the key. */
+  path?: string;
+  bearerToken?: string;
   era: Era;
   concurrency: number;
   seconds: number;
@@ -66,11 +69,11 @@ export interface MixFigures {
 let nextId = 1;
 
 /** One tools/call as the official clients send it in each era (the 2026-07-28 one carries the envelope and its headers). */
-function toolCall(apiKey: string, era: Era, name: string, args: Record<string, unknown>): { headers: Record<string, string>; body: string } {
+function toolCall(apiKey: string, era: Era, name: string, args: Record<string, unknown>, bearerToken?: string): { headers: Record<string, string>; body: string } {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
-    'x-api-key': apiKey,
+    ...(bearerToken ? { authorization: `Bearer ${bearerToken}` } : { 'x-api-key': apiKey }),
   };
   const params: Record<string, unknown> = { name, arguments: args };
   if (era === 'modern') {
@@ -84,9 +87,9 @@ function toolCall(apiKey: string, era: Era, name: string, args: Record<string, u
   return { headers, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params }) };
 }
 
-async function mcpCall(pool: Pool, apiKey: string, era: Era, name: string, args: Record<string, unknown>): Promise<void> {
-  const { headers, body } = toolCall(apiKey, era, name, args);
-  const response = await pool.request({ method: 'POST', path: '/mcp', headers, body });
+async function mcpCall(pool: Pool, apiKey: string, era: Era, name: string, args: Record<string, unknown>, surface?: { path?: string; bearerToken?: string }): Promise<void> {
+  const { headers, body } = toolCall(apiKey, era, name, args, surface?.bearerToken);
+  const response = await pool.request({ method: 'POST', path: surface?.path ?? '/mcp', headers, body });
   const text = await response.body.text();
   if (response.statusCode !== 200 || !text.includes('"result"') || text.includes('"isError":true')) {
     throw new Error(`${name} (${era}) answered ${response.statusCode}: ${text.slice(0, 300)}`);
@@ -103,7 +106,7 @@ async function throughput(task: ThroughputTask): Promise<ThroughputFigures> {
         let i = worker;
         while (Date.now() < until) {
           const started = process.hrtime.bigint();
-          await mcpCall(pool, task.apiKey, task.era, 'search_endpoints', { query: task.queries[i++ % task.queries.length] });
+          await mcpCall(pool, task.apiKey, task.era, 'search_endpoints', { query: task.queries[i++ % task.queries.length] }, task);
           samples?.push(Number(process.hrtime.bigint() - started) / 1e6);
           calls += 1;
         }

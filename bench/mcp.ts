@@ -26,7 +26,8 @@ import type { Era, LoadTask, MixFigures, MixTask, OverheadFigures, ThroughputFig
  * The MCP gateway under load, on loopback, with the load generator in a process of its own
  * (bench/load.ts) on the same machine:
  *  - search_endpoints calls per second and p50/p99 latency at 50 concurrent clients, in each
- *    protocol era (2026-07-28 requests with the per-request envelope; 2025-era stateless requests);
+ *    protocol era (2026-07-28 requests with the per-request envelope; 2025-era stateless requests),
+ *    on /mcp with an API key and on /mcp/v3 with an OAuth access token, in alternating rounds;
  *  - the overhead of call_operation for companySearch (a page of 25) over calling the REST API
  *    directly, one call at a time, interleaved;
  *  - memory (heap after GC, RSS) after 1,000 gateway calls and after 100,000.
@@ -99,6 +100,31 @@ const queries = [
 ];
 const companyPage = { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 25 };
 
+/**
+ * An access token for /mcp/v3, for the same account, as the authorization server issues it after
+ * a sign-in: a registered public client, an approved grant, an opaque token for /mcp/v3 with
+ * both scopes, stored in PostgreSQL. Issued through the server's own models rather than a
+ * browser sign-in; what the benchmark measures, verifying it on every call, is the same.
+ */
+async function issueAccessToken(accountId: number): Promise<string> {
+  const server = service.context.services.authorizationServer;
+  if (!server) throw new Error('the authorization server is not mounted');
+  const provider = await server.ready();
+  const client = await fetch(`${server.issuer}/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'bench', redirect_uris: ['http://127.0.0.1:1/callback'], application_type: 'native', token_endpoint_auth_method: 'none' }),
+  }).then((r) => r.json() as Promise<{ client_id: string }>);
+  const scope = 'mcp:read mcp:spend';
+  const grant = new provider.Grant({ accountId: String(accountId), clientId: client.client_id });
+  grant.addResourceScope(server.resource, scope);
+  const grantId = await grant.save();
+  const resourceServer = new provider.ResourceServer(server.resource, { scope, audience: server.resource, accessTokenFormat: 'opaque', accessTokenTTL: 3600 });
+  const token = new provider.AccessToken({ accountId: String(accountId), clientId: client.client_id, grantId, scope, resourceServer } as never);
+  return token.save();
+}
+const v3Token = await issueAccessToken(account.account.id);
+
 const loadGenerator = fork(fileURLToPath(new URL('./load.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 
 /** Hands one task to the load generator process and waits for its figures. */
@@ -119,8 +145,8 @@ interface Throughput extends ThroughputFigures {
   serverCpuMsPerCall: number;
 }
 
-async function throughput(era: Era, url: string = service.url): Promise<Throughput> {
-  const task: ThroughputTask = { kind: 'throughput', url, apiKey: account.apiKey, era, concurrency, seconds, warmupSeconds: 2, queries };
+async function throughput(era: Era, url: string = service.url, surface: Pick<ThroughputTask, 'path' | 'bearerToken'> = {}): Promise<Throughput> {
+  const task: ThroughputTask = { kind: 'throughput', url, apiKey: account.apiKey, era, concurrency, seconds, warmupSeconds: 2, queries, ...surface };
   // The warm-up runs inside the task; CPU is read across the whole task and scaled to the measured calls.
   const cpuBefore = process.cpuUsage();
   const startedAt = Date.now();
@@ -160,9 +186,32 @@ async function sdkBaseline(era: Era): Promise<Throughput> {
   }
 }
 
-say(`search_endpoints, ${concurrency} concurrent clients, ${seconds} s per era ...`);
-const searchModern = await throughput('modern');
-const searchLegacy = await throughput('legacy');
+say(`search_endpoints, ${concurrency} concurrent clients, ${seconds} s per round ...`);
+/**
+ * /mcp (API key) and /mcp/v3 (OAuth access token) measured in alternating rounds, so that a
+ * change in the machine's other load during the run falls on both alike; each figure is the
+ * median of its rounds.
+ */
+const rounds = 3;
+const oauthSurface = { path: '/mcp/v3', bearerToken: v3Token };
+async function paired(era: Era): Promise<{ key: Throughput; oauth: Throughput }> {
+  const key: Throughput[] = [];
+  const oauth: Throughput[] = [];
+  for (let i = 0; i < rounds; i += 1) {
+    key.push(await throughput(era));
+    oauth.push(await throughput(era, service.url, oauthSurface));
+  }
+  return { key: median(key), oauth: median(oauth) };
+}
+function median(runs: Throughput[]): Throughput {
+  const sorted = [...runs].sort((a, b) => a.callsPerSecond - b.callsPerSecond);
+  return sorted[Math.floor(sorted.length / 2)] as Throughput;
+}
+say(`/mcp and /mcp/v3 (OAuth token) in ${rounds} alternating rounds per era ...`);
+const modernPair = await paired('modern');
+const legacyPair = await paired('legacy');
+const [searchModern, searchLegacy, v3Modern, v3Legacy] = [modernPair.key, legacyPair.key, modernPair.oauth, legacyPair.oauth];
+const tokenCost = (v3: Throughput, key: Throughput) => round((1 - v3.callsPerSecond / key.callsPerSecond) * 100, 1);
 say('the same load against a trivial tool on the bare SDK (yardstick) ...');
 const baselineModern = await sdkBaseline('modern');
 const baselineLegacy = await sdkBaseline('legacy');
@@ -192,6 +241,8 @@ const result = {
   date: new Date().toISOString(),
   machine: machineLine(),
   searchEndpoints: [searchModern, searchLegacy],
+  searchEndpointsOAuth: [v3Modern, v3Legacy],
+  oauthThroughputCostPercent: { modern: tokenCost(v3Modern, searchModern), legacy: tokenCost(v3Legacy, searchLegacy) },
   sdkTrivialToolBaseline: [baselineModern, baselineLegacy],
   callOperationOverhead: callOverhead,
   memory: {
@@ -211,10 +262,14 @@ const lines = [
   '',
   '| measure | 2026-07-28 era | 2025 era (stateless) |',
   '|---|---:|---:|',
-  `| search_endpoints calls/s, ${concurrency} concurrent | ${searchModern.callsPerSecond} | ${searchLegacy.callsPerSecond} |`,
+  `| search_endpoints calls/s, ${concurrency} concurrent (median of ${rounds} rounds) | ${searchModern.callsPerSecond} | ${searchLegacy.callsPerSecond} |`,
   `| search_endpoints p50 ms | ${searchModern.p50Ms} | ${searchLegacy.p50Ms} |`,
   `| search_endpoints p99 ms | ${searchModern.p99Ms} | ${searchLegacy.p99Ms} |`,
   `| search_endpoints server CPU ms per call | ${searchModern.serverCpuMsPerCall} | ${searchLegacy.serverCpuMsPerCall} |`,
+  `| /mcp/v3 (OAuth token) search_endpoints calls/s, ${concurrency} concurrent | ${v3Modern.callsPerSecond} | ${v3Legacy.callsPerSecond} |`,
+  `| /mcp/v3 p50 / p99 ms | ${v3Modern.p50Ms} / ${v3Modern.p99Ms} | ${v3Legacy.p50Ms} / ${v3Legacy.p99Ms} |`,
+  `| /mcp/v3 server CPU ms per call | ${v3Modern.serverCpuMsPerCall} | ${v3Legacy.serverCpuMsPerCall} |`,
+  `| throughput given up to token verification (/mcp/v3 against /mcp; goal ≤ 20 %) | ${tokenCost(v3Modern, searchModern)} % | ${tokenCost(v3Legacy, searchLegacy)} % |`,
   `| yardstick: trivial tool on the bare SDK, calls/s | ${baselineModern.callsPerSecond} | ${baselineLegacy.callsPerSecond} |`,
   `| yardstick: server CPU ms per call | ${baselineModern.serverCpuMsPerCall} | ${baselineLegacy.serverCpuMsPerCall} |`,
   '',

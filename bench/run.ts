@@ -13,6 +13,7 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.
 
 const benches: Array<{ name: string; args: string[]; env?: Record<string, string>; onlyWhenNamed?: boolean }> = [
   { name: 'search', args: ['dist/bench/search.js', '--companies', '20000', '--people', '200000'], env: { DATABASE_URL: '' } },
+  { name: 'counts', args: ['dist/bench/counts.js', '--companies', '20000', '--people', '200000'], env: { DATABASE_URL: '' } },
   { name: 'mcp', args: ['dist/bench/mcp.js'] },
   { name: 'audiences', args: ['dist/bench/audiences.js'] },
   // A primary and a streaming replica of Debian's PostgreSQL (or the embedded binaries), on this machine.
@@ -23,6 +24,8 @@ const benches: Array<{ name: string; args: string[]; env?: Record<string, string
 if (large) {
   if (!process.env.DATABASE_URL) throw new Error('--large needs DATABASE_URL (a PostgreSQL server with room for ~15 GB)');
   benches.push({ name: 'search-large', args: ['dist/bench/search.js', '--companies', '1000000', '--people', '10000000', '--runs', '30', '--reuse'] });
+  // The same database as search-large (it reuses it when it exists).
+  benches.push({ name: 'counts-large', args: ['dist/bench/counts.js', '--companies', '1000000', '--people', '10000000', '--runs', '30', '--reuse'] });
 }
 
 // Each benchmark's Markdown is kept in bench/results/<name>.md, so a partial run (--only=...)
@@ -39,7 +42,7 @@ for (const bench of benches) {
   await writeFile(`bench/results/${bench.name}.md`, section);
 }
 const sections: string[] = [];
-for (const name of ['search', 'search-large', 'state-filter', 'mcp', 'audiences', 'replicas']) {
+for (const name of ['search', 'search-large', 'counts', 'counts-large', 'state-filter', 'mcp', 'audiences', 'replicas']) {
   const section = await readFile(`bench/results/${name}.md`, 'utf8').catch(() => null);
   if (section) sections.push(section);
 }

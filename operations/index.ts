@@ -22,6 +22,32 @@ import { getEnrichmentStatus } from './enrichment/get-enrichment-status.js';
 import { liveEnrichCompany } from './enrichment/live-enrich-company.js';
 import { liveEnrichPerson } from './enrichment/live-enrich-person.js';
 import { triggerEnrichment } from './enrichment/trigger-enrichment.js';
+import { listCountrySubdivisions } from './account/list-country-subdivisions.js';
+import { listLanguages } from './account/list-languages.js';
+import { listTags } from './account/list-tags.js';
+import { listTimeZones } from './account/list-time-zones.js';
+import { deleteAudience } from './audiences/delete-audience.js';
+import { findPersonByWorkEmail } from './contacts/find-person-by-work-email.js';
+import { validateEmail } from './contacts/validate-email.js';
+import { addExclusionListEntries } from './exclusion-lists/add-exclusion-list-entries.js';
+import { createExclusionListFromAudience } from './exclusion-lists/create-exclusion-list-from-audience.js';
+import { deleteExclusionList } from './exclusion-lists/delete-exclusion-list.js';
+import { listExclusionListEntries } from './exclusion-lists/list-exclusion-list-entries.js';
+import { listExclusionLists } from './exclusion-lists/list-exclusion-lists.js';
+import { removeExclusionListEntries } from './exclusion-lists/remove-exclusion-list-entries.js';
+import { createSavedSearch } from './saved-searches/create-saved-search.js';
+import { deleteSavedSearch } from './saved-searches/delete-saved-search.js';
+import { getSavedSearch } from './saved-searches/get-saved-search.js';
+import { getSavedSearchRun } from './saved-searches/get-saved-search-run.js';
+import { listSavedSearchRunRecords } from './saved-searches/list-saved-search-run-records.js';
+import { listSavedSearchRuns } from './saved-searches/list-saved-search-runs.js';
+import { listSavedSearches } from './saved-searches/list-saved-searches.js';
+import { runSavedSearch } from './saved-searches/run-saved-search.js';
+import { updateSavedSearch } from './saved-searches/update-saved-search.js';
+import { companyCount } from './search/company-count.js';
+import { companyTypeahead } from './search/company-typeahead.js';
+import { locationTypeahead } from './search/location-typeahead.js';
+import { peopleCount } from './search/people-count.js';
 import { companySearch } from './search/company-search.js';
 import { peopleSearch } from './search/people-search.js';
 
@@ -32,6 +58,8 @@ import { peopleSearch } from './search/people-search.js';
 export const operations: readonly AnyOperation[] = [
   companySearch,
   peopleSearch,
+  companyCount,
+  peopleCount,
   createAudience,
   updateAudienceSearchParams,
   buildAudience,
@@ -45,16 +73,40 @@ export const operations: readonly AnyOperation[] = [
   listAudiences,
   listAudienceCompanies,
   listAudienceProspects,
+  deleteAudience,
+  createSavedSearch,
+  listSavedSearches,
+  getSavedSearch,
+  updateSavedSearch,
+  deleteSavedSearch,
+  runSavedSearch,
+  getSavedSearchRun,
+  listSavedSearchRuns,
+  listSavedSearchRunRecords,
+  companyTypeahead,
+  locationTypeahead,
   startBatchContactEnrichment,
   pollBatchContactEnrichment,
   revealContactSync,
   revealContactSingle,
+  validateEmail,
+  findPersonByWorkEmail,
   liveEnrichCompany,
   liveEnrichPerson,
   getCreditBalance,
   listRegions,
   listIndustries,
+  listTags,
+  listLanguages,
+  listTimeZones,
+  listCountrySubdivisions,
   createExclusionList,
+  listExclusionLists,
+  listExclusionListEntries,
+  addExclusionListEntries,
+  removeExclusionListEntries,
+  deleteExclusionList,
+  createExclusionListFromAudience,
 ];
 
 const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
@@ -64,6 +116,32 @@ export function findOperation(operationId: string): AnyOperation | undefined {
 }
 
 export {
+  addExclusionListEntries,
+  companyCount,
+  companyTypeahead,
+  createExclusionListFromAudience,
+  createSavedSearch,
+  deleteAudience,
+  deleteExclusionList,
+  deleteSavedSearch,
+  findPersonByWorkEmail,
+  getSavedSearch,
+  getSavedSearchRun,
+  listCountrySubdivisions,
+  listExclusionListEntries,
+  listExclusionLists,
+  listLanguages,
+  listSavedSearchRunRecords,
+  listSavedSearchRuns,
+  listSavedSearches,
+  listTags,
+  listTimeZones,
+  locationTypeahead,
+  peopleCount,
+  removeExclusionListEntries,
+  runSavedSearch,
+  updateSavedSearch,
+  validateEmail,
   buildAudience,
   companySearch,
   createAudience,

@@ -34,3 +34,5 @@ export function listRegions(): RegionsEnum {
 export function listIndustries(): Array<{ slug: string; name: string; group: string }> {
   return INDUSTRIES.map((i) => ({ slug: i.slug, name: i.name, group: i.group }));
 }
+
+export * from './email.js';

@@ -11,6 +11,7 @@ import { AppError } from './errors.js';
 import { mountDownloadRoute } from './http/downloads.js';
 import { mountMetrics } from './http/metrics.js';
 import { startRequestLog, type RequestLogFields } from './http/request-log.js';
+import { mountAuth } from './auth/index.js';
 import { mountMcp } from './mcp/index.js';
 
 /**
@@ -45,6 +46,7 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
   });
 
   mountMetrics(app, context);
+  mountAuth(app, context);
   const withDirectPath = mountMcp(app, context);
   mountDownloadRoute(app, context);
   app.use('/v1', createApiRouter(context, handlers));

@@ -13,8 +13,28 @@ const booleanFlag = z
 const commaList = z
   .string()
   .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean));
+const loopbackHostnames = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** An https URL, or http on a loopback host (development and tests). */
+const secureUrl = z.url().refine((value) => {
+  const url = new URL(value);
+  return url.protocol === 'https:' || (url.protocol === 'http:' && loopbackHostnames.has(url.hostname));
+}, 'must be an https:// URL (http:// only on localhost, 127.0.0.1 or [::1])');
+/** Browser origins: scheme, host and port, no path. */
+const originList = commaList.pipe(
+  z.array(
+    z.string().refine((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value.replace(/\/$/, '');
+      } catch {
+        return false;
+      }
+    }, 'must be origins such as https://app.example.com (scheme, host and port; no path)'),
+  ),
+);
 
 const environmentSchema = z.object({
+  /** production: settings meant only for development and tests (a built-in identity provider, loopback OAuth clients) are refused. */
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('127.0.0.1'),
   PORT: nonNegativeInt.max(65535).default(3000),
@@ -29,6 +49,8 @@ const environmentSchema = z.object({
   DATABASE_CATALOG_POOL_SIZE: positiveInt.default(6),
   /** Longest a request's search statement may run; one that runs longer is cancelled and answered 503, charging nothing. */
   SEARCH_STATEMENT_TIMEOUT_MS: positiveInt.default(5_000),
+  /** Longest a count (companyCount, peopleCount) may count exactly before it answers the planner's estimate instead. */
+  COUNT_EXACT_BUDGET_MS: positiveInt.default(30),
   /** A search with more substring terms than this (titles, schools, locations, name) is costly: it reads every candidate row once per term. */
   COSTLY_SEARCH_SUBSTRINGS: nonNegativeInt.default(10),
   /** Costly searches run at once by one process, from all accounts together; more wait for a slot (up to DATABASE_CONNECTION_TIMEOUT_MS). */
@@ -80,6 +102,27 @@ const environmentSchema = z.object({
   ALLOWED_HOSTS: commaList.optional(),
   ALLOWED_ORIGINS: commaList.optional(),
   SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Browser origins allowed to call the MCP surfaces cross-origin (CORS); loopback origins are allowed too outside production. */
+  CORS_ORIGINS: originList.optional(),
+  /** Behind a TLS-terminating proxy: trust X-Forwarded-Proto and X-Forwarded-For at the authorization server (never X-Forwarded-Host). */
+  TRUST_PROXY: booleanFlag.default(false),
+
+  /** The external OpenID provider where people sign in for /mcp/v3 (discovery from its issuer URL). */
+  OIDC_ISSUER: secureUrl.optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  /** Unset: this service is a public client of the provider (PKCE only). */
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_SCOPES: z.string().regex(/(^|\s)openid(\s|$)/, 'must include openid').default('openid email profile'),
+  /** Development only: a built-in OpenID provider at /dev-idp with one demo person mapped to the demo account. */
+  OIDC_DEV_PROVIDER: booleanFlag.default(false),
+  /** How long a verified /mcp/v3 access token is trusted without asking the database again (revocation takes effect within this). */
+  OAUTH_TOKEN_CACHE_SECONDS: nonNegativeInt.max(60).default(5),
+  /** Dynamic client registrations accepted per client IP address and hour. */
+  OAUTH_REGISTRATIONS_PER_HOUR: positiveInt.default(20),
+  /** Development and tests only: client ID metadata documents may be fetched from loopback addresses (still https). */
+  OAUTH_CIMD_ALLOW_LOOPBACK: booleanFlag.default(false),
+  /** A PEM file of extra certificate authorities trusted when fetching client ID metadata documents (a development certificate). */
+  OAUTH_CIMD_CA_FILE: z.string().min(1).optional(),
 
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().default('Prospecting Data Service <no-reply@prospecting.local>'),
@@ -123,6 +166,15 @@ const environmentSchema = z.object({
   /** Batch contact enrichment: profiles a task's job claims per round, and how long it holds them before another run may. */
   CONTACT_BATCH_CLAIM_SIZE: positiveInt.max(1000).default(25),
   CONTACT_BATCH_LEASE_SECONDS: positiveInt.default(120),
+}).superRefine((env, ctx) => {
+  const issue = (variable: string, message: string) => ctx.addIssue({ code: 'custom', path: [variable], message });
+  if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) issue('OIDC_CLIENT_ID', 'is required with OIDC_ISSUER');
+  if (!env.OIDC_ISSUER && (env.OIDC_CLIENT_ID || env.OIDC_CLIENT_SECRET)) issue('OIDC_ISSUER', 'is required with OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+  if (env.OIDC_DEV_PROVIDER && env.OIDC_ISSUER) issue('OIDC_DEV_PROVIDER', 'cannot be combined with OIDC_ISSUER: the built-in provider replaces the external one');
+  if (env.NODE_ENV === 'production') {
+    if (env.OIDC_DEV_PROVIDER) issue('OIDC_DEV_PROVIDER', 'is for development only and refused with NODE_ENV=production');
+    if (env.OAUTH_CIMD_ALLOW_LOOPBACK) issue('OAUTH_CIMD_ALLOW_LOOPBACK', 'is for development only and refused with NODE_ENV=production');
+  }
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

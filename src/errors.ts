@@ -73,8 +73,3 @@ export function databaseFailure(error: unknown): AppError | null {
   }
   return null;
 }
-
-export const notFound = (what: string): AppError => new AppError('not_found', `${what} not found.`);
-
-export const invalidRequest = (message: string, issues?: FieldIssue[]): AppError =>
-  new AppError('invalid_request', message, issues ? { details: { issues } } : {});

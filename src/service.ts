@@ -8,7 +8,7 @@ import { rateLimitRetention } from './api/rate-limit.js';
 import { createApp } from './app.js';
 import { ApiKeyAuthenticator, generateApiKey, hashApiKey } from './auth/api-keys.js';
 import type { Config } from './config.js';
-import type { AppContext } from './context.js';
+import type { AppContext, ServiceBase, Services } from './context.js';
 import { addMailRecipient } from './core/mail-recipients.js';
 import { createAccount } from './core/accounts.js';
 import { exportFilesRetention } from './core/audiences/export-retention.js';
@@ -16,7 +16,15 @@ import { finishedJobsRetention, type RetentionTask } from './jobs/index.js';
 import { createLogger, type Logger } from './log.js';
 import { pollCacheRetention } from './mcp/guards/polling.js';
 import { storedResultsRetention } from './mcp/guards/stored-results.js';
-import { createContactServices } from './providers/contacts/services.js';
+import { createAuthorizationServer } from './auth/index.js';
+import { loadLinkSigner } from './core/audiences/links.js';
+import { networkAudienceLiveSource, waterfallAudienceContactSource } from './core/contacts/audience-sources.js';
+import { CursorCodec } from './core/search/cursor.js';
+import { createMetrics } from './http/metrics.js';
+import { loadSigningKey } from './mcp/guards/signing.js';
+import { createContactServices, type ContactServices } from './providers/contacts/services.js';
+import { localExportStorage } from './providers/export-storage.js';
+import { createMailer } from './providers/mailer.js';
 import { isCatalogEmpty, seedCatalog } from './seed/load.js';
 import { ensurePrivateFolder, writePrivateFile } from './store/data-dir.js';
 import { openDatabase, type Database, type DatabaseOptions } from './store/db.js';
@@ -38,6 +46,8 @@ export interface StartOptions {
   interactive?: boolean;
   /** The embedded database is thrown away when the service stops (scripts on a scratch DATA_DIR). */
   temporaryDatabase?: boolean;
+  /** Replacements for the services built from the configuration (tests: failing providers, a broken storage). */
+  services?: Partial<Services>;
 }
 
 /**
@@ -67,15 +77,15 @@ export async function startService(config: Config, options: StartOptions = {}): 
     const address = server.address() as AddressInfo;
     const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-    const context: AppContext = {
+    const base: ServiceBase = {
       config,
       db,
       log,
       authenticator: new ApiKeyAuthenticator(db.pool),
       publicUrl: (config.PUBLIC_URL ?? url).replace(/\/$/, ''),
       internalUrl: url,
-      services: { ...createContactServices(config, db.pool, log) },
     };
+    const context: AppContext = { ...base, services: await buildServices(base, options.services ?? {}) };
     server.on('request', createApp(context));
     const background: BackgroundWork | null = config.JOB_WORKER ? await startBackgroundWork(context, { retention: retentionTasks(context) }) : null;
     log.info({ url, publicUrl: context.publicUrl }, 'service listening');
@@ -92,6 +102,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
             server.closeIdleConnections();
           });
           await background?.stop();
+          context.services.mailer.close();
           await db.close();
           await embedded?.stop();
         })()),
@@ -101,6 +112,35 @@ export async function startService(config: Config, options: StartOptions = {}): 
     await embedded?.stop().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Every service of the process, built once here, in dependency order; a replacement given in
+ * `overrides` is used instead of the one the configuration would build, and by everything built
+ * after it.
+ */
+export async function buildServices(base: ServiceBase, overrides: Partial<Services>): Promise<Services> {
+  const { config, db, log } = base;
+  const signingKey = overrides.signingKey ?? (await loadSigningKey(db.pool, config));
+  const contacts: ContactServices = createContactServices(config, db.pool, log);
+  const networkSource = overrides.networkSource ?? contacts.networkSource;
+  const contactWaterfall = overrides.contactWaterfall ?? contacts.contactWaterfall;
+  const authorizationServer = overrides.authorizationServer ?? createAuthorizationServer(base, signingKey);
+  return {
+    signingKey,
+    cursors: overrides.cursors ?? CursorCodec.fromSigningKey(signingKey),
+    exportLinks: overrides.exportLinks ?? (await loadLinkSigner(db.pool, config.SIGNING_SECRET)),
+    exportStorage: overrides.exportStorage ?? localExportStorage(config.exportDir),
+    mailer: overrides.mailer ?? createMailer(config, log),
+    networkSource,
+    contactWaterfall,
+    mailDomainChecker: overrides.mailDomainChecker ?? contacts.mailDomainChecker,
+    audienceContactSource: overrides.audienceContactSource ?? waterfallAudienceContactSource(contactWaterfall),
+    audienceLiveSource: overrides.audienceLiveSource ?? networkAudienceLiveSource({ db, config, log, services: { networkSource } }),
+    authorizationServer,
+    mcpBearerVerifier: overrides.mcpBearerVerifier ?? authorizationServer.verifier(),
+    metrics: overrides.metrics ?? (config.METRICS_TOKEN ? createMetrics(base) : null),
+  };
 }
 
 /** What the retention sweep deletes when its time is up: each module's own task, listed here. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, free } from '../define.js';
 import { inputLimits, profileUrl } from '../schemas/common.js';
+import { exclusionListSummary } from '../schemas/exclusion-lists.js';
 import { currentCompany } from '../schemas/filters.js';
 
 export const createExclusionList = defineOperation({
@@ -9,7 +10,9 @@ export const createExclusionList = defineOperation({
   summary: 'Save a list of companies or prospects to leave out of searches (for example existing customers).',
   description:
     'Creates an exclusion list of companies (identified like currentCompanies entries) or of prospects (by profile URL or slug). ' +
-    'Pass its exclusionListId in companyExclusionListIDs or prospectExclusionListIDs of a search. Entries that match nothing are reported in unmatched. Free.',
+    'Entries are matched the way search matches (domain normalised, network slug or company URL, exact name, org ID; a profile URL or slug). ' +
+    'Pass its exclusionListId in companyExclusionListIDs or prospectExclusionListIDs of a search, a count, a saved search or an audience\'s filters. ' +
+    'Entries that match nothing are kept and reported in unmatched. Add or remove entries later with addExclusionListEntries and removeExclusionListEntries. Free.',
   category: 'account',
   keywords: ['exclusion', 'exclude', 'suppression', 'suppress', 'blocklist', 'blacklist', 'do not contact', 'customers', 'skip', 'remove', 'dedupe', 'list', 'people', 'dnc', 'existing'],
   method: 'POST',
@@ -25,13 +28,8 @@ export const createExclusionList = defineOperation({
       message: 'a companies list takes companies, a prospects list takes prospects',
       path: ['kind'],
     }),
-  output: z.object({
-    exclusionListId: z.string(),
-    name: z.string(),
-    kind: z.enum(['companies', 'prospects']),
-    size: z.number().int().describe('Entries matched and stored.'),
-    unmatched: z.array(z.number().int()).describe('Positions (0-based) of entries that matched nothing.'),
-    createdAt: z.string(),
+  output: exclusionListSummary.extend({
+    unmatched: z.array(z.number().int()).describe('Positions (0-based) of entries that matched nothing (kept all the same).'),
   }),
   credits: free(),
   rateLimitClass: 'standard',
@@ -41,5 +39,5 @@ export const createExclusionList = defineOperation({
   openWorld: false,
   confirmation: 'above-threshold',
   example: { name: 'Existing customers', kind: 'companies', companies: [{ domain: 'example.com' }] },
-  workflow: { before: [], after: ['companySearch', 'peopleSearch'] },
+  workflow: { before: ['listExclusionLists'], after: ['addExclusionListEntries', 'companySearch', 'peopleSearch', 'updateAudienceSearchParams'] },
 });

@@ -1,31 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hashApiKey, type Principal } from '../core/keys.js';
 import type { Queryable } from '../store/db.js';
 
-/**
- * API keys are 256-bit random secrets, so a single SHA-256 is enough to store them safely
- * (no dictionary to attack); only the hash and a short display prefix are kept.
- */
-const keyPrefix = 'pds_';
-
-export function generateApiKey(): string {
-  return keyPrefix + randomBytes(32).toString('base64url');
-}
-
-export function hashApiKey(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
-}
-
-/** What is shown in listings: enough to tell keys apart, never enough to use one. */
-export function displayPrefix(key: string): string {
-  return key.slice(0, keyPrefix.length + 6);
-}
-
-export interface Principal {
-  accountId: number;
-  accountName: string;
-  plan: string;
-  email: string | null;
-}
+/** Key minting and hashing live in core (accounts are made there); re-exported for the surfaces. */
+export { displayPrefix, generateApiKey, hashApiKey, type Principal } from '../core/keys.js';
 
 interface CachedPrincipal {
   principal: Principal | null;
@@ -63,6 +40,14 @@ export class ApiKeyAuthenticator {
     if (this.cache.size >= this.maxEntries) this.cache.clear();
     this.cache.set(cacheKey, { principal, expiresAt: now + this.ttlMs });
     return principal;
+  }
+
+  /** When a key that no longer authenticates was revoked (ISO time), or null when it is unknown. For refusal messages only. */
+  async revokedAt(key: string): Promise<string | null> {
+    if (key.length > 200) return null;
+    const result = await this.db.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM api_keys WHERE key_hash = $1', [hashApiKey(key)]);
+    const revoked = result.rows[0]?.revoked_at;
+    return revoked ? revoked.toISOString() : null;
   }
 
   forget(key: string): void {

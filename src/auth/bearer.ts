@@ -2,13 +2,15 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../context.js';
 import type { Principal } from './api-keys.js';
+import { quoted, sendRefusal } from './mcp-errors.js';
+import { requiredScope, scopeSatisfied, spendScope, type McpScope } from './scopes.js';
 
 /**
  * Bearer-token authentication of the OAuth MCP surface (/mcp/v3), as an OAuth 2.0 resource
  * server: every refusal is a 401 whose WWW-Authenticate names the protected-resource metadata
  * (RFC 9728), from which a client discovers the authorization server. Verifying tokens is the
- * job of a `mcpBearerVerifier` registered in `context.services` by the authorization-server
- * part; while none is registered, no token is valid and the surface answers 401 to all.
+ * job of the `mcpBearerVerifier` registered in `context.services` by the authorization server
+ * (authorization-server.ts); while none is registered, no token is valid.
  */
 
 /** What a valid token grants: the account it acts for and the credential the gateway uses upstream. */
@@ -27,12 +29,8 @@ export interface BearerTokenVerifier {
   /** Issuer URLs listed in the protected-resource metadata. */
   authorizationServers?: string[];
   scopesSupported?: string[];
-}
-
-declare module '../context.js' {
-  interface Services {
-    mcpBearerVerifier: BearerTokenVerifier;
-  }
+  /** Set while sign-in cannot work (no identity provider configured): what to set, for the 401's description. */
+  unavailableReason?: string;
 }
 
 export function protectedResourceMetadataPath(resourcePath: string): string {
@@ -56,14 +54,15 @@ export function protectedResourceMetadata(context: AppContext, resourcePath: str
   };
 }
 
-function challenge(res: Response, metadataUrl: string, error?: { code: string; description: string }): void {
-  const parts = [`resource_metadata="${metadataUrl}"`];
-  if (error) parts.push(`error="${error.code}"`, `error_description="${error.description}"`);
-  res.setHeader('WWW-Authenticate', `Bearer ${parts.join(', ')}`);
-  res.status(401).json({
-    error: error?.code ?? 'invalid_request',
-    error_description: error?.description ?? 'A bearer token is required: send Authorization: Bearer <access token>.',
-  });
+/** The Bearer challenge of /mcp/v3's refusals (RFC 6750 and RFC 9728). */
+export function bearerChallenge(metadataUrl: string, error?: { code?: string; description: string; scope?: string }): string {
+  const parts = [`resource_metadata=${quoted(metadataUrl)}`];
+  if (error) {
+    if (error.code) parts.push(`error=${quoted(error.code)}`);
+    if (error.scope) parts.push(`scope=${quoted(error.scope)}`);
+    parts.push(`error_description=${quoted(error.description)}`);
+  }
+  return `Bearer ${parts.join(', ')}`;
 }
 
 /** The AuthInfo an MCP request carries to its tools for a valid, unexpired token; null otherwise. */
@@ -86,19 +85,81 @@ export function bearerTokenOf(header: string | undefined): string | null {
   return match ? (match[1] as string) : null;
 }
 
+/** Whether a token's scopes allow this request body (a charged call needs mcp:spend; everything else mcp:read). */
+export function bearerPermits(auth: AuthInfo, body: unknown): { ok: true } | { ok: false; required: McpScope } {
+  const required = requiredScope(body);
+  return scopeSatisfied(auth.scopes, required) ? { ok: true } : { ok: false, required };
+}
+
+function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    // Malformed JSON is the SDK's to answer; it charges nothing.
+    return null;
+  }
+}
+
 /**
- * Express middleware: a missing or invalid token is answered 401 before any MCP processing; a
- * valid one becomes `req.auth`, which the MCP handler hands to its tools.
+ * Express middleware of /mcp/v3: a missing or invalid token is answered 401 before any MCP
+ * processing; a token without the scope the request needs is answered 403 insufficient_scope,
+ * naming the scope to step up to; a valid one becomes `req.auth`, which the MCP handler hands
+ * to its tools. `readBody` reads the request body once and keeps it for the MCP handler.
  */
-export function requireBearer(context: AppContext, resourcePath: string) {
+export function requireBearer(context: AppContext, resourcePath: string, readBody: (req: Request, res: Response) => Promise<Buffer | null | 'answered'>) {
   const metadataUrl = protectedResourceMetadataUrl(context, resourcePath);
+  const verdictOnBody = async (req: Request, res: Response, auth: AuthInfo) => {
+    const raw = await readBody(req, res);
+    return raw === 'answered' ? raw : bearerPermits(auth, raw ? parseJson(raw) : null);
+  };
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
+      const requestId = res.locals.requestId as string | undefined;
+      const unavailable = context.services.mcpBearerVerifier?.unavailableReason;
       const token = bearerTokenOf(req.header('authorization'));
-      if (!token) return challenge(res, metadataUrl);
-      const auth = await bearerAuth(context, token, res.locals.requestId as string | undefined);
-      if (!auth) return challenge(res, metadataUrl, { code: 'invalid_token', description: 'The access token is invalid or expired.' });
+      if (!token) {
+        const apiKeyInstead = req.header('x-api-key') ? ' An x-api-key header is not accepted here: API keys work on /mcp and /mcp/v2.' : '';
+        const how = unavailable ?? 'Sign in through your MCP client (OAuth): it discovers the authorization server from the resource_metadata URL in WWW-Authenticate.';
+        sendRefusal(res, {
+          status: 401,
+          code: 'unauthorized',
+          message: `This endpoint needs an OAuth access token (Authorization: Bearer <token>).${apiKeyInstead} ${how}`,
+          // A request without credentials gets no error code (RFC 6750 §3.1), only the description of why sign-in cannot work yet.
+          wwwAuthenticate: unavailable ? bearerChallenge(metadataUrl, { description: unavailable }) : bearerChallenge(metadataUrl),
+          requestId,
+        });
+        return;
+      }
+      const auth = await bearerAuth(context, token, requestId);
+      if (!auth) {
+        const description = 'The access token is invalid, expired or revoked, or was not issued for this server. Sign in again through your MCP client.';
+        sendRefusal(res, {
+          status: 401,
+          code: 'invalid_token',
+          message: description,
+          wwwAuthenticate: bearerChallenge(metadataUrl, { code: 'invalid_token', description }),
+          requestId,
+        });
+        return;
+      }
       res.locals.accountId = (auth.extra?.caller as { principal: Principal }).principal.accountId;
+      // A token that may spend may do anything here: only a narrower one needs the body read.
+      const verdict = scopeSatisfied(auth.scopes, spendScope) ? ({ ok: true } as const) : await verdictOnBody(req, res, auth);
+      if (verdict === 'answered') return;
+      if (!verdict.ok) {
+        const description =
+          verdict.required === spendScope
+            ? 'This call can charge credits, which needs the mcp:spend scope; this token has only mcp:read. Authorize again with mcp:spend (your client can step up), or call free operations only.'
+            : 'This token has no mcp:read scope. Authorize again with mcp:read.';
+        sendRefusal(res, {
+          status: 403,
+          code: 'insufficient_scope',
+          message: description,
+          wwwAuthenticate: bearerChallenge(metadataUrl, { code: 'insufficient_scope', scope: verdict.required, description }),
+          requestId,
+        });
+        return;
+      }
       req.auth = auth;
       next();
     } catch (error) {

@@ -1,3 +1,4 @@
+import { linkIdentity, listGrants, revokeGrants } from '../auth/identities.js';
 import { loadConfig } from '../config.js';
 import { createAccount, grantCredits, issueApiKey, listAccounts, revokeApiKey, type Plan } from '../core/accounts.js';
 import { addMailRecipient, listMailRecipients, removeMailRecipient } from '../core/mail-recipients.js';
@@ -17,6 +18,14 @@ const usage = `Manage accounts, API keys and credits.
   npm run accounts -- add-recipient --account ID --email EMAIL      (an address its notifications may be mailed to)
   npm run accounts -- remove-recipient --account ID --email EMAIL
   npm run accounts -- list-recipients --account ID
+  npm run accounts -- link-identity --account ID --issuer URL --subject SUB
+  npm run accounts -- list-grants [--account ID]
+  npm run accounts -- revoke-grant --grant GRANT_ID
+  npm run accounts -- revoke-grant --account ID --client CLIENT_ID
+
+link-identity lets a person signing in at the identity provider (issuer and subject of their
+ID token) use an account whose email is not theirs. list-grants shows the applications people
+approved for /mcp/v3; revoke-grant removes an approval and ends every token issued under it.
 
 Uses DATABASE_URL, or the embedded server under DATA_DIR (the service must not be running on it).`;
 
@@ -35,6 +44,10 @@ async function main(): Promise<number> {
       label: { type: 'string' },
       key: { type: 'string' },
       reason: { type: 'string' },
+      issuer: { type: 'string' },
+      subject: { type: 'string' },
+      grant: { type: 'string' },
+      client: { type: 'string' },
     },
     usage,
   );
@@ -108,6 +121,38 @@ async function main(): Promise<number> {
           process.stdout.write(`${email}\n`);
         }
         return 0;
+      }
+      case 'link-identity': {
+        const accountId = count(required(values.account, '--account'), '--account');
+        const issuer = required(values.issuer, '--issuer');
+        if (!URL.canParse(issuer)) throw new UsageError(`--issuer must be the identity provider's issuer URL, got "${issuer}"`);
+        const subject = required(values.subject, '--subject');
+        const outcome = await linkIdentity(store.db.pool, accountId, issuer, subject);
+        const said = { linked: 'Linked', moved: 'Moved the link of', unchanged: 'Already linked:' }[outcome];
+        process.stdout.write(`${said} ${subject} at ${issuer} to account ${accountId}.\n`);
+        return 0;
+      }
+      case 'list-grants': {
+        const grants = await listGrants(store.db.pool, values.account === undefined ? undefined : count(values.account, '--account'));
+        if (!grants.length) process.stdout.write('No approvals.\n');
+        for (const grant of grants) {
+          process.stdout.write(
+            [grant.grantId, `account ${grant.accountId} (${grant.accountName})`, `client ${grant.clientName ? `${grant.clientName} ` : ''}${grant.clientId}`,
+              `scopes ${grant.scopes.join(' ') || '-'}`, `approved ${grant.createdAt}`, `${grant.activeTokens} active token(s)`].join('\t') + '\n',
+          );
+        }
+        return 0;
+      }
+      case 'revoke-grant': {
+        let removed: number;
+        if (values.grant !== undefined) {
+          removed = await revokeGrants(store.db.pool, { grantId: required(values.grant, '--grant') });
+        } else {
+          if (values.account === undefined || values.client === undefined) throw new UsageError('revoke-grant needs --grant, or --account and --client');
+          removed = await revokeGrants(store.db.pool, { accountId: count(values.account, '--account'), clientId: values.client });
+        }
+        process.stdout.write(removed ? `Revoked ${removed} approval(s) and their tokens.\n` : 'No approval matches.\n');
+        return removed ? 0 : 1;
       }
       default:
         throw new UsageError(`Unknown command "${command}".\n\n${usage}`);

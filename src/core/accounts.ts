@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { displayPrefix, generateApiKey, hashApiKey } from '../auth/api-keys.js';
+import { displayPrefix, generateApiKey, hashApiKey } from './keys.js';
 import { AppError } from '../errors.js';
 import type { Database, Queryable } from '../store/db.js';
 import { credit } from './credits.js';

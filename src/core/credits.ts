@@ -26,6 +26,20 @@ export async function getBalance(db: Queryable, accountId: number): Promise<numb
   return result.rows[0]?.balance ?? 0;
 }
 
+/** Who asked for a charge: the request (the ledger's reference), and its Idempotency-Key's ledger key when it had one. */
+export interface ChargeOrigin {
+  requestId: string;
+  ledgerKey: string | null;
+}
+
+/**
+ * The ledger entry of a request's charge: an entry with the request's ledger key is applied
+ * once, however often the request runs (a retry that takes over from a process that died).
+ */
+export function requestEntry(origin: ChargeOrigin, unit: string, reason: string): LedgerEntryInput {
+  return { unit, reason, reference: origin.requestId, ...(origin.ledgerKey ? { idempotencyKey: origin.ledgerKey } : {}) };
+}
+
 /** Takes `amount` credits, or throws insufficient_credits and takes nothing. */
 export async function charge(
   tx: pg.PoolClient,

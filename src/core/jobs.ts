@@ -5,10 +5,15 @@ import { enrichmentJob } from './audiences/enrichment-run.js';
 import { exportJob } from './audiences/exports.js';
 import { mailJob } from './audiences/mail.js';
 import { batchContactsJob } from './contacts/batch-job.js';
+import { exportFilesPurgeJob } from './audiences/delete.js';
+import { savedSearchRunJob } from './saved-searches/runs.js';
+import { scheduleJob } from './saved-searches/saved-searches.js';
 
 /**
  * Every kind of job the service runs, for the one job worker (src/worker). To add a kind:
  * define it with `defineJob` next to the code it runs, enqueue it with `enqueue` in the
  * transaction that creates its work (then `wakeWorkers()`), and add it here.
  */
-export const jobDefinitions: readonly AnyJobDefinition<AppContext>[] = [buildJob, enrichmentJob, exportJob, mailJob, batchContactsJob];
+export const jobDefinitions: readonly AnyJobDefinition<AppContext>[] = [
+  buildJob, enrichmentJob, exportJob, mailJob, batchContactsJob, exportFilesPurgeJob, savedSearchRunJob, scheduleJob,
+];

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/api-keys.js';
+import type { Principal } from './keys.js';
 import type { AppContext } from '../context.js';
 import { grantMonthlyFreeCredits } from './accounts.js';
 import { charge, type LedgerEntryInput } from './credits.js';

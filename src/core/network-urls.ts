@@ -1,3 +1,5 @@
+import { MULTI_LABEL_TLDS } from '../../reference/countries.js';
+
 /**
  * Identifiers on the professional network. Callers paste slugs, full URLs (with or without
  * scheme, `www.`, trailing slashes or query strings) and numeric IDs; these helpers reduce
@@ -35,4 +37,16 @@ export function normaliseDomain(value: string): string {
     .replace(/^www\./, '')
     .replace(/[/?#].*$/, '')
     .replace(/\.$/, '');
+}
+
+const multiLabelTlds = new Set(MULTI_LABEL_TLDS);
+
+/** The TLD of a domain with its leading dot, as the catalog's tlds filter spells it: ".com" of "acme.com", ".co.uk" of "shop.co.uk". */
+export function tldOf(domain: string): string {
+  const labels = domain.toLowerCase().split('.');
+  if (labels.length >= 3) {
+    const lastTwo = `.${labels.slice(-2).join('.')}`;
+    if (multiLabelTlds.has(lastTwo)) return lastTwo;
+  }
+  return `.${labels[labels.length - 1] ?? ''}`;
 }

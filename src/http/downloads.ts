@@ -3,7 +3,6 @@ import type { Request, Response, NextFunction } from 'express';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireExport, storageKeyOf } from '../core/audiences/export-row.js';
-import { exportStorageOf, linkSignerOf } from '../core/audiences/services.js';
 
 /**
  * `GET /downloads/exports/<exportId>?account=..&expires=..&signature=..`: the signed link of an
@@ -19,7 +18,7 @@ export function mountDownloadRoute(app: express.Express, context: AppContext): v
       const expires = parseId(String(req.query.expires ?? ''));
       const signature = typeof req.query.signature === 'string' ? req.query.signature : '';
       if (exportId === null || accountId === null || expires === null || !signature) throw invalidLink();
-      const verdict = (await linkSignerOf(context)).verify(accountId, exportId, expires, signature);
+      const verdict = context.services.exportLinks.verify(accountId, exportId, expires, signature);
       if (verdict === 'invalid') throw invalidLink();
       if (verdict === 'expired') {
         throw new AppError(
@@ -28,13 +27,16 @@ export function mountDownloadRoute(app: express.Express, context: AppContext): v
         );
       }
       const row = await requireExport(context.db.pool, accountId, exportId);
+      if (row.status === 'EXPIRED' && row.failure_reason?.startsWith('The audience was deleted')) {
+        throw new AppError('gone', `Export ${exportId} is gone: ${row.failure_reason}`);
+      }
       if (row.status === 'EXPIRED') {
         throw new AppError(
           'gone',
           `Export ${exportId} expired: its file was deleted ${context.config.EXPORT_RETENTION_DAYS} days after it was written. Export the audience again (exportCompanies or exportProspects).`,
         );
       }
-      const file = row.status === 'READY' ? await exportStorageOf(context).open(storageKeyOf(row)) : null;
+      const file = row.status === 'READY' ? await context.services.exportStorage.open(storageKeyOf(row)) : null;
       if (!file) throw new AppError('not_found', `Export ${exportId} has no file to download.`);
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       res.setHeader('Content-Length', String(file.bytes));

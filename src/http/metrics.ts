@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type express from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { bearerTokenOf } from '../auth/bearer.js';
-import type { AppContext } from '../context.js';
+import type { AppContext, ServiceBase } from '../context.js';
 import { directPathCounts } from '../mcp/fast-path.js';
 
 /**
@@ -19,13 +19,7 @@ export interface ServiceMetrics {
   observeRequest(route: string, method: string, status: number, seconds: number): void;
 }
 
-declare module '../context.js' {
-  interface Services {
-    metrics: ServiceMetrics;
-  }
-}
-
-export function createMetrics(context: AppContext): ServiceMetrics {
+export function createMetrics(context: ServiceBase): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'pds_' });
   const requests = new Counter({
@@ -94,9 +88,8 @@ function sameSecret(given: string, expected: string): boolean {
 /** Collects metrics and serves them at /metrics when METRICS_TOKEN is set; does nothing otherwise. */
 export function mountMetrics(app: express.Express, context: AppContext): void {
   const token = context.config.METRICS_TOKEN;
-  if (!token) return;
-  const metrics = createMetrics(context);
-  context.services.metrics = metrics;
+  const metrics = context.services.metrics;
+  if (!token || !metrics) return;
   app.get('/metrics', async (req, res, next) => {
     try {
       const given = bearerTokenOf(req.header('authorization'));

@@ -169,6 +169,28 @@ export async function failJob(db: Queryable, jobId: number, workerId: string, er
   );
 }
 
+/**
+ * Cancels the queued and running jobs of a kind whose payload contains `payload` (a JSON
+ * containment match), in the caller's transaction: they end `failed` with `reason`, and a running
+ * one loses its lease at once, so its worker's heartbeat aborts it and it stops at its next
+ * checkpoint; nothing that worker reports afterwards (completion, retry, hand-back) touches the
+ * row, since those need the lease. Returns how many were cancelled.
+ */
+export async function cancelJobs(
+  db: Queryable,
+  kind: string,
+  accountId: number,
+  payload: Record<string, unknown>,
+  reason: string,
+): Promise<number> {
+  const result = await db.query(
+    `UPDATE jobs SET status = 'failed', last_error = $4, locked_by = NULL, lease_expires_at = NULL, finished_at = now(), updated_at = now()
+      WHERE kind = $1 AND account_id = $2 AND payload @> $3::jsonb AND status IN ('queued', 'running')`,
+    [kind, accountId, JSON.stringify(payload), reason.slice(0, 2000)],
+  );
+  return result.rowCount ?? 0;
+}
+
 const enqueuedListeners = new Set<() => void>();
 
 /**

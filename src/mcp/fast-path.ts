@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
+import { sendRefusal } from '../auth/mcp-errors.js';
 import { requestIdOf, startRequestLog } from '../http/request-log.js';
 import { structuredJsonOf } from './results.js';
 import { callerOf, type DirectTool } from './server.js';
@@ -182,8 +183,44 @@ function respond(res: ServerResponse, call: DirectCall, result: CallToolResult, 
 /** How many MCP requests the direct path answered, and how many it read and passed on to the SDK. */
 export const directPathCounts = { answered: 0, passedOn: 0 };
 
-/** The bodies the direct path read before passing a request on, for the SDK handler to read again. */
+/** The bodies the direct path (or an authentication step) read before passing a request on, for the SDK handler to read again. */
 const readBodies = new WeakMap<IncomingMessage, Buffer>();
+
+/** The SDK's own limit on a request body. */
+export const maxMcpBodyBytes = 4 * 1024 * 1024;
+
+/**
+ * The request's body, read once and kept for the SDK handler (replayedRequest), for a step
+ * before it that must see the body (the /mcp/v3 scope check). Null for a request without one.
+ * A body over the SDK's limit is answered 413 here (and null returned), since a partly read
+ * stream could not be handed on.
+ */
+export async function bufferedBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer | null | 'answered'> {
+  const known = readBodies.get(req);
+  if (known) return known;
+  if (req.method !== 'POST') return null;
+  const declared = Number(header(req, 'content-length'));
+  const chunks: Buffer[] = [];
+  let received = 0;
+  let tooLarge = Number.isFinite(declared) && declared > maxMcpBodyBytes;
+  if (!tooLarge) {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      received += chunk.length;
+      if (received > maxMcpBodyBytes) {
+        tooLarge = true;
+        break;
+      }
+      chunks.push(chunk);
+    }
+  }
+  if (tooLarge) {
+    sendRefusal(res, { status: 413, code: 'payload_too_large', message: `The request body is larger than ${maxMcpBodyBytes} bytes.` });
+    return 'answered';
+  }
+  const body = Buffer.concat(chunks);
+  readBodies.set(req, body);
+  return body;
+}
 
 /**
  * The request as the SDK's Node adapter should see it: it reads method, URL, headers, auth and
@@ -201,6 +238,8 @@ export interface DirectSurface {
   tools: Map<string, DirectTool>;
   /** The request's AuthInfo when its credential is valid, else null (Express then answers the 401). */
   authenticate(req: IncomingMessage, requestId: string): Promise<AuthInfo | null>;
+  /** Whether the credential allows this body (the /mcp/v3 scope rule); when it does not, Express answers the 403. */
+  permits?(auth: AuthInfo, body: unknown): boolean;
 }
 
 export interface DirectPathOptions {
@@ -210,6 +249,8 @@ export interface DirectPathOptions {
   /** DNS-rebinding protection, as the Express routes apply it (null: Host not checked). */
   allowedHosts: string[] | null;
   allowedOrigins: string[];
+  /** The CORS headers of an answer to a browser at this Origin (none when it is not allowed). */
+  corsHeaders?: (origin: string | undefined) => Record<string, string>;
 }
 
 /**
@@ -219,7 +260,7 @@ export interface DirectPathOptions {
  * answers as it always does (a request with a bad key is checked twice, which only a bad key pays).
  */
 export function directPath(options: DirectPathOptions, express: (req: IncomingMessage, res: ServerResponse) => void) {
-  const { context, serverInfo, surfaces, allowedHosts, allowedOrigins } = options;
+  const { context, serverInfo, surfaces, allowedHosts, allowedOrigins, corsHeaders } = options;
   return (req: IncomingMessage, res: ServerResponse): void => {
     const surface = req.method === 'POST' ? surfaces.get(req.url ?? '') : undefined;
     const length = Number(header(req, 'content-length'));
@@ -259,8 +300,9 @@ export function directPath(options: DirectPathOptions, express: (req: IncomingMe
       return;
     }
     const raw = await readBody(req, length);
-    const call = directCallOf(raw, req, surface.tools);
-    if (!call) {
+    const body = parsedBody(raw);
+    const call = body === undefined ? null : directCall(req, body, surface.tools);
+    if (!call || (surface.permits && !surface.permits(auth, body))) {
       passOn(req, res, raw);
       return;
     }
@@ -281,6 +323,8 @@ export function directPath(options: DirectPathOptions, express: (req: IncomingMe
       // As the SDK does with a tool that throws: the message becomes a tool error.
       result = { content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true };
     }
+    const cors = corsHeaders?.(header(req, 'origin'));
+    if (cors) for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
     respond(res, call, result, serverInfo);
   }
 
@@ -290,11 +334,11 @@ export function directPath(options: DirectPathOptions, express: (req: IncomingMe
     express(req, res);
   }
 
-  function directCallOf(raw: Buffer, req: IncomingMessage, tools: Map<string, DirectTool>): DirectCall | null {
+  function parsedBody(raw: Buffer): unknown {
     try {
-      return directCall(req, JSON.parse(raw.toString('utf8')), tools);
+      return JSON.parse(raw.toString('utf8'));
     } catch {
-      return null;
+      return undefined;
     }
   }
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHmac } from 'node:crypto';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
 import { toNodeHandler } from '@modelcontextprotocol/node';
@@ -6,7 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { rateLimitsPerMinute } from '../api/rate-limit.js';
-import { bearerAuth, bearerTokenOf, protectedResourceMetadata, protectedResourceMetadataPath, requireBearer } from '../auth/bearer.js';
+import { bearerAuth, bearerPermits, bearerTokenOf, protectedResourceMetadata, protectedResourceMetadataPath, requireBearer } from '../auth/bearer.js';
+import { mcpCors, mcpCorsHeaders } from '../auth/cors.js';
+import { quoted, sendRefusal } from '../auth/mcp-errors.js';
 import type { AppContext } from '../context.js';
 import { RestBackend } from './backend.js';
 import { Gateway, type ConfirmState } from './gateway.js';
@@ -15,7 +18,7 @@ import { ConfirmationTokens, confirmationTtlSeconds } from './guards/confirmatio
 import { PollCache } from './guards/polling.js';
 import { loadSigningKey } from './guards/signing.js';
 import { StoredResults } from './guards/stored-results.js';
-import { directPath, replayedRequest, type DirectSurface } from './fast-path.js';
+import { bufferedBody, directPath, replayedRequest, type DirectSurface } from './fast-path.js';
 import { callerOf, createServerFactory, directTools, type CallerInfo, type Surface } from './server.js';
 
 export const mcpServerVersion = '1.0.0';
@@ -48,12 +51,12 @@ export function allowedHosts(context: AppContext): string[] | null {
   return [...hosts];
 }
 
-/** Browser origins allowed to call the MCP surfaces: loopback, the public URL, ALLOWED_ORIGINS. */
+/** Browser origins allowed to call the MCP surfaces: loopback, the public URL, ALLOWED_ORIGINS and the CORS_ORIGINS. */
 export function allowedOrigins(context: AppContext): string[] {
   const origins = new Set(localHostnames);
   const publicHost = hostnameOf(context.publicUrl);
   if (publicHost) origins.add(publicHost);
-  for (const origin of context.config.ALLOWED_ORIGINS ?? []) {
+  for (const origin of [...(context.config.ALLOWED_ORIGINS ?? []), ...(context.config.CORS_ORIGINS ?? [])]) {
     origins.add(origin.includes('://') && !origin.endsWith('://*') ? (hostnameOf(origin) ?? origin) : origin.toLowerCase());
   }
   return [...origins];
@@ -67,18 +70,46 @@ export async function apiKeyAuth(context: AppContext, key: string, requestId?: s
   return { token: 'x-api-key', clientId: `account:${principal.accountId}`, scopes: [], extra: { caller } };
 }
 
-/** x-api-key authentication: 401 before any MCP processing; the key is never echoed or logged. */
-function requireApiKey(context: AppContext) {
+/**
+ * The challenge of the API-key surfaces. MCP clients answer a 401 by trying OAuth; naming the
+ * scheme and the header here (and in the JSON-RPC message) leads a person to the key instead.
+ */
+export const apiKeyChallenge = `ApiKey realm=${quoted('prospecting-data-service')}, header=${quoted('x-api-key')}`;
+
+/** x-api-key authentication: 401 before any MCP processing, as a JSON-RPC error that says what to do; the key is never echoed or logged. */
+function requireApiKey(context: AppContext, path: string) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
+      const requestId = res.locals.requestId as string | undefined;
       const key = req.header('x-api-key');
+      const bearerInstead = bearerTokenOf(req.header('authorization'))
+        ? ' An OAuth bearer token is not accepted here: OAuth sign-in is for /mcp/v3.'
+        : '';
       if (!key) {
-        res.status(401).json({ error: { code: 'unauthorized', message: 'Missing API key: send it in the x-api-key header.', requestId: res.locals.requestId } });
+        sendRefusal(res, {
+          status: 401,
+          code: 'unauthorized',
+          message:
+            `Missing API key: ${path} authenticates with an API key in the x-api-key header, not with OAuth.${bearerInstead} ` +
+            'Send the header "x-api-key: <your key>" (the demo key is printed when the service starts; operators issue keys with npm run accounts -- issue-key). ' +
+            'For sign-in through a browser instead, connect to /mcp/v3.',
+          wwwAuthenticate: apiKeyChallenge,
+          requestId,
+        });
         return;
       }
-      const auth = await apiKeyAuth(context, key, res.locals.requestId as string | undefined);
+      const auth = await apiKeyAuth(context, key, requestId);
       if (!auth) {
-        res.status(401).json({ error: { code: 'unauthorized', message: 'Invalid API key.', requestId: res.locals.requestId } });
+        const revoked = await context.authenticator.revokedAt(key);
+        sendRefusal(res, {
+          status: 401,
+          code: 'unauthorized',
+          message: revoked
+            ? `Invalid API key: this key was revoked on ${revoked.slice(0, 10)}. Use another key of the account, or ask for a new one (npm run accounts -- issue-key).`
+            : 'Invalid API key: the x-api-key header does not match an active key. Check that the whole key was copied (it starts with pds_), or ask for a new one (npm run accounts -- issue-key).',
+          wwwAuthenticate: apiKeyChallenge,
+          requestId,
+        });
         return;
       }
       res.locals.accountId = callerOf(auth).principal.accountId;
@@ -89,6 +120,17 @@ function requireApiKey(context: AppContext) {
     }
   };
 }
+
+/**
+ * The errors the SDK reports while answering one request. A request the SDK refuses as the
+ * client's fault (wrong Content-Type, not JSON, a bad header: any 4xx) is logged as one line
+ * with the status and the reason; anything answered 5xx is logged whole, with its stack.
+ */
+interface ReportedErrors {
+  errors: Error[];
+  done: boolean;
+}
+const requestErrors = new AsyncLocalStorage<ReportedErrors>();
 
 function once<T>(load: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | null = null;
@@ -136,23 +178,54 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
   const log = context.log.child({ part: 'mcp' });
   const handlerFor = (surface: Surface) => {
     const handler = toNodeHandler(
-      createMcpHandler(createServerFactory(deps, surface), { onerror: (error) => log.warn({ err: error, surface }, 'mcp request error') }),
+      createMcpHandler(createServerFactory(deps, surface), {
+        onerror: (error) => {
+          const reported = requestErrors.getStore();
+          if (reported && !reported.done) reported.errors.push(error);
+          else log.warn({ err: error, surface }, 'mcp request error');
+        },
+      }),
       { onerror: (error) => log.error({ err: error, surface }, 'mcp handler failed') },
     );
     return (req: Request, res: Response, next: NextFunction) => {
-      handler(replayedRequest(req), res).catch(next);
+      const reported: ReportedErrors = { errors: [], done: false };
+      requestErrors
+        .run(reported, () => handler(replayedRequest(req), res))
+        .then(() => {
+          reported.done = true;
+          for (const error of reported.errors) {
+            if (res.statusCode >= 400 && res.statusCode < 500) {
+              log.info({ surface, requestId: res.locals.requestId, status: res.statusCode, reason: error.message }, 'mcp request refused');
+            } else log.warn({ err: error, surface, requestId: res.locals.requestId }, 'mcp request error');
+          }
+        })
+        .catch(next);
     };
   };
 
   const hosts = allowedHosts(context);
   const origins = allowedOrigins(context);
   const validation = [...(hosts ? [hostHeaderValidation(hosts)] : []), originValidation(origins)];
-  app.all('/mcp', ...validation, requireApiKey(context), handlerFor('default'));
-  app.all('/mcp/v2', ...validation, requireApiKey(context), handlerFor('full'));
+  // Browsers: preflights are answered before any credential is asked for, and every answer carries the CORS headers.
+  app.use(['/mcp', '/mcp/v2', '/mcp/v3'], mcpCors(config));
+  app.all('/mcp', ...validation, requireApiKey(context, '/mcp'), handlerFor('default'));
+  app.all('/mcp/v2', ...validation, requireApiKey(context, '/mcp/v2'), handlerFor('full'));
   app.get(protectedResourceMetadataPath('/mcp/v3'), (_req, res) => {
     res.json(protectedResourceMetadata(context, '/mcp/v3'));
   });
-  app.all('/mcp/v3', ...validation, requireBearer(context, '/mcp/v3'), handlerFor('oauth'));
+  // Clients that answer any 401 with OAuth (the MCP Inspector does, even on the API-key routes)
+  // guess these addresses next; their 404 says where the key goes, which is what the person then reads.
+  const signpost = (_req: Request, res: Response) => {
+    const message =
+      `No OAuth here: /mcp and /mcp/v2 authenticate with an API key in the x-api-key header (send "x-api-key: <your key>"). ` +
+      `OAuth sign-in is for /mcp/v3; its protected-resource metadata is ${context.publicUrl}${protectedResourceMetadataPath('/mcp/v3')}.`;
+    res.status(404).json({ error: 'not_found', error_description: message, message });
+  };
+  for (const path of ['', '/mcp', '/mcp/v2']) app.get(protectedResourceMetadataPath(path), signpost);
+  app.get(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/authorize'], signpost);
+  app.post(['/register', '/token'], signpost);
+  const bodyForScope = async (req: Request, res: Response): Promise<Buffer | null | 'answered'> => bufferedBody(req, res);
+  app.all('/mcp/v3', ...validation, requireBearer(context, '/mcp/v3', bodyForScope), handlerFor('oauth'));
 
   const byApiKey = (surface: Surface): DirectSurface => ({
     tools: directTools(deps, surface),
@@ -167,6 +240,7 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
       const token = bearerTokenOf(req.headers.authorization);
       return token ? bearerAuth(context, token, requestId) : Promise.resolve(null);
     },
+    permits: (auth, body) => bearerPermits(auth, body).ok,
   };
   const direct = {
     context,
@@ -174,6 +248,7 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
     surfaces: new Map([['/mcp', byApiKey('default')], ['/mcp/v2', byApiKey('full')], ['/mcp/v3', byBearer]]),
     allowedHosts: hosts,
     allowedOrigins: origins,
+    corsHeaders: (origin: string | undefined) => mcpCorsHeaders(config, origin),
   };
   return (behind) => (config.MCP_DIRECT_PATH ? directPath(direct, behind) : behind);
 }

@@ -334,7 +334,9 @@ export function audienceWorkflowText(goal: string | undefined): string {
   });
   return [
     `Build a prospect audience${goal ? ` for: ${goal}` : ''}, with the tools search_endpoints, get_endpoint_details_full and call_operation.`,
-    'First read the credit balance (getCreditBalance). Then follow these steps in order; calling a step in the wrong audience state is refused with 400:',
+    'First read the credit balance (getCreditBalance). Count before spending: companyCount or peopleCount (1 credit each) with the filters you mean to use tells how many records the build would pay for; narrow the filters if that is more than the user wants.',
+    'Exclusion lists before building: leave out what the user already has (CRM accounts, customers, people already contacted) with an exclusion list (listExclusionLists, createExclusionList, or createExclusionListFromAudience from an earlier audience) given in companyExclusionListIDs / prospectExclusionListIDs of step 2.',
+    'Then follow these steps in order; calling a step in the wrong audience state is refused with 400:',
     ...steps,
     'Before step 6: show the user the estimate of step 5 (credits and time) and get their explicit confirmation; the gateway will also ask for it. ' +
       'If the user declines, stop: nothing is charged. To lower the cost, lower maxProspectsToEnrich or switch enrichment types off and estimate again.',

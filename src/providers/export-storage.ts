@@ -1,23 +1,11 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ExportStorage } from '../core/ports/export-storage.js';
 import { ensurePrivateFolder, privateFileMode } from './private-files.js';
 
-/**
- * Where export files live. The interface is what an object store (S3, GCS) would offer; the
- * implementation here is a local folder (EXPORT_DIR, default DATA_DIR/exports), which is
- * enough for one machine or a shared volume.
- */
-export interface ExportStorage {
-  /** Writes the chunks under `key`, replacing any earlier file; readers never see a partial file. */
-  write(key: string, chunks: AsyncIterable<string | Buffer> | Iterable<string | Buffer>): Promise<{ bytes: number }>;
-  /** A stream of the file, or null when it does not exist. */
-  open(key: string): Promise<{ stream: Readable; bytes: number } | null>;
-  remove(key: string): Promise<void>;
-}
-
+/** Export files in a local folder, owner-only (see private-files.ts). */
 export function localExportStorage(root: string): ExportStorage {
   const resolve = (key: string): string => {
     // Keys are made by the service (`<account>/<export>.csv`); refuse anything that would leave the root.
@@ -65,3 +53,5 @@ export function localExportStorage(root: string): ExportStorage {
     },
   };
 }
+
+export type { ExportStorage };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import type { Mailer } from '../core/ports/mailer.js';
 import type { Logger } from '../log.js';
 import { ensurePrivateFolder, privateFileMode } from './private-files.js';
 
@@ -11,25 +12,6 @@ import { ensurePrivateFolder, privateFileMode } from './private-files.js';
  * each message is written as an RFC 5322 `.eml` file into DATA_DIR/outbox and its path is
  * logged, so a single-machine setup can read its mail without any server.
  */
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-}
-
-export interface SentMail {
-  messageId: string;
-  /** The `.eml` file written, in outbox mode. */
-  outboxPath?: string;
-}
-
-export interface Mailer {
-  readonly transport: 'smtp' | 'outbox';
-  send(message: MailMessage): Promise<SentMail>;
-  close(): void;
-}
-
 export interface MailerConfig {
   SMTP_URL?: string | undefined;
   MAIL_FROM: string;
@@ -77,3 +59,5 @@ function outboxMailer(outbox: string, from: string, log: Logger): Mailer {
     close: () => transporter.close(),
   };
 }
+
+export type { Mailer, MailMessage, SentMail } from '../core/ports/mailer.js';

@@ -11,7 +11,6 @@
  */
 import type { AppContext } from '../context.js';
 import { jobDefinitions } from '../core/jobs.js';
-import { linkSignerOf } from '../core/audiences/services.js';
 import type { AnyJobDefinition } from '../jobs/define.js';
 import { startRetentionSweeps, type RetentionTask } from '../jobs/retention.js';
 import { JobWorker } from './job-worker.js';
@@ -29,8 +28,6 @@ export interface BackgroundWork {
  * a restart) continues them.
  */
 export async function startBackgroundWork(context: AppContext, options: { retention: readonly RetentionTask[] }): Promise<BackgroundWork> {
-  // Made now, so a database problem shows at start rather than in the first export.
-  await linkSignerOf(context);
   const worker = startJobWorker(context);
   const retention = startRetentionSweeps(
     context.db.pool,
@@ -43,7 +40,6 @@ export async function startBackgroundWork(context: AppContext, options: { retent
     stop: async () => {
       await retention.stop();
       await worker.stop();
-      context.services.mailer?.close();
     },
   };
 }

@@ -120,4 +120,27 @@ describe('Idempotency-Key', () => {
     const reused = await claimIdempotencyKey(app.db.pool, { ...claim, hash: 'h2', inFlightLeaseMs: 60_000 });
     expect(reused.kind === 'run' && first.kind === 'run' && reused.ledgerKey !== first.ledgerKey).toBe(true);
   });
+
+  it('runs a request again when its process died before it answered, without charging it twice', async () => {
+    const account = await app.createAccount({ credits: 1_000 });
+    const person = await app.db.pool.query<{ network_slug: string }>(
+      `SELECT p.network_slug FROM people p WHERE p.network_slug IS NOT NULL
+         AND EXISTS (SELECT 1 FROM person_contacts c WHERE c.person_id = p.id AND c.kind = 'work_email') ORDER BY p.id LIMIT 1`,
+    );
+    const body = { apiKey: account.apiKey, profileUrl: person.rows[0]?.network_slug, enrichmentType: { getWorkEmails: true } };
+    const first = await post('/v1/individual-reveal/sync', body, 'reveal-once');
+    expect(first.status).toBe(200);
+    const charged = first.body.chargeInfo.creditsCharged as number;
+    expect(charged).toBeGreaterThan(0);
+    // As if the process had charged and then died before it stored its answer: the key is in flight, its lease run out.
+    await app.db.pool.query(
+      `UPDATE idempotent_requests SET state = 'in_flight', response_status = NULL, response_body = NULL, locked_until = now() - interval '1 second'
+        WHERE account_id = $1 AND key = 'reveal-once'`,
+      [account.accountId],
+    );
+    const again = await post('/v1/individual-reveal/sync', body, 'reveal-once');
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(await balanceOf(app, account.apiKey)).toBe(1_000 - charged);
+  });
 });

@@ -71,7 +71,7 @@ describe('redactUrl', () => {
   it('keeps what is not a credential, and survives malformed escapes', () => {
     expect(redactUrl('/v1/x?pageSize=10&cursor=abc')).toBe('/v1/x?pageSize=10&cursor=abc');
     expect(redactUrl('/v1/x?%E0%A4%A=1&token=t')).toBe('/v1/x?%E0%A4%A=1&token=[redacted]');
-    expect(redactUrl('/oauth/cb?code=abc&state=s#frag')).toBe('/oauth/cb?code=[redacted]&state=s');
+    expect(redactUrl('/oauth/cb?code=abc&state=s&iss=x#frag')).toBe('/oauth/cb?code=[redacted]&state=[redacted]&iss=x');
     expect(redactUrl('/no-query')).toBe('/no-query');
   });
 });

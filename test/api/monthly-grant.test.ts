@@ -21,6 +21,7 @@ describe('the free plan\'s monthly grant', () => {
   let app: TestApp;
   let personSlug: string;
   let companySlug: string;
+  let workEmail: string;
   beforeAll(async () => {
     app = await startTestApp({ env: { FREE_PLAN_MONTHLY_CREDITS: String(monthlyCredits), JOB_POLL_INTERVAL_MS: '20' } });
     const people = await app.db.pool.query<{ network_slug: string }>('SELECT network_slug FROM people WHERE network_slug IS NOT NULL ORDER BY id LIMIT 1');
@@ -29,6 +30,7 @@ describe('the free plan\'s monthly grant', () => {
       'SELECT network_primary_slug FROM companies WHERE network_primary_slug IS NOT NULL ORDER BY id LIMIT 1',
     );
     companySlug = companies.rows[0]?.network_primary_slug as string;
+    workEmail = (await app.db.pool.query<{ value: string }>(`SELECT value FROM person_contacts WHERE kind = 'work_email' ORDER BY person_id LIMIT 1`)).rows[0]?.value as string;
   });
   afterAll(async () => {
     await app.stop();
@@ -80,7 +82,25 @@ describe('the free plan\'s monthly grant', () => {
     revealContactSingle: async () => ({ method: 'POST', path: '/v1/contact-details/single', body: { profileUrl: personSlug } }),
     liveEnrichCompany: async () => ({ method: 'POST', path: '/v1/network-live-fetch/company/single', body: { type: 'slug', value: companySlug } }),
     liveEnrichPerson: async () => ({ method: 'POST', path: '/v1/network-live-fetch/profile/single', body: { identifier: personSlug } }),
+    companyCount: async () => ({ method: 'POST', path: '/v1/company-count', body: { searchParams: {} } }),
+    peopleCount: async () => ({ method: 'POST', path: '/v1/people-search/count', body: { searchParams: {} } }),
+    companyTypeahead: async () => ({ method: 'GET', path: `/v1/typeahead/companies?query=a&apiKey=` }),
+    locationTypeahead: async () => ({ method: 'GET', path: `/v1/typeahead/locations?query=par&apiKey=` }),
+    validateEmail: async () => ({ method: 'POST', path: '/v1/email/validate', body: { email: 'jane@acme-widgets.com' } }),
+    findPersonByWorkEmail: async () => ({ method: 'POST', path: '/v1/people/by-work-email', body: { email: workEmail } }),
+    createSavedSearch: async () => ({ method: 'POST', path: '/v1/saved-searches', body: { name: 'watch', kind: 'companies', companySearchParams: {}, schedule: 'daily' } }),
+    updateSavedSearch: async (accountId) => ({ method: 'PATCH', path: `/v1/saved-searches/${await savedSearchOf(accountId)}`, body: { schedule: 'weekly' } }),
+    runSavedSearch: async (accountId) => ({ method: 'POST', path: `/v1/saved-searches/${await savedSearchOf(accountId)}/runs`, body: { maxNewRecords: 5 } }),
   };
+
+  /** A saved search of the account, made without a request of the account's own. */
+  async function savedSearchOf(accountId: number): Promise<string> {
+    const created = await app.db.pool.query<{ id: number }>(
+      `INSERT INTO saved_searches (account_id, name, kind, query, schedule, max_new_records_per_run) VALUES ($1, 'grant test', 'companies', $2, 'manual', 10) RETURNING id`,
+      [accountId, JSON.stringify({ searchParams: {} })],
+    );
+    return String(created.rows[0]?.id);
+  }
 
   const charging = operations.filter((operation) => operation.credits.charged !== 'free');
 
@@ -96,7 +116,10 @@ describe('the free plan\'s monthly grant', () => {
       if (!setup) throw new Error(`no case for ${operation.operationId}`);
       const account = await app.createAccount({ credits: 0, plan: 'free' });
       const call = await setup(account.accountId);
-      const response = await app.request(call.method, call.path, { apiKey: account.apiKey, ...call.body });
+      // GET carries the key in the query string (a path ending in apiKey= takes it); the others in the body.
+      const response = call.method === 'GET'
+        ? await app.request('GET', `${call.path}${account.apiKey}`)
+        : await app.request(call.method, call.path, { apiKey: account.apiKey, ...call.body });
       expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
       const grants = await app.db.pool.query('SELECT amount FROM credit_ledger WHERE account_id = $1 AND unit = $2', [account.accountId, 'grant']);
       expect(grants.rows).toEqual([{ amount: monthlyCredits }]);

@@ -2,31 +2,41 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AudienceContactSource } from '../../src/core/audiences/sources.js';
+import type { NetworkSource } from '../../src/core/ports/network-source.js';
 import { waterfallAudienceContactSource } from '../../src/core/contacts/audience-sources.js';
 import { SimulatedNetworkSource } from '../../src/providers/network/simulated-source.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { replaceable } from '../helpers/replaceable.js';
 import { balanceOf, buildAudience, ok, readMail, testEnv, waitFor, waitForEnrichment } from './helpers.js';
 
 /**
- * Enrichment runs whose contact source fails. The source is replaced through the services
- * registry with one that wraps the real dataset source and fails on purpose from its
+ * Enrichment runs whose contact source fails. The service starts with a replaceable contact
+ * source, which a test points at one that wraps the real dataset source and fails on purpose from its
  * second batch on (a contact vendor going down mid-run).
  */
 describe('enrichment failures and refunds', () => {
   let app: TestApp;
+  const contacts = replaceable<AudienceContactSource>(() => waterfallAudienceContactSource(app.service.context.services.contactWaterfall));
+  const network = replaceable<NetworkSource>(() => workingNetwork);
+  let workingNetwork: NetworkSource;
 
   beforeAll(async () => {
-    app = await startTestApp({ env: { ...testEnv, JOB_RETRY_BASE_MS: '50' } });
+    app = await startTestApp({
+      env: { ...testEnv, JOB_RETRY_BASE_MS: '50' },
+      services: { audienceContactSource: contacts.service, networkSource: network.service },
+    });
+    workingNetwork = new SimulatedNetworkSource(app.db.pool, { failureRate: 0, latencyMs: 0 });
   });
   afterEach(() => {
-    delete app.service.context.services.audienceContactSource;
+    contacts.use(null);
+    network.use(null);
   });
   afterAll(async () => {
     await app?.stop();
   });
 
   function failingAfter(batches: number, failures = Infinity): AudienceContactSource & { calls: number } {
-    const waterfall = waterfallAudienceContactSource(app.service.context);
+    const waterfall = waterfallAudienceContactSource(app.service.context.services.contactWaterfall);
     let failed = 0;
     const source = {
       name: 'flaky',
@@ -65,7 +75,7 @@ describe('enrichment failures and refunds', () => {
     const estimate = ok(await app.request('POST', `/v1/audiences/${audienceId}/enrichment/estimate`, { apiKey, ...options })).body.output;
     expect(estimate.totalCredits).toBe(900);
     const source = failingAfter(1);
-    app.service.context.services.audienceContactSource = source;
+    contacts.use(source);
     const before = await balanceOf(app, apiKey);
     const run = ok(await app.request('POST', `/v1/audiences/${audienceId}/enrich`, { apiKey, ...options, userEmail: 'ops@example.com' })).body.output;
     expect(await balanceOf(app, apiKey)).toBe(before - 900);
@@ -120,7 +130,7 @@ describe('enrichment failures and refunds', () => {
     });
     ok(await app.request('POST', `/v1/audiences/${audienceId}/enrichment/estimate`, { apiKey, ...options }));
     const source = failingAfter(1, 1);
-    app.service.context.services.audienceContactSource = source;
+    contacts.use(source);
     const before = await balanceOf(app, apiKey);
     ok(await app.request('POST', `/v1/audiences/${audienceId}/enrich`, { apiKey, ...options }));
     const done = await waitForEnrichment(app, apiKey, audienceId);
@@ -143,9 +153,7 @@ describe('enrichment failures and refunds', () => {
     expect(estimate.totalCredits).toBe(expected);
     expect(estimate.companiesToEnrich).toBeGreaterThan(0);
 
-    const services = app.service.context.services;
-    const working = services.networkSource;
-    services.networkSource = new SimulatedNetworkSource(app.db.pool, { failureRate: 1, latencyMs: 0 });
+    network.use(new SimulatedNetworkSource(app.db.pool, { failureRate: 1, latencyMs: 0 }));
     const before = await balanceOf(app, apiKey);
     try {
       ok(await app.request('POST', `/v1/audiences/${audienceId}/enrich`, { apiKey, ...live }));
@@ -153,7 +161,7 @@ describe('enrichment failures and refunds', () => {
       expect(down).toMatchObject({ status: 'DONE', refundedCredits: expected });
       expect(await balanceOf(app, apiKey)).toBe(before);
     } finally {
-      if (working) services.networkSource = working;
+      network.use(null);
     }
     const stillStored = await app.db.pool.query('SELECT count(*)::int AS n FROM audience_prospects WHERE account_id = $1 AND live_enriched_at IS NOT NULL', [accountId]);
     expect(stillStored.rows[0].n).toBe(0);

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ExportStorage } from '../../src/providers/export-storage.js';
+import { localExportStorage, type ExportStorage } from '../../src/providers/export-storage.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { replaceable } from '../helpers/replaceable.js';
 import { buildAudience, csvObjects, ok, testEnv, waitForExport } from './helpers.js';
 
 /**
@@ -14,8 +15,15 @@ describe('audience exports', () => {
   let accountId: number;
   let audienceId: string;
 
+  const storage = replaceable<ExportStorage>(() => localStorage);
+  let localStorage: ExportStorage;
+
   beforeAll(async () => {
-    app = await startTestApp({ env: { ...testEnv, EXPORT_QUOTA_ROWS_PER_MONTH: '100', EXPORT_LINK_TTL_SECONDS: '2', JOB_RETRY_BASE_MS: '50' } });
+    app = await startTestApp({
+      env: { ...testEnv, EXPORT_QUOTA_ROWS_PER_MONTH: '100', EXPORT_LINK_TTL_SECONDS: '2', JOB_RETRY_BASE_MS: '50' },
+      services: { exportStorage: storage.service },
+    });
+    localStorage = localExportStorage(app.service.context.config.exportDir);
     ({ apiKey, accountId } = await app.createAccount({ credits: 10_000 }));
     ({ audienceId } = await buildAudience(app, apiKey, {
       creationMethod: 'START_FROM_PROSPECTS',
@@ -23,7 +31,7 @@ describe('audience exports', () => {
     }));
   });
   afterEach(() => {
-    delete app.service.context.services.exportStorage;
+    storage.use(null);
   });
   afterAll(async () => {
     await app?.stop();
@@ -148,7 +156,7 @@ describe('audience exports', () => {
       open: async () => null,
       remove: async () => undefined,
     };
-    app.service.context.services.exportStorage = broken;
+    storage.use(broken);
     const accepted = ok(await app.request('POST', `/v1/audiences/${built.audienceId}/export/prospects`, { apiKey: account.apiKey })).body.output;
     expect(await usage(account.accountId)).toBe(20);
     const failed = await waitForExport(app, account.apiKey, built.audienceId, accepted.exportId);

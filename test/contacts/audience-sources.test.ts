@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyAuthenticator } from '../../src/auth/api-keys.js';
 import { loadConfig } from '../../src/config.js';
-import type { AppContext } from '../../src/context.js';
+import type { AppContext, ServiceBase } from '../../src/context.js';
 import { networkAudienceLiveSource, waterfallAudienceContactSource } from '../../src/core/contacts/audience-sources.js';
-import { ContactValidator, ContactWaterfall, EmbeddedMailDomainChecker, HttpContactProvider, loadPeopleForLookup, revealContacts } from '../../src/providers/contacts/index.js';
+import { ContactValidator, EmbeddedMailDomainChecker } from '../../src/core/contacts/validation.js';
+import { ContactWaterfall } from '../../src/core/contacts/waterfall.js';
+import { HttpContactProvider } from '../../src/providers/contacts/index.js';
+import { loadPeopleForLookup, revealContacts } from '../../src/core/contacts/lookup.js';
 import { createLogger } from '../../src/log.js';
+import { buildServices } from '../../src/service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startLocalServer, type LocalServer } from '../providers/local-server.js';
 
@@ -12,17 +16,18 @@ import { startLocalServer, type LocalServer } from '../providers/local-server.js
 let database: TestDatabase;
 let vendor: LocalServer;
 
-function contextWith(env: Record<string, string> = {}): AppContext {
+/** The context a service would build on this database and configuration, without its HTTP server. */
+async function contextWith(env: Record<string, string> = {}): Promise<AppContext> {
   const config = loadConfig({ DATABASE_URL: database.connectionString, LOG_LEVEL: 'silent', ...env });
-  return {
+  const base: ServiceBase = {
     config,
     db: database.db,
     log: createLogger('silent'),
     authenticator: new ApiKeyAuthenticator(database.db.pool),
     publicUrl: 'http://127.0.0.1',
     internalUrl: 'http://127.0.0.1',
-    services: {},
   };
+  return { ...base, services: await buildServices(base, {}) };
 }
 
 beforeAll(async () => {
@@ -42,7 +47,7 @@ async function ids(condition: string, limit: number): Promise<number[]> {
 
 describe('revealContacts', () => {
   it('returns validated contacts per catalog person, only of the types asked, and skips unknown ids', async () => {
-    const context = contextWith();
+    const context = await contextWith();
     const withPhone = await ids(has('phone'), 3);
     const result = await revealContacts(context, [...withPhone, withPhone[0] as number, 999_999_999], { getWorkEmails: false, getPersonalEmails: false, getPhoneNumbers: true });
     expect([...result.keys()].sort()).toEqual([...withPhone].sort());
@@ -59,26 +64,25 @@ describe('revealContacts', () => {
 
 describe('waterfallAudienceContactSource', () => {
   it('answers found contacts only, keyed by person id', async () => {
-    const context = contextWith();
+    const context = await contextWith();
     const people = await loadPeopleForLookup(database.db.pool, await ids(has('work_email'), 4));
-    const found = await waterfallAudienceContactSource(context).lookup(people, { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false });
+    const found = await waterfallAudienceContactSource(context.services.contactWaterfall).lookup(people, { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false });
     expect(found.size).toBe(4);
     for (const person of people) expect(found.get(person.id)?.workEmails.length).toBeGreaterThan(0);
   });
 
   it('throws when no provider could be asked for anyone, so the caller retries', async () => {
-    const context = contextWith();
     const failing = new HttpContactProvider({ baseUrl: vendor.url, timeoutMs: 500 });
-    context.services.contactWaterfall = new ContactWaterfall([failing], new ContactValidator(new EmbeddedMailDomainChecker()));
+    const waterfall = new ContactWaterfall([failing], new ContactValidator(new EmbeddedMailDomainChecker()));
     const people = await loadPeopleForLookup(database.db.pool, await ids('true', 2));
-    await expect(waterfallAudienceContactSource(context).lookup(people, { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false })).rejects.toThrow(/every contact provider failed/);
+    await expect(waterfallAudienceContactSource(waterfall).lookup(people, { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false })).rejects.toThrow(/every contact provider failed/);
     await failing.close();
   });
 });
 
 describe('networkAudienceLiveSource', () => {
   it('refreshes a company and a person from the network without charging', async () => {
-    const context = contextWith();
+    const context = await contextWith();
     const source = networkAudienceLiveSource(context);
     const companyId = (await database.db.pool.query<{ id: number }>('SELECT id FROM companies ORDER BY id LIMIT 1')).rows[0]?.id as number;
     const personId = (await ids('true', 1))[0] as number;
@@ -94,12 +98,12 @@ describe('networkAudienceLiveSource', () => {
   });
 
   it('reports false when the live fetch fails, and throws when the caller gave up', async () => {
-    const failingContext = contextWith({ NETWORK_SOURCE_FAILURE_RATE: '1' });
+    const failingContext = await contextWith({ NETWORK_SOURCE_FAILURE_RATE: '1' });
     const companyId = (await database.db.pool.query<{ id: number }>('SELECT id FROM companies ORDER BY id OFFSET 5 LIMIT 1')).rows[0]?.id as number;
     expect(await networkAudienceLiveSource(failingContext).refreshCompany(companyId)).toBe(false);
     const stored = await database.db.pool.query('SELECT live_fetched_at FROM companies WHERE id = $1', [companyId]);
     expect(stored.rows[0]?.live_fetched_at).toBeNull();
-    const slowContext = contextWith({ NETWORK_SOURCE_LATENCY_MS: '5000' });
+    const slowContext = await contextWith({ NETWORK_SOURCE_LATENCY_MS: '5000' });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('job stopping')), 50);
     await expect(networkAudienceLiveSource(slowContext).refreshCompany(companyId, controller.signal)).rejects.toThrow(/job stopping/);

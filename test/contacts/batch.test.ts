@@ -3,7 +3,8 @@ import type { AppContext } from '../../src/context.js';
 import { completeItem } from '../../src/core/contacts/batch-items.js';
 import { batchContactsJob, runBatchRound } from '../../src/core/contacts/batch-job.js';
 import { enqueue } from '../../src/jobs/queue.js';
-import { ContactValidator, ContactWaterfall, EmbeddedMailDomainChecker } from '../../src/providers/contacts/index.js';
+import { ContactValidator, EmbeddedMailDomainChecker } from '../../src/core/contacts/validation.js';
+import { ContactWaterfall } from '../../src/core/contacts/waterfall.js';
 import { startJobWorker, type JobWorker } from '../../src/worker/index.js';
 import { waitFor } from '../audiences/helpers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -203,7 +204,8 @@ describe('batch contact enrichment end to end', () => {
     expect(page.body.output.pageResults).toHaveLength(2);
     expect(page.body.output.pageResults.map((r: ItemResult) => r.status)).toEqual(['PENDING', 'PENDING']);
     const cursor: string = page.body.output.nextCursor;
-    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    // Opaque and safe in a URL (unreserved characters only): signed payload, a dot, its signature.
+    expect(cursor).toMatch(/^[A-Za-z0-9_.-]+$/);
     const elsewhere = await poll(app, app.apiKey, second.body.output.taskId, `&pageSize=2&cursor=${cursor}`);
     expect(elsewhere.status).toBe(400);
     expect(elsewhere.body.error.code).toBe('cursor_mismatch');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guessWorkEmail } from '../../src/providers/contacts/pattern-provider.js';
-import { normalisePhone } from '../../src/providers/contacts/validation.js';
+import { normalisePhone } from '../../src/core/contacts/validation.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 let app: TestApp;

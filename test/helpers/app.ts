@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateApiKey } from '../../src/auth/api-keys.js';
 import { loadConfig } from '../../src/config.js';
+import type { Services } from '../../src/context.js';
 import { createAccount, type Plan } from '../../src/core/accounts.js';
 import { addMailRecipient } from '../../src/core/mail-recipients.js';
 import { createLogger, type Logger } from '../../src/log.js';
@@ -36,6 +37,8 @@ export interface TestAppOptions {
   catalog?: 'seeded' | 'empty';
   env?: Record<string, string>;
   demoCredits?: number;
+  /** Replacements for services built from the configuration (see `replaceable` for ones a test changes between cases). */
+  services?: Partial<Services>;
   /** Where the service logs; by default a scanner that fails `stop()` when a line holds a key, token, email or phone number. */
   log?: Logger;
 }
@@ -58,7 +61,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   });
   const scanner = options.log ? null : createLogScanner();
-  const service = await startService(config, { log: options.log ?? createLogger('debug', scanner?.stream) });
+  const service = await startService(config, { log: options.log ?? createLogger('debug', scanner?.stream), ...(options.services ? { services: options.services } : {}) });
   const request = async (method: string, pathAndQuery: string, body?: unknown): Promise<TestResponse> => {
     const response = await fetch(`${service.url}${pathAndQuery}`, {
       method,

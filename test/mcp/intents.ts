@@ -124,4 +124,86 @@ export const intents: readonly { query: string; expected: string }[] = [
   { query: 'supported industry slugs', expected: 'listIndustries' },
   { query: 'countries i can filter on', expected: 'listRegions' },
   { query: 'blocklist competitors', expected: 'createExclusionList' },
+  // The list-building operations (issue 13), added with them.
+  // companyCount
+  { query: 'how many companies match these filters', expected: 'companyCount' },
+  { query: 'count fintech companies in the US before buying', expected: 'companyCount' },
+  { query: 'size the market: number of SaaS firms with 50-200 employees', expected: 'companyCount' },
+  // peopleCount
+  { query: 'how many VPs of sales are there in France', expected: 'peopleCount' },
+  { query: 'count prospects matching a title filter', expected: 'peopleCount' },
+  { query: 'number of leads for this persona', expected: 'peopleCount' },
+  // listExclusionLists
+  { query: 'show my exclusion lists', expected: 'listExclusionLists' },
+  { query: 'which suppression lists do I have', expected: 'listExclusionLists' },
+  // listExclusionListEntries
+  { query: 'what is in exclusion list 3', expected: 'listExclusionListEntries' },
+  { query: 'read the entries of a suppression list, unmatched ones too', expected: 'listExclusionListEntries' },
+  // addExclusionListEntries
+  { query: 'add these domains to my existing exclusion list', expected: 'addExclusionListEntries' },
+  { query: 'append new customers to the do not contact list', expected: 'addExclusionListEntries' },
+  // removeExclusionListEntries
+  { query: 'remove acme.com from the exclusion list', expected: 'removeExclusionListEntries' },
+  { query: 'take a company off the suppression list', expected: 'removeExclusionListEntries' },
+  // deleteExclusionList
+  { query: 'delete an exclusion list', expected: 'deleteExclusionList' },
+  { query: 'drop the whole suppression list', expected: 'deleteExclusionList' },
+  // createExclusionListFromAudience
+  { query: 'turn the prospects of my audience into an exclusion list', expected: 'createExclusionListFromAudience' },
+  { query: 'suppress everyone already contacted in audience 7 from future lists', expected: 'createExclusionListFromAudience' },
+  // deleteAudience
+  { query: 'delete audience 12', expected: 'deleteAudience' },
+  { query: 'cancel the build and get rid of this audience', expected: 'deleteAudience' },
+  // createSavedSearch
+  { query: 'alert me every week about new fintech startups', expected: 'createSavedSearch' },
+  { query: 'save this search and watch for new matches daily', expected: 'createSavedSearch' },
+  { query: 'monitor for new VPs of engineering at series B companies', expected: 'createSavedSearch' },
+  // listSavedSearches
+  { query: 'list my saved searches', expected: 'listSavedSearches' },
+  { query: 'which watches and alerts are set up', expected: 'listSavedSearches' },
+  // getSavedSearch
+  { query: 'show saved search 4 and when it runs next', expected: 'getSavedSearch' },
+  { query: 'details of a saved search', expected: 'getSavedSearch' },
+  // updateSavedSearch
+  { query: 'change my saved search to run daily', expected: 'updateSavedSearch' },
+  { query: 'edit the filters of a saved search', expected: 'updateSavedSearch' },
+  // deleteSavedSearch
+  { query: 'delete saved search', expected: 'deleteSavedSearch' },
+  { query: 'stop watching, unsubscribe from this alert', expected: 'deleteSavedSearch' },
+  // runSavedSearch
+  { query: 'run my saved search now', expected: 'runSavedSearch' },
+  { query: 'check for new matches right now', expected: 'runSavedSearch' },
+  // getSavedSearchRun
+  { query: 'is the saved search run finished', expected: 'getSavedSearchRun' },
+  { query: 'status of run 9 of my saved search', expected: 'getSavedSearchRun' },
+  // listSavedSearchRuns
+  { query: 'history of past runs of a saved search', expected: 'listSavedSearchRuns' },
+  { query: 'list the runs of saved search 2', expected: 'listSavedSearchRuns' },
+  // listSavedSearchRunRecords
+  { query: 'show the new records a saved search run found', expected: 'listSavedSearchRunRecords' },
+  { query: 'what is new since the last run', expected: 'listSavedSearchRunRecords' },
+  // companyTypeahead
+  { query: 'autocomplete company names starting with acm', expected: 'companyTypeahead' },
+  { query: 'suggest companies as the user types', expected: 'companyTypeahead' },
+  // locationTypeahead
+  { query: 'autocomplete city names', expected: 'locationTypeahead' },
+  { query: 'how do I spell the location filter for san francisco', expected: 'locationTypeahead' },
+  // listTags
+  { query: 'which prospect tags exist', expected: 'listTags' },
+  { query: 'allowed values for specialFlags', expected: 'listTags' },
+  // listLanguages
+  { query: 'list languages', expected: 'listLanguages' },
+  { query: 'language proficiency levels', expected: 'listLanguages' },
+  // listTimeZones
+  { query: 'time zones with utc offsets', expected: 'listTimeZones' },
+  { query: 'iana timezone list', expected: 'listTimeZones' },
+  // listCountrySubdivisions
+  { query: 'ISO 3166-2 subdivisions of Canada', expected: 'listCountrySubdivisions' },
+  { query: 'provinces and state codes for a country', expected: 'listCountrySubdivisions' },
+  // validateEmail
+  { query: 'is this email address valid', expected: 'validateEmail' },
+  { query: 'verify an email before sending, check disposable and role addresses', expected: 'validateEmail' },
+  // findPersonByWorkEmail
+  { query: 'who owns this work email', expected: 'findPersonByWorkEmail' },
+  { query: 'reverse email lookup to a profile', expected: 'findPersonByWorkEmail' },
 ];

@@ -91,7 +91,8 @@ describe('MCP surfaces', () => {
     const metadataUrl = `${app.service.context.publicUrl}/.well-known/oauth-protected-resource/mcp/v3`;
     const missing = await fetch(`${app.url}/mcp/v3`, init);
     expect(missing.status).toBe(401);
-    expect(missing.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${metadataUrl}"`);
+    // No identity provider is configured here: the challenge says what an operator sets.
+    expect(missing.headers.get('www-authenticate')).toMatch(new RegExp(`^Bearer resource_metadata="${metadataUrl}", error_description="Single sign-on is not configured[^"]*OIDC_ISSUER`));
     const apiKeyInstead = await fetch(`${app.url}/mcp/v3`, { ...init, headers: { ...init.headers, 'x-api-key': app.apiKey } });
     expect(apiKeyInstead.status).toBe(401);
     const invalid = await fetch(`${app.url}/mcp/v3`, { ...init, headers: { ...init.headers, authorization: 'Bearer nope' } });
@@ -108,7 +109,8 @@ describe('MCP surfaces', () => {
   it('/mcp/v3 serves the three tools to a token its verifier accepts, acting as the token\'s account', async () => {
     const principal = await app.service.context.authenticator.authenticate(app.apiKey);
     if (!principal) throw new Error('demo key not found');
-    const grant: BearerGrant = { principal, upstreamApiKey: app.apiKey, clientId: 'test-client', scopes: ['mcp'], expiresAt: Math.floor(Date.now() / 1000) + 600 };
+    const grant: BearerGrant = { principal, upstreamApiKey: app.apiKey, clientId: 'test-client', scopes: ['mcp:read', 'mcp:spend'], expiresAt: Math.floor(Date.now() / 1000) + 600 };
+    const ours = app.service.context.services.mcpBearerVerifier;
     app.service.context.services.mcpBearerVerifier = {
       verify: async (token) => (token === 'good-token' ? grant : null),
       authorizationServers: ['https://idp.example'],
@@ -127,7 +129,7 @@ describe('MCP surfaces', () => {
       expect(metadata.body.authorization_servers).toEqual(['https://idp.example']);
       await expect(connectMcp(`${app.url}/mcp/v3`, 'v1', { headers: { authorization: 'Bearer other-token' } })).rejects.toThrow();
     } finally {
-      delete app.service.context.services.mcpBearerVerifier;
+      app.service.context.services.mcpBearerVerifier = ours;
     }
   });
 

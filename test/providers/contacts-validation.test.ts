@@ -2,13 +2,8 @@ import { createSocket, type Socket } from 'node:dgram';
 import { promises as dns } from 'node:dns';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ContactValidator,
-  DnsMailDomainChecker,
-  EmbeddedMailDomainChecker,
-  normaliseEmail,
-  normalisePhone,
-} from '../../src/providers/contacts/validation.js';
+import { ContactValidator, EmbeddedMailDomainChecker, normaliseEmail, normalisePhone } from '../../src/core/contacts/validation.js';
+import { DnsMailDomainChecker } from '../../src/providers/contacts/dns-mail-domains.js';
 
 describe('syntax', () => {
   it('accepts deliverable address forms and lowercases them', () => {

@@ -1,16 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ContactProviderError,
-  ContactValidator,
-  ContactWaterfall,
-  DatasetContactProvider,
-  EmbeddedMailDomainChecker,
-  guessWorkEmail,
-  HttpContactProvider,
-  loadPeopleForLookup,
-  PatternEmailProvider,
-  type PersonForLookup,
-} from '../../src/providers/contacts/index.js';
+import { ContactProviderError, DatasetContactProvider, guessWorkEmail, HttpContactProvider, PatternEmailProvider } from '../../src/providers/contacts/index.js';
+import { ContactValidator, EmbeddedMailDomainChecker } from '../../src/core/contacts/validation.js';
+import { ContactWaterfall } from '../../src/core/contacts/waterfall.js';
+import { loadPeopleForLookup } from '../../src/core/contacts/lookup.js';
+import { type PersonForLookup } from '../../src/core/ports/contact-providers.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startLocalServer, type LocalServer } from './local-server.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { degreeTypeOf, HttpNetworkSource } from '../../src/providers/network/http-source.js';
-import { NetworkSourceError } from '../../src/providers/network/types.js';
+import { NetworkSourceError } from '../../src/core/ports/network-source.js';
 import { startLocalServer, type LocalServer } from './local-server.js';
 
 let upstream: LocalServer;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driftHeadcount, promotedTitle, SimulatedNetworkSource } from '../../src/providers/network/simulated-source.js';
-import { NetworkSourceError } from '../../src/providers/network/types.js';
+import { NetworkSourceError } from '../../src/core/ports/network-source.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 let database: TestDatabase;

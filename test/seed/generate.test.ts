@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { EMPLOYEE_BUCKETS, createCompanyGenerator, type GeneratedCompany } from '../../src/seed/generate/companies.js';
 import { DATASET_AS_OF } from '../../src/seed/generate/dates.js';
 import { createPeopleGenerator, type PersonWithContacts } from '../../src/seed/generate/people.js';
-import { tldOf, tldsOf } from '../../src/seed/generate/text.js';
+import { tldOf } from '../../src/core/network-urls.js';
+import { tldsOf } from '../../src/seed/generate/text.js';
 import { companiesTable } from '../../src/store/tables/companies.js';
 import { peopleTable } from '../../src/store/tables/people.js';
 import {

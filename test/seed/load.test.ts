@@ -56,7 +56,7 @@ describe('seedCatalog', () => {
     const definitions = await readSearchIndexDefinitions();
     expect(definitions.length).toBeGreaterThanOrEqual(20);
     expect(definitions.map((d) => d.name)).toContain('people_title_trgm');
-    const existing = await test.db.pool.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename IN ('companies', 'people')`);
+    const existing = await test.db.pool.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename IN ('companies', 'people', 'person_contacts')`);
     const names = new Set(existing.rows.map((r) => r.indexname));
     for (const definition of definitions) expect(names.has(definition.name), definition.name).toBe(true);
     expect(await ensureSearchIndexes(test.db)).toEqual([]);

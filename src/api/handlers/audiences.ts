@@ -1,9 +1,10 @@
 import {
-  buildAudience, createAudience, exportCompanies, exportProspects, getAudienceStatus, getExportStatus,
+  buildAudience, createAudience, deleteAudience, exportCompanies, exportProspects, getAudienceStatus, getExportStatus,
   listAudienceCompanies, listAudienceProspects, listAudiences, updateAudienceSearchParams,
 } from '../../../operations/index.js';
 import * as audiences from '../../core/audiences/audiences.js';
 import { startBuild } from '../../core/audiences/build.js';
+import { deleteAudience as removeAudience } from '../../core/audiences/delete.js';
 import { requestExport, exportStatus } from '../../core/audiences/exports.js';
 import * as members from '../../core/audiences/members.js';
 import { handle } from '../handler.js';
@@ -34,6 +35,8 @@ export const audienceHandlers = [
         prospectSearchParams: row.prospect_search_params,
         maxCompanies: row.max_companies,
         maxProspects: row.max_prospects,
+        companyExclusionListIDs: row.company_exclusion_list_ids.map(String),
+        prospectExclusionListIDs: row.prospect_exclusion_list_ids.map(String),
       },
     };
   }),
@@ -67,12 +70,19 @@ export const audienceHandlers = [
     output: await exportStatus(app, principal.accountId, input.audienceId, input.exportId),
   })),
   handle(listAudiences, async (input, { app, principal }) => ({
-    output: await audiences.listAudiences(app.db.pool, principal.accountId, input),
+    output: await audiences.listAudiences(app.db.pool, app.services.cursors, principal.accountId, input),
   })),
   handle(listAudienceCompanies, async (input, { app, principal }) => ({
-    output: await members.listAudienceCompanies(app.db.pool, principal.accountId, input),
+    output: await members.listAudienceCompanies(app.db.pool, app.services.cursors, principal.accountId, input),
   })),
+  handle(deleteAudience, async (input, { app, principal }) => {
+    const deleted = await removeAudience(app, principal.accountId, input.audienceId);
+    return {
+      output: deleted,
+      ...(deleted.refundedCredits > 0 ? { message: `Free. ${deleted.refundedCredits} credits of the cancelled enrichment were refunded.` } : {}),
+    };
+  }),
   handle(listAudienceProspects, async (input, { app, principal }) => ({
-    output: await members.listAudienceProspects(app.db.pool, principal.accountId, input),
+    output: await members.listAudienceProspects(app.db.pool, app.services.cursors, principal.accountId, input),
   })),
 ];

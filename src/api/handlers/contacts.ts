@@ -7,12 +7,12 @@ import { revealSingle, revealSync } from '../../core/contacts/reveal.js';
 import { handle } from '../handler.js';
 
 export const contactHandlers = [
-  handle(revealContactSync, async (input, { app, principal, requestId }) => {
-    const { creditsCharged, ...output } = await revealSync(app, principal, input, requestId);
+  handle(revealContactSync, async (input, { app, principal, requestId, ledgerKey }) => {
+    const { creditsCharged, ...output } = await revealSync(app, principal, input, { requestId, ledgerKey });
     return { output, creditsCharged };
   }),
-  handle(revealContactSingle, async (input, { app, principal, requestId }) => {
-    const { creditsCharged, ...output } = await revealSingle(app, principal, input, requestId);
+  handle(revealContactSingle, async (input, { app, principal, requestId, ledgerKey }) => {
+    const { creditsCharged, ...output } = await revealSingle(app, principal, input, { requestId, ledgerKey });
     return { output, creditsCharged };
   }),
   handle(startBatchContactEnrichment, async (input, { app, principal }) => {
@@ -24,12 +24,12 @@ export const contactHandlers = [
     };
   }),
   handle(pollBatchContactEnrichment, async (input, { app, principal }) => ({ output: await pollBatch(app, principal, input) })),
-  handle(liveEnrichCompany, async (input, { app, principal, requestId, log }) => {
-    const { creditsCharged, message, ...output } = await liveFetchCompany(app, principal, input, requestId, log);
+  handle(liveEnrichCompany, async (input, { app, principal, requestId, ledgerKey, log }) => {
+    const { creditsCharged, message, ...output } = await liveFetchCompany(app, principal, input, { requestId, ledgerKey }, log);
     return { output, creditsCharged, message };
   }),
-  handle(liveEnrichPerson, async (input, { app, principal, requestId, log }) => {
-    const { creditsCharged, message, ...output } = await liveFetchProfile(app, principal, input, requestId, log);
+  handle(liveEnrichPerson, async (input, { app, principal, requestId, ledgerKey, log }) => {
+    const { creditsCharged, message, ...output } = await liveFetchProfile(app, principal, input, { requestId, ledgerKey }, log);
     return { output, creditsCharged, message };
   }),
 ];

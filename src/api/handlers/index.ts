@@ -2,6 +2,10 @@ import type { BoundHandler } from '../handler.js';
 import { accountHandlers } from './account.js';
 import { audienceHandlers } from './audiences.js';
 import { contactHandlers } from './contacts.js';
+import { countHandlers } from './counts.js';
+import { exclusionListHandlers } from './exclusion-lists.js';
+import { lookupHandlers } from './lookups.js';
+import { savedSearchHandlers } from './saved-searches.js';
 import { enrichmentHandlers } from './enrichment.js';
 import { searchHandlers } from './search.js';
 
@@ -12,4 +16,8 @@ export const handlers: readonly BoundHandler[] = [
   ...audienceHandlers,
   ...enrichmentHandlers,
   ...contactHandlers,
+  ...countHandlers,
+  ...exclusionListHandlers,
+  ...savedSearchHandlers,
+  ...lookupHandlers,
 ];

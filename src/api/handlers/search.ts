@@ -1,4 +1,5 @@
 import { companySearch, peopleSearch } from '../../../operations/index.js';
+import { requestEntry } from '../../core/credits.js';
 import { chargeForRecords } from '../../core/metering.js';
 import { searchCompanies } from '../../core/search/company-search.js';
 import { substringTerms } from '../../core/search/cost.js';
@@ -7,29 +8,19 @@ import { handle } from '../handler.js';
 
 export const searchHandlers = [
   handle(companySearch, async (input, { app, principal, requestId, signal, ledgerKey }) => {
-    const page = await app.db.catalogRead(signal, (db) => searchCompanies(db, principal.accountId, input), {
+    const page = await app.db.catalogRead(signal, (db) => searchCompanies(db, app.services.cursors, principal.accountId, input), {
       readsAccountData: Boolean(input.companyExclusionListIDs?.length),
       costly: substringTerms({ company: input.searchParams }) > app.config.COSTLY_SEARCH_SUBSTRINGS,
     });
-    const creditsCharged = await chargeForRecords(app, principal, page.data.length, {
-      unit: companySearch.credits.unit,
-      reason: 'company search',
-      reference: requestId,
-      ...(ledgerKey ? { idempotencyKey: ledgerKey } : {}),
-    });
+    const creditsCharged = await chargeForRecords(app, principal, page.data.length, requestEntry({ requestId, ledgerKey }, companySearch.credits.unit, 'company search'));
     return { output: page, creditsCharged };
   }),
   handle(peopleSearch, async (input, { app, principal, requestId, signal, ledgerKey }) => {
-    const page = await app.db.catalogRead(signal, (db) => searchPeople(db, principal.accountId, input), {
+    const page = await app.db.catalogRead(signal, (db) => searchPeople(db, app.services.cursors, principal.accountId, input), {
       readsAccountData: Boolean(input.companyExclusionListIDs?.length || input.prospectExclusionListIDs?.length),
       costly: substringTerms({ people: input.searchParams }) > app.config.COSTLY_SEARCH_SUBSTRINGS,
     });
-    const creditsCharged = await chargeForRecords(app, principal, page.data.length, {
-      unit: peopleSearch.credits.unit,
-      reason: 'people search',
-      reference: requestId,
-      ...(ledgerKey ? { idempotencyKey: ledgerKey } : {}),
-    });
+    const creditsCharged = await chargeForRecords(app, principal, page.data.length, requestEntry({ requestId, ledgerKey }, peopleSearch.credits.unit, 'people search'));
     return { output: page, creditsCharged };
   }),
 ];

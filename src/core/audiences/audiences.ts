@@ -1,7 +1,8 @@
 import { companySearchParams, peopleSearchParams, type CompanySearchParams, type PeopleSearchParams } from '../../../operations/schemas/filters.js';
 import { AppError } from '../../errors.js';
 import type { Database, Queryable } from '../../store/db.js';
-import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
+import { requireExclusionLists } from '../exclusion-lists.js';
+import type { CursorCodec } from '../search/cursor.js';
 
 /**
  * The audience state machine (SPEC "Audience status"):
@@ -29,6 +30,8 @@ export interface AudienceRow {
   prospect_search_params: Record<string, unknown> | null;
   max_companies: number;
   max_prospects: number;
+  company_exclusion_list_ids: number[];
+  prospect_exclusion_list_ids: number[];
   filters_set_at: Date | null;
   num_companies: number;
   num_prospects: number;
@@ -39,7 +42,7 @@ export interface AudienceRow {
 }
 
 export const audienceColumns = `account_id, id, name, creation_method, status, search_logic_id, company_search_params,
-  prospect_search_params, max_companies, max_prospects, filters_set_at, num_companies, num_prospects, build_credits,
+  prospect_search_params, max_companies, max_prospects, company_exclusion_list_ids, prospect_exclusion_list_ids, filters_set_at, num_companies, num_prospects, build_credits,
   failure_reason, created_at, built_at`;
 
 export interface AudienceSummary {
@@ -76,15 +79,20 @@ export async function createAudience(db: Queryable, accountId: number, input: { 
 
 /** The audience, or 404 when it does not exist for this account. `forUpdate` locks it in the caller's transaction. */
 export async function requireAudience(db: Queryable, accountId: number, audienceId: string | number, forUpdate = false): Promise<AudienceRow> {
-  const result = await db.query<AudienceRow>(
-    `SELECT ${audienceColumns} FROM audiences WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
-    [accountId, Number(audienceId)],
-  );
-  const row = result.rows[0];
+  const row = await findAudience(db, accountId, audienceId, forUpdate);
   if (!row) {
     throw new AppError('not_found', `Audience ${audienceId} not found. Check the audienceId returned by createAudience (listAudiences lists yours).`);
   }
   return row;
+}
+
+/** The audience, or null when it does not exist (or was deleted): jobs working on one stop quietly then. */
+export async function findAudience(db: Queryable, accountId: number, audienceId: string | number, forUpdate = false): Promise<AudienceRow | null> {
+  const result = await db.query<AudienceRow>(
+    `SELECT ${audienceColumns} FROM audiences WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
+    [accountId, Number(audienceId)],
+  );
+  return result.rows[0] ?? null;
 }
 
 export interface SearchParamsInput {
@@ -92,6 +100,8 @@ export interface SearchParamsInput {
   prospectSearchParams?: PeopleSearchParams | undefined;
   maxCompanies: number;
   maxProspects: number;
+  companyExclusionListIDs?: string[] | undefined;
+  prospectExclusionListIDs?: string[] | undefined;
 }
 
 /** Stores the filters (a full replacement: what is not given is cleared or back to its default). Only while DRAFT. */
@@ -120,9 +130,12 @@ export async function setSearchParams(db: Database, accountId: number, audienceI
         { details: { issues: [{ field: 'companySearchParams', message: 'required for NORMAL audiences' }] } },
       );
     }
+    // Another account's list is a 404 here, at once, rather than a failed build later.
+    const companyLists = await requireExclusionLists(tx, accountId, input.companyExclusionListIDs, 'companies', 'companyExclusionListIDs');
+    const prospectLists = await requireExclusionLists(tx, accountId, input.prospectExclusionListIDs, 'prospects', 'prospectExclusionListIDs');
     const updated = await tx.query<AudienceRow>(
       `UPDATE audiences SET company_search_params = $3, prospect_search_params = $4, max_companies = $5, max_prospects = $6,
-              filters_set_at = now()
+              company_exclusion_list_ids = $7, prospect_exclusion_list_ids = $8, filters_set_at = now()
         WHERE account_id = $1 AND id = $2 RETURNING ${audienceColumns}`,
       [
         accountId,
@@ -131,6 +144,8 @@ export async function setSearchParams(db: Database, accountId: number, audienceI
         input.prospectSearchParams === undefined ? null : JSON.stringify(input.prospectSearchParams),
         input.maxCompanies,
         input.maxProspects,
+        companyLists,
+        prospectLists,
       ],
     );
     return updated.rows[0] as AudienceRow;
@@ -185,11 +200,12 @@ export function storedFilters(audience: AudienceRow): { company: CompanySearchPa
 
 export async function listAudiences(
   db: Queryable,
+  cursors: CursorCodec,
   accountId: number,
   query: { pageSize: number; cursor?: string | null | undefined },
 ): Promise<{ data: AudienceSummary[]; nextCursor: string | null }> {
-  const fingerprint = queryFingerprint('listAudiences', { accountId });
-  const before = decodeCursor(query.cursor, fingerprint);
+  const pages = cursors.scope(accountId, 'listAudiences', { accountId });
+  const before = pages.decode(query.cursor);
   const result = await db.query<AudienceRow>(
     `SELECT ${audienceColumns} FROM audiences WHERE account_id = $1 AND ($2::bigint = 0 OR id < $2)
       ORDER BY id DESC LIMIT $3`,
@@ -199,6 +215,6 @@ export async function listAudiences(
   const last = rows.at(-1);
   return {
     data: rows.map(summarize),
-    nextCursor: result.rows.length > query.pageSize && last ? encodeCursor(last.id, fingerprint) : null,
+    nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null,
   };
 }

@@ -8,7 +8,7 @@ import type { Database } from '../../store/db.js';
 import { charge } from '../credits.js';
 import { companyConditions } from '../search/company-search.js';
 import { peopleConditions } from '../search/people-search.js';
-import { audienceColumns, buildRefused, requireAudience, storedFilters, type AudienceRow } from './audiences.js';
+import { audienceColumns, buildRefused, findAudience, requireAudience, storedFilters, type AudienceRow } from './audiences.js';
 
 /**
  * Building an audience: `startBuild` moves it to BUILDING and queues the build job, which runs
@@ -75,11 +75,22 @@ export interface BuildDeps {
 }
 
 export async function runBuild(deps: BuildDeps, run: JobRun<{ audienceId: number }>): Promise<void> {
+  try {
+    await buildSteps(deps, run);
+  } catch (error) {
+    // An exclusion list of its filters was deleted since they were set: retrying cannot help.
+    if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
+    await failBuild(deps.db, accountOf(run.job), run.job.payload.audienceId, `${error.message} Nothing was charged; create a new audience with lists that exist.`);
+  }
+}
+
+async function buildSteps(deps: BuildDeps, run: JobRun<{ audienceId: number }>): Promise<void> {
   const accountId = accountOf(run.job);
   const { audienceId } = run.job.payload;
-  const audience = await requireAudience(deps.db.pool, accountId, audienceId);
-  // An earlier attempt already finished it (the process died between its commit and the job's completion).
-  if (audience.status !== 'BUILDING') return;
+  const audience = await findAudience(deps.db.pool, accountId, audienceId);
+  // An earlier attempt already finished it (the process died between its commit and the job's
+  // completion), or the audience was deleted while it was building.
+  if (audience?.status !== 'BUILDING') return;
   const filters = storedFilters(audience);
 
   const companies = await deps.db.transaction(async (tx) => {
@@ -87,7 +98,10 @@ export async function runBuild(deps: BuildDeps, run: JobRun<{ audienceId: number
     await tx.query('DELETE FROM audience_prospects WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
     await tx.query('DELETE FROM audience_companies WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
     if (audience.creation_method !== 'NORMAL') return 0;
-    const sql = await companyConditions(tx, accountId, { searchParams: filters.company ?? {} });
+    const sql = await companyConditions(tx, accountId, {
+      searchParams: filters.company ?? {},
+      companyExclusionListIDs: audience.company_exclusion_list_ids.map(String),
+    });
     const inserted = await tx.query(
       `INSERT INTO audience_companies (account_id, audience_id, company_id)
        SELECT ${sql.bind(accountId)}, ${sql.bind(audienceId)}, c.id FROM companies c ${sql.where()}
@@ -107,7 +121,11 @@ export async function runBuild(deps: BuildDeps, run: JobRun<{ audienceId: number
     if (!(await stillBuilding(tx, accountId, audienceId))) return null;
     await tx.query('DELETE FROM audience_prospects WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
     if (audience.creation_method === 'NORMAL' && companies === 0) return 0;
-    const sql = await peopleConditions(tx, accountId, { searchParams: filters.prospect ?? peopleSearchParams.parse({}) });
+    const sql = await peopleConditions(tx, accountId, {
+      searchParams: filters.prospect ?? peopleSearchParams.parse({}),
+      companyExclusionListIDs: audience.company_exclusion_list_ids.map(String),
+      prospectExclusionListIDs: audience.prospect_exclusion_list_ids.map(String),
+    });
     if (!sql) return 0;
     const account = sql.bind(accountId);
     const id = sql.bind(audienceId);
@@ -138,8 +156,8 @@ async function settleBuild(db: Database, accountId: number, audienceId: number):
   let counts = { companies: 0, prospects: 0 };
   try {
     return await db.transaction(async (tx) => {
-      const audience = await requireAudience(tx, accountId, audienceId, true);
-      if (audience.status !== 'BUILDING') return { status: 'unchanged' as const };
+      const audience = await findAudience(tx, accountId, audienceId, true);
+      if (audience?.status !== 'BUILDING') return { status: 'unchanged' as const };
       counts = await memberCounts(tx, accountId, audienceId);
       const total = counts.companies + counts.prospects;
       await charge(tx, accountId, total, {
@@ -185,8 +203,8 @@ export async function failBuild(db: Database, accountId: number, audienceId: num
 
 /** Locks the audience for the rest of the transaction and tells whether it is still BUILDING. */
 async function stillBuilding(tx: pg.PoolClient, accountId: number, audienceId: number): Promise<boolean> {
-  const row: AudienceRow = await requireAudience(tx, accountId, audienceId, true);
-  return row.status === 'BUILDING';
+  const row = await findAudience(tx, accountId, audienceId, true);
+  return row?.status === 'BUILDING';
 }
 
 async function memberCounts(tx: pg.PoolClient, accountId: number, audienceId: number): Promise<{ companies: number; prospects: number }> {

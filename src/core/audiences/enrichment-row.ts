@@ -68,11 +68,16 @@ export function stepNamed(run: Pick<RunRow, 'steps'>, name: EnrichmentStepName):
 }
 
 export async function requireRun(db: Queryable, accountId: number, runId: number, forUpdate = false): Promise<RunRow> {
+  const row = await findRun(db, accountId, runId, forUpdate);
+  if (!row) throw new AppError('not_found', `Enrichment ${runId} not found.`);
+  return row;
+}
+
+/** The run, or null when it is gone (its audience was deleted): the run's job then stops. */
+export async function findRun(db: Queryable, accountId: number, runId: number, forUpdate = false): Promise<RunRow | null> {
   const result = await db.query<RunRow>(`SELECT ${runColumns} FROM enrichment_runs WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`, [
     accountId,
     runId,
   ]);
-  const row = result.rows[0];
-  if (!row) throw new AppError('not_found', `Enrichment ${runId} not found.`);
-  return row;
+  return result.rows[0] ?? null;
 }

@@ -4,9 +4,8 @@ import type { AppContext } from '../../context.js';
 import { accountOf, defineJob, JobInterrupted, wakeWorkers, type JobRun } from '../../jobs/index.js';
 import { canonicalJson } from '../search/cursor.js';
 import { credit } from '../credits.js';
-import { networkAudienceLiveSource, waterfallAudienceContactSource } from '../contacts/audience-sources.js';
 import { requireAudience } from './audiences.js';
-import { enrichmentCreditUnit, requireRun, type EnrichmentStepName, type RunRow, type StepState } from './enrichment-row.js';
+import { enrichmentCreditUnit, findRun, type EnrichmentStepName, type RunRow, type StepState } from './enrichment-row.js';
 import { enrichmentStepPlan, type BatchOutcome, type Step, type StepDeps } from './enrichment-steps/index.js';
 import { failExportIn } from './exports.js';
 import { enqueueMail } from './mail.js';
@@ -59,23 +58,27 @@ export async function runEnrichment(context: AppContext, job: JobRun<{ enrichmen
     context,
     // The contact-provider waterfall (dataset, HTTP vendor, pattern guess; validated) and the
     // configured network source, unless a test or an operator registered others.
-    contacts: context.services.audienceContactSource ?? waterfallAudienceContactSource(context),
-    live: context.services.audienceLiveSource ?? networkAudienceLiveSource(context),
+    contacts: context.services.audienceContactSource,
+    live: context.services.audienceLiveSource,
     job,
   };
   const deps: RunDeps = { context, plan: enrichmentStepPlan(stepDeps) };
-  let run = await requireRun(context.db.pool, accountId, runId);
-  if (run.status === 'DONE' || run.status === 'FAILED') return;
+  const found = await findRun(context.db.pool, accountId, runId);
+  // Finished by an earlier attempt, or gone with its deleted audience.
+  if (!found || found.status === 'DONE' || found.status === 'FAILED') return;
+  let run = found;
   if (run.status === 'NOT_STARTED') {
     await context.db.transaction(async (tx) => {
-      const locked = await requireRun(tx, accountId, runId, true);
-      if (locked.status !== 'NOT_STARTED') return;
+      const locked = await findRun(tx, accountId, runId, true);
+      if (locked?.status !== 'NOT_STARTED') return;
       await tx.query(`UPDATE enrichment_runs SET status = 'RUNNING', started_at = now() WHERE account_id = $1 AND id = $2`, [accountId, runId]);
     });
   }
   for (;;) {
     job.checkpoint();
-    run = await requireRun(context.db.pool, accountId, runId);
+    const current = await findRun(context.db.pool, accountId, runId);
+    if (!current) return;
+    run = current;
     if (run.status !== 'RUNNING') {
       // The last step queued the completion mail: have it sent now rather than at the next poll.
       wakeWorkers();
@@ -98,7 +101,9 @@ export async function runEnrichment(context: AppContext, job: JobRun<{ enrichmen
       if (outcome.cursor === null) break;
       await job.pause(context.config.JOB_STEP_DELAY_MS);
       cursor = outcome.cursor;
-      run = await requireRun(context.db.pool, accountId, runId);
+      const next = await findRun(context.db.pool, accountId, runId);
+      if (!next) return;
+      run = next;
     }
   }
 }
@@ -106,9 +111,9 @@ export async function runEnrichment(context: AppContext, job: JobRun<{ enrichmen
 /** PENDING → RUNNING with its start time and size, committed before the step's work so a poller sees what is running. */
 async function markRunning(deps: RunDeps, seen: RunRow, index: number, total: number): Promise<void> {
   await deps.context.db.transaction(async (tx) => {
-    const run = await requireRun(tx, seen.account_id, seen.id, true);
-    const step = run.steps[index];
-    if (run.status !== 'RUNNING' || run.step_index !== index || !step || step.status !== 'PENDING') return;
+    const run = await findRun(tx, seen.account_id, seen.id, true);
+    const step = run?.steps[index];
+    if (!run || run.status !== 'RUNNING' || run.step_index !== index || !step || step.status !== 'PENDING') return;
     step.status = 'RUNNING';
     step.startedAt = new Date().toISOString();
     step.total = total;
@@ -131,7 +136,8 @@ async function commit(
 ): Promise<BatchOutcome> {
   const { context } = deps;
   return context.db.transaction(async (tx) => {
-    const run = await requireRun(tx, seen.account_id, seen.id, true);
+    const run = await findRun(tx, seen.account_id, seen.id, true);
+    if (!run) throw new JobInterrupted('the run was cancelled: its audience was deleted');
     if (run.status !== 'RUNNING' || run.step_index !== index || canonicalJson(run.step_cursor) !== canonicalJson(seen.step_cursor)) {
       throw new JobInterrupted('the run was advanced by another worker');
     }
@@ -193,8 +199,8 @@ async function commit(
  */
 export async function failRun(context: AppContext, accountId: number, runId: number, reason: string): Promise<void> {
   await context.db.transaction(async (tx) => {
-    const run = await requireRun(tx, accountId, runId, true);
-    if (run.status === 'DONE' || run.status === 'FAILED') return;
+    const run = await findRun(tx, accountId, runId, true);
+    if (!run || run.status === 'DONE' || run.status === 'FAILED') return;
     const refund = Math.max(0, run.charged_credits - run.settled_credits);
     if (refund > 0) {
       await credit(tx, accountId, refund, {

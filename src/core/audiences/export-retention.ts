@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { RetentionTask } from '../../jobs/index.js';
 import { storageKeyOf } from './export-row.js';
-import { exportStorageOf } from './services.js';
 
 const exportBatch = 500;
 
@@ -13,7 +12,7 @@ export function exportFilesRetention(context: AppContext): RetentionTask {
   return {
     name: 'exportsExpired',
     sweep: async (db) => {
-      const storage = exportStorageOf(context);
+      const storage = context.services.exportStorage;
       let expired = 0;
       for (;;) {
         const due = await db.query<{ account_id: number; id: number }>(

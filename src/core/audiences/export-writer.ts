@@ -1,4 +1,4 @@
-import type { ExportStorage } from '../../providers/export-storage.js';
+import type { ExportStorage } from '../ports/export-storage.js';
 import type { Database } from '../../store/db.js';
 import { companyColumns, prospectColumns, type CompanyExportRow, type ProspectExportRow } from './export-columns.js';
 import { storageKeyOf, type ExportRow } from './export-row.js';

@@ -11,7 +11,7 @@ import { adjustQuota, reserveQuota } from './export-quota.js';
 import { exportRowColumns, requireExport, storageKeyOf, type ExportKind, type ExportRow, type ExportStatus } from './export-row.js';
 import { contactFilter, writeExportFile } from './export-writer.js';
 import { enqueueMail } from './mail.js';
-import { exportStorageOf, signedLink } from './services.js';
+import { signedLink } from './services.js';
 
 /**
  * Exports: a CSV file of an audience's companies or prospects, written by a job, stored
@@ -136,7 +136,7 @@ export async function exportStatus(context: AppContext, accountId: number, audie
   const audience = await requireAudience(context.db.pool, accountId, audienceId);
   const row = await requireExport(context.db.pool, accountId, exportId);
   if (row.audience_id !== audience.id) throw new AppError('not_found', `Export ${exportId} not found in audience ${audienceId}.`);
-  const link = row.status === 'READY' ? await signedLink(context, row) : null;
+  const link = row.status === 'READY' ? signedLink(context, row) : null;
   return {
     exportId: String(row.id),
     audienceId: String(row.audience_id),
@@ -155,9 +155,10 @@ export async function runExport(context: AppContext, run: JobRun<{ exportId: num
   const accountId = accountOf(run.job);
   const { exportId } = run.job.payload;
   const row = await requireExport(context.db.pool, accountId, exportId);
-  if (row.status === 'READY' || row.status === 'FAILED') return;
+  // Done by an earlier attempt, or ended (EXPIRED) with its deleted audience.
+  if (row.status !== 'PENDING' && row.status !== 'RUNNING') return;
   await context.db.pool.query(`UPDATE audience_exports SET status = 'RUNNING' WHERE account_id = $1 AND id = $2 AND status = 'PENDING'`, [accountId, exportId]);
-  const written = await writeExportFile(context.db, exportStorageOf(context), row, null, run.checkpoint);
+  const written = await writeExportFile(context.db, context.services.exportStorage, row, null, run.checkpoint);
   run.checkpoint();
   await finishExport(context, row, written);
   await run.progress({ rows: written.rows, bytes: written.bytes });
@@ -166,6 +167,9 @@ export async function runExport(context: AppContext, run: JobRun<{ exportId: num
 export async function finishExport(context: AppContext, row: ExportRow, written: { rows: number; bytes: number }): Promise<void> {
   const queuedMail = await context.db.transaction((tx) => markExportReady(tx, row, written));
   if (queuedMail) wakeWorkers();
+  // Its audience was deleted while the file was being written: the file must not outlive it.
+  const current = await requireExport(context.db.pool, row.account_id, row.id);
+  if (current.status === 'EXPIRED') await context.services.exportStorage.remove(storageKeyOf(row));
 }
 
 /**
@@ -174,7 +178,7 @@ export async function finishExport(context: AppContext, row: ExportRow, written:
  */
 export async function markExportReady(tx: pg.PoolClient, row: ExportRow, written: { rows: number; bytes: number }): Promise<boolean> {
   const current = await requireExport(tx, row.account_id, row.id, true);
-  if (current.status === 'READY' || current.status === 'FAILED') return false;
+  if (current.status !== 'PENDING' && current.status !== 'RUNNING') return false;
   await tx.query(
     `UPDATE audience_exports SET status = 'READY', rows = $3, bytes = $4, storage_key = $5, completed_at = now() WHERE account_id = $1 AND id = $2`,
     [row.account_id, row.id, written.rows, written.bytes, storageKeyOf(row)],
@@ -199,7 +203,7 @@ export async function failExport(db: Database, accountId: number, exportId: numb
 /** As failExport, in the caller's transaction. No effect on an export that is READY or FAILED. */
 export async function failExportIn(tx: pg.PoolClient, accountId: number, exportId: number, reason: string): Promise<void> {
   const row = await requireExport(tx, accountId, exportId, true);
-  if (row.status === 'READY' || row.status === 'FAILED') return;
+  if (row.status !== 'PENDING' && row.status !== 'RUNNING') return;
   await tx.query(`UPDATE audience_exports SET status = 'FAILED', failure_reason = $3, completed_at = now() WHERE account_id = $1 AND id = $2`, [
     accountId,
     exportId,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { accountOf, defineJob, enqueue, type JobRun } from '../../jobs/index.js';
 import type { Queryable } from '../../store/db.js';
-import { mailerOf, signedLink } from './services.js';
+import { signedLink } from './services.js';
 
 /**
  * Notifications by mail. A mail is its own job, queued in the transaction that completes the
@@ -27,6 +27,17 @@ const mailTemplate = z.discriminatedUnion('kind', [
     refundedCredits: count,
     exportId: id.nullable(),
     exportNote: z.string().nullable(),
+  }),
+  z.object({
+    kind: z.literal('saved-search-new'),
+    savedSearchId: id,
+    savedSearchName: z.string(),
+    runId: id,
+    newRecords: count,
+    moreNew: z.boolean(),
+    /** The first new records, one line each. */
+    lines: z.array(z.string()).max(100),
+    creditsCharged: count,
   }),
   z.object({
     kind: z.literal('enrichment-failed'),
@@ -60,7 +71,7 @@ export async function enqueueMail(tx: Queryable, accountId: number, mail: Queued
 export async function sendQueuedMail(context: AppContext, run: JobRun<QueuedMail>): Promise<void> {
   const mail = run.job.payload;
   const text = await render(context, accountOf(run.job), mail.template);
-  const sent = await mailerOf(context).send({ to: mail.to, subject: mail.subject, text });
+  const sent = await context.services.mailer.send({ to: mail.to, subject: mail.subject, text });
   // Addresses are personal data: the log line names the job and the message, not the recipient.
   run.log.info({ messageId: sent.messageId, outboxPath: sent.outboxPath, template: mail.template.kind }, 'mail sent');
   await run.progress({ messageId: sent.messageId, ...(sent.outboxPath ? { outboxPath: sent.outboxPath } : {}) });
@@ -69,7 +80,7 @@ export async function sendQueuedMail(context: AppContext, run: JobRun<QueuedMail
 async function render(context: AppContext, accountId: number, template: MailTemplate): Promise<string> {
   switch (template.kind) {
     case 'export-ready': {
-      const link = await signedLink(context, { account_id: accountId, id: template.exportId });
+      const link = signedLink(context, { account_id: accountId, id: template.exportId });
       return [
         `Your export of ${template.rows} ${template.exportKind} from the audience "${template.audienceName}" is ready.`,
         '',
@@ -86,10 +97,25 @@ async function render(context: AppContext, accountId: number, template: MailTemp
         `Credits charged at trigger: ${template.chargedCredits}; refunded for work that found nothing: ${template.refundedCredits}.`,
       ];
       if (template.exportId !== null) {
-        const link = await signedLink(context, { account_id: accountId, id: template.exportId });
+        const link = signedLink(context, { account_id: accountId, id: template.exportId });
         lines.push('', `Enriched prospects (CSV): ${link.url}`, `This link expires at ${link.expiresAt.toISOString()}.`);
       }
       if (template.exportNote) lines.push('', `Export: ${template.exportNote}`);
+      return lines.join('\r\n');
+    }
+    case 'saved-search-new': {
+      const lines = [
+        `The saved search "${template.savedSearchName}" (saved search ${template.savedSearchId}, run ${template.runId}) found ${template.newRecords} new records.`,
+        '',
+        ...template.lines.map((line) => `- ${line}`),
+      ];
+      if (template.newRecords > template.lines.length) lines.push(`- and ${template.newRecords - template.lines.length} more`);
+      lines.push(
+        '',
+        `All of them: listSavedSearchRunRecords (GET /v1/saved-searches/${template.savedSearchId}/runs/${template.runId}/records?onlyNew=true), free.`,
+        `Credits charged: ${template.creditsCharged}.`,
+      );
+      if (template.moreNew) lines.push('More new records matched than this run takes at once: the next run delivers them.');
       return lines.join('\r\n');
     }
     case 'enrichment-failed':

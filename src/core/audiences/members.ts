@@ -1,6 +1,6 @@
 import type { CompanyRecord, ProfileRecord } from '../../../operations/schemas/records.js';
 import type { Queryable } from '../../store/db.js';
-import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
+import type { CursorCodec } from '../search/cursor.js';
 import { companyColumns, profileColumns, toCompanyRecord, toProfileRecord, type CompanyRow, type ProfileRow } from '../search/records.js';
 import { requireAudience, requireBuilt } from './audiences.js';
 
@@ -18,13 +18,14 @@ export interface ProspectContacts {
 
 export async function listAudienceCompanies(
   db: Queryable,
+  cursors: CursorCodec,
   accountId: number,
   query: { audienceId: string; pageSize: number; cursor?: string | null | undefined },
 ): Promise<{ data: CompanyRecord[]; nextCursor: string | null }> {
   const audience = await requireAudience(db, accountId, query.audienceId);
   requireBuilt(audience, 'list the companies of');
-  const fingerprint = queryFingerprint('audienceCompanies', { audienceId: audience.id });
-  const after = decodeCursor(query.cursor, fingerprint);
+  const pages = cursors.scope(accountId, 'audienceCompanies', { audienceId: audience.id });
+  const after = pages.decode(query.cursor);
   const result = await db.query<CompanyRow>(
     `SELECT ${companyColumns} FROM audience_companies ac JOIN companies c ON c.id = ac.company_id
       WHERE ac.account_id = $1 AND ac.audience_id = $2 AND ac.company_id > $3
@@ -35,19 +36,20 @@ export async function listAudienceCompanies(
   const last = rows.at(-1);
   return {
     data: rows.map(toCompanyRecord),
-    nextCursor: result.rows.length > query.pageSize && last ? encodeCursor(last.id, fingerprint) : null,
+    nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null,
   };
 }
 
 export async function listAudienceProspects(
   db: Queryable,
+  cursors: CursorCodec,
   accountId: number,
   query: { audienceId: string; pageSize: number; cursor?: string | null | undefined },
 ): Promise<{ data: Array<ProfileRecord & { contacts: ProspectContacts }>; nextCursor: string | null }> {
   const audience = await requireAudience(db, accountId, query.audienceId);
   requireBuilt(audience, 'list the prospects of');
-  const fingerprint = queryFingerprint('audienceProspects', { audienceId: audience.id });
-  const after = decodeCursor(query.cursor, fingerprint);
+  const pages = cursors.scope(accountId, 'audienceProspects', { audienceId: audience.id });
+  const after = pages.decode(query.cursor);
   const result = await db.query<ProfileRow & { work_emails: string[]; personal_emails: string[]; phone_numbers: string[] }>(
     `SELECT ${profileColumns({})}, ap.work_emails, ap.personal_emails, ap.phone_numbers
        FROM audience_prospects ap JOIN people p ON p.id = ap.person_id
@@ -62,6 +64,6 @@ export async function listAudienceProspects(
       ...toProfileRecord(row, {}),
       contacts: { workEmails: row.work_emails, personalEmails: row.personal_emails, phoneNumbers: row.phone_numbers },
     })),
-    nextCursor: result.rows.length > query.pageSize && last ? encodeCursor(last.id, fingerprint) : null,
+    nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null,
   };
 }

@@ -1,3 +1,4 @@
+import type { PersonForLookup } from '../ports/contact-providers.js';
 import type { EnrichmentTypeFlags } from './pricing.js';
 
 /**
@@ -6,16 +7,6 @@ import type { EnrichmentTypeFlags } from './pricing.js';
  * implementations over the contact-provider waterfall and the network source are in
  * src/core/contacts/audience-sources.ts; tests register failing ones on the context.
  */
-
-export interface ContactPerson {
-  id: number;
-  firstName: string;
-  lastName: string;
-  companyName: string | null;
-  companyDomain: string | null;
-  networkSlug: string | null;
-  profileUrl: string | null;
-}
 
 export interface FoundContacts {
   workEmails: string[];
@@ -26,7 +17,7 @@ export interface FoundContacts {
 export interface AudienceContactSource {
   readonly name: string;
   /** Contacts of the types asked, per person id; a person missing from the map found nothing. Throws when the lookup itself failed. */
-  lookup(people: readonly ContactPerson[], types: EnrichmentTypeFlags, signal?: AbortSignal): Promise<Map<number, FoundContacts>>;
+  lookup(people: readonly PersonForLookup[], types: EnrichmentTypeFlags, signal?: AbortSignal): Promise<Map<number, FoundContacts>>;
 }
 
 export interface AudienceLiveSource {

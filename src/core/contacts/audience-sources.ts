@@ -1,21 +1,20 @@
-import type { AppContext } from '../../context.js';
-import { contactServices } from '../../providers/contacts/services.js';
 import type { AudienceContactSource, AudienceLiveSource, FoundContacts } from '../audiences/sources.js';
-import { refreshCompanyFromNetwork, refreshPersonFromNetwork } from './live-fetch.js';
+import { refreshCompanyFromNetwork, refreshPersonFromNetwork, type LiveFetchDeps } from './live-fetch.js';
+import type { ContactWaterfall } from './waterfall.js';
 import { valuesOf } from './reveal.js';
 
 /**
  * The live-enrichment and contact providers of this capability, shaped as the two sources
  * audience enrichment asks for (src/core/audiences/sources.ts). Neither charges: audience
- * enrichment prices its work itself. Register them on the context to use them there.
+ * enrichment prices its work itself. src/service.ts builds them as the context's services.
  */
 
 /** Contacts through the provider waterfall (dataset → HTTP vendor → pattern guess), validated. */
-export function waterfallAudienceContactSource(context: AppContext): AudienceContactSource {
+export function waterfallAudienceContactSource(waterfall: ContactWaterfall): AudienceContactSource {
   return {
     name: 'waterfall',
     async lookup(people, types, signal) {
-      const results = await contactServices(context).contactWaterfall.reveal(people, types, signal);
+      const results = await waterfall.reveal(people, types, signal);
       signal?.throwIfAborted();
       const found = new Map<number, FoundContacts>();
       let unavailable = 0;
@@ -32,7 +31,7 @@ export function waterfallAudienceContactSource(context: AppContext): AudienceCon
 }
 
 /** Live records through the configured network source; the catalog record is refreshed when the fetch succeeds. */
-export function networkAudienceLiveSource(context: AppContext): AudienceLiveSource {
+export function networkAudienceLiveSource(context: LiveFetchDeps): AudienceLiveSource {
   const log = context.log.child({ component: 'audience-live-source' });
   return {
     name: 'network',

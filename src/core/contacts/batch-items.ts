@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { AppError } from '../../errors.js';
-import type { ContactTypes } from '../../providers/contacts/types.js';
+import type { ContactTypes } from '../ports/contact-providers.js';
 import type { Queryable } from '../../store/db.js';
 import { charge, getBalance } from '../credits.js';
 import { priceOfFound, totalOf, type FoundContacts } from './reveal.js';

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { accountOf, defineJob, runAgainAfter, type JobRun, type RunAgain } from '../../jobs/index.js';
-import { loadPeopleForLookup } from '../../providers/contacts/index.js';
-import { contactServices } from '../../providers/contacts/services.js';
-import type { ContactTypes } from '../../providers/contacts/types.js';
+import type { ContactTypes } from '../ports/contact-providers.js';
 import type { Queryable } from '../../store/db.js';
 import { batchReasons, completeItem, failTask, type ClaimedItem, type ItemOutcome } from './batch-items.js';
+import { loadPeopleForLookup } from './lookup.js';
 import { valuesOf } from './reveal.js';
 
 /**
@@ -136,7 +135,7 @@ async function processItems(context: AppContext, task: Task, settings: RoundSett
     const personIds = rows.map((r) => r.person_id).filter((id): id is number => id !== null);
     const people = await loadPeopleForLookup(context.db.pool, personIds);
     // Aborts (throws) when the job must stop: the items go back untouched, nothing was charged.
-    const results = await contactServices(context).contactWaterfall.reveal(people, types, settings.signal);
+    const results = await context.services.contactWaterfall.reveal(people, types, settings.signal);
     for (const row of rows) {
       const result = row.person_id === null ? undefined : results.get(row.person_id);
       if (!result) outcomes.set(row.item_index, { kind: 'not-found', reason: batchReasons.profileNotFound });

@@ -1,12 +1,11 @@
-import type { Principal } from '../../auth/api-keys.js';
+import type { Principal } from '../keys.js';
 import type { AppContext } from '../../context.js';
 import { AppError, type FieldIssue } from '../../errors.js';
 import { enqueue, wakeWorkers } from '../../jobs/index.js';
-import type { ContactTypes } from '../../providers/contacts/types.js';
-import type { ProfileRef } from '../../providers/network/types.js';
+import type { ContactTypes } from '../ports/contact-providers.js';
+import type { ProfileRef } from '../ports/network-source.js';
 import type { Queryable } from '../../store/db.js';
 import { getBalance } from '../credits.js';
-import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
 import { batchReasons, type TaskStatus } from './batch-items.js';
 import { batchContactsJob } from './batch-job.js';
 import { parsePersonIdentifier } from './identifiers.js';
@@ -167,9 +166,9 @@ export async function pollBatch(
   );
   const row = task.rows[0];
   if (!row) throw new AppError('not_found', `Batch task ${input.taskId} not found.`);
-  const fingerprint = queryFingerprint('pollBatchContactEnrichment', { taskId });
+  const pages = app.services.cursors.scope(principal.accountId, 'pollBatchContactEnrichment', { taskId });
   // The cursor holds the index of the next item to show.
-  const from = decodeCursor(input.cursor, fingerprint);
+  const from = pages.decode(input.cursor);
   const [stats, page] = await Promise.all([
     app.db.pool.query<{ total: number; processed: number; found: number; not_found: number; credits: number }>(
       `SELECT count(*)::int AS total,
@@ -202,6 +201,6 @@ export async function pollBatch(
       creditsCharged: r.credits_charged,
       reason: r.reason,
     })),
-    nextCursor: page.rows.length > input.pageSize && last ? encodeCursor(last.item_index + 1, fingerprint) : null,
+    nextCursor: page.rows.length > input.pageSize && last ? pages.encode(last.item_index + 1) : null,
   };
 }

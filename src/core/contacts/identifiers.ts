@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.js';
-import type { CompanyRef, ProfileRef } from '../../providers/network/types.js';
+import type { CompanyRef, ProfileRef } from '../ports/network-source.js';
 import { slugFromUrlOrSlug, userIdFromUrn } from '../network-urls.js';
 
 /**

@@ -1,14 +1,13 @@
 import type { CompanyRecord, ProfileRecord } from '../../../operations/schemas/records.js';
-import type { Principal } from '../../auth/api-keys.js';
-import type { AppContext } from '../../context.js';
+import type { Principal } from '../keys.js';
+import type { AppContext, Services } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import { contactServices } from '../../providers/contacts/services.js';
-import { NetworkSourceError, type CompanyRef, type LiveCompany, type LiveProfile, type NetworkSource, type ProfileRef } from '../../providers/network/types.js';
+import { NetworkSourceError, type CompanyRef, type LiveCompany, type LiveProfile, type NetworkSource, type ProfileRef } from '../ports/network-source.js';
 import { alpha3FromAlpha2 } from '../../../reference/iso-countries.js';
-import { MULTI_LABEL_TLDS } from '../../../reference/countries.js';
 import type { Queryable } from '../../store/db.js';
-import { charge, getBalance } from '../credits.js';
+import { charge, getBalance, requestEntry, type ChargeOrigin } from '../credits.js';
+import { tldOf } from '../network-urls.js';
 import {
   companyColumns,
   profileColumns,
@@ -58,11 +57,14 @@ interface StoredProfileRow extends ProfileRow {
   fetched_at: Date;
 }
 
+/** What refreshing catalog records from the network needs: less than a whole context, so the audience source can be built before it. */
+export type LiveFetchDeps = Pick<AppContext, 'db' | 'config' | 'log'> & { services: Pick<Services, 'networkSource'> };
+
 export async function liveFetchCompany(
   app: AppContext,
   principal: Principal,
   input: { type: CompanyIdentifierType; value: string },
-  requestId: string,
+  origin: ChargeOrigin,
   log: Logger,
 ): Promise<LiveCompanyResult> {
   const ref = parseCompanyIdentifier(input.type, input.value);
@@ -70,13 +72,13 @@ export async function liveFetchCompany(
   await requireLiveFetchBalance(app, principal);
   // Unknown to the catalog: a numeric reference asks the network by id, not as a slug made of digits.
   const liveRef: CompanyRef = stored ? { slug: stored.network_primary_slug, orgId: stored.network_org_id } : ref.orgId ? { orgId: ref.orgId } : ref;
-  const { networkSource } = contactServices(app);
+  const { networkSource } = app.services;
   const outcome = await fetchLive(app, log, networkSource, (signal) => networkSource.fetchCompany(liveRef, signal), liveRef.slug || liveRef.orgId);
 
   if (outcome.status === 'live') {
     const live = outcome.data;
     const record = await app.db.transaction(async (tx) => {
-      await charge(tx, principal.accountId, liveFetchPrice, { unit: 'liveEnrichCompany', reason: 'live company fetch', reference: requestId });
+      await charge(tx, principal.accountId, liveFetchPrice, requestEntry(origin, 'liveEnrichCompany', 'live company fetch'));
       if (!stored) return { ...toCompanyRecord(companyRowFromLive(live)), last_sort_key: '' };
       return toCompanyRecord(await refreshCompany(tx, stored, live));
     });
@@ -101,7 +103,7 @@ export async function liveFetchProfile(
   app: AppContext,
   principal: Principal,
   input: { identifier: string } & ProfileDetailOptions,
-  requestId: string,
+  origin: ChargeOrigin,
   log: Logger,
 ): Promise<LiveProfileResult> {
   const ref = parsePersonIdentifier(input.identifier, 'identifier');
@@ -109,13 +111,13 @@ export async function liveFetchProfile(
   const stored = await findStoredProfile(app.db.pool, ref);
   await requireLiveFetchBalance(app, principal);
   const liveRef: ProfileRef = stored ? { slug: stored.network_slug, userId: stored.network_user_id } : ref.userId ? { userId: ref.userId } : ref;
-  const { networkSource } = contactServices(app);
+  const { networkSource } = app.services;
   const outcome = await fetchLive(app, log, networkSource, (signal) => networkSource.fetchProfile(liveRef, signal), liveRef.slug || liveRef.userId);
 
   if (outcome.status === 'live') {
     const live = outcome.data;
     const record = await app.db.transaction(async (tx) => {
-      await charge(tx, principal.accountId, liveFetchPrice, { unit: 'liveEnrichPerson', reason: 'live profile fetch', reference: requestId });
+      await charge(tx, principal.accountId, liveFetchPrice, requestEntry(origin, 'liveEnrichPerson', 'live profile fetch'));
       if (!stored) return { ...toProfileRecord(profileRowFromLive(live), details), last_sort_key: '' };
       return toProfileRecord(await refreshProfile(tx, stored.id, live), details);
     });
@@ -143,10 +145,10 @@ export async function liveFetchProfile(
  * priced the work themselves (audience enrichment charges upfront). True when live data was
  * stored; false when the network had nothing or failed, and the stored record stands.
  */
-export async function refreshCompanyFromNetwork(app: AppContext, companyId: number, log: Logger, signal?: AbortSignal): Promise<boolean> {
+export async function refreshCompanyFromNetwork(app: LiveFetchDeps, companyId: number, log: Logger, signal?: AbortSignal): Promise<boolean> {
   const stored = await findStoredCompany(app.db.pool, { serviceId: companyId });
   if (!stored) return false;
-  const { networkSource } = contactServices(app);
+  const { networkSource } = app.services;
   const ref: CompanyRef = { slug: stored.network_primary_slug, orgId: stored.network_org_id };
   const outcome = await fetchLive(app, log, networkSource, (s) => networkSource.fetchCompany(ref, s), ref.slug || ref.orgId, signal);
   // A caller that gave up (a job stopping) hears so, rather than "nothing new".
@@ -157,14 +159,14 @@ export async function refreshCompanyFromNetwork(app: AppContext, companyId: numb
 }
 
 /** As refreshCompanyFromNetwork, for one catalog person. */
-export async function refreshPersonFromNetwork(app: AppContext, personId: number, log: Logger, signal?: AbortSignal): Promise<boolean> {
+export async function refreshPersonFromNetwork(app: LiveFetchDeps, personId: number, log: Logger, signal?: AbortSignal): Promise<boolean> {
   const row = await app.db.pool.query<{ network_slug: string | null; network_user_id: number | null }>(
     'SELECT network_slug, network_user_id FROM people WHERE id = $1',
     [personId],
   );
   const stored = row.rows[0];
   if (!stored) return false;
-  const { networkSource } = contactServices(app);
+  const { networkSource } = app.services;
   const ref: ProfileRef = { slug: stored.network_slug, userId: stored.network_user_id };
   const outcome = await fetchLive(app, log, networkSource, (s) => networkSource.fetchProfile(ref, s), ref.slug || ref.userId, signal);
   signal?.throwIfAborted();
@@ -194,7 +196,7 @@ async function requireLiveFetchBalance(app: AppContext, principal: Principal): P
  * and reduces every way it can go wrong to "failed": the caller then answers from stored data.
  */
 async function fetchLive<T>(
-  app: AppContext,
+  app: Pick<AppContext, 'config'>,
   log: Logger,
   source: NetworkSource,
   fetch: (signal: AbortSignal) => Promise<T | null>,
@@ -354,10 +356,3 @@ function profileRowFromLive(live: LiveProfile): ProfileRow {
   };
 }
 
-/** ".com" of "acme.com", ".co.uk" of "acme.co.uk": the form the catalog's tlds filter uses. */
-export function tldOf(domain: string): string {
-  const labels = domain.toLowerCase().split('.');
-  const lastTwo = `.${labels.slice(-2).join('.')}`;
-  if (labels.length > 2 && MULTI_LABEL_TLDS.includes(lastTwo)) return lastTwo;
-  return `.${labels.at(-1) ?? ''}`;
-}

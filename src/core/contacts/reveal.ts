@@ -1,12 +1,12 @@
 import { contactTypePrices } from '../../../operations/contacts/reveal-contact-sync.js';
-import type { Principal } from '../../auth/api-keys.js';
+import type { Principal } from '../keys.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { revealContactDetails } from '../../providers/contacts/index.js';
-import type { ContactFindings, ContactTypes } from '../../providers/contacts/types.js';
-import type { ProfileRef } from '../../providers/network/types.js';
+import type { ContactFindings, ContactTypes } from '../ports/contact-providers.js';
+import type { ProfileRef } from '../ports/network-source.js';
 import type { Queryable } from '../../store/db.js';
-import { charge, getBalance } from '../credits.js';
+import { revealContactDetails } from './lookup.js';
+import { charge, getBalance, requestEntry, type ChargeOrigin } from '../credits.js';
 import { parsePersonIdentifier } from './identifiers.js';
 
 /**
@@ -76,7 +76,7 @@ export async function revealSync(
   app: AppContext,
   principal: Principal,
   input: { profileUrl: string; enrichmentType: ContactTypes },
-  requestId: string,
+  origin: ChargeOrigin,
 ): Promise<SyncRevealResult> {
   const ref = parsePersonIdentifier(input.profileUrl, 'profileUrl');
   const types = input.enrichmentType;
@@ -98,7 +98,7 @@ export async function revealSync(
   const amount = totalOf(creditsByType);
   // The contacts are shown only once paid for: a short balance withholds them all.
   await app.db.transaction((tx) =>
-    charge(tx, principal.accountId, amount, { unit: 'revealContact', reason: 'contact reveal (sync)', reference: requestId }),
+    charge(tx, principal.accountId, amount, requestEntry(origin, 'revealContact', 'contact reveal (sync)')),
   );
   return { profileUrl: input.profileUrl, found: true, ...found, creditsByType, creditsCharged: amount };
 }
@@ -117,7 +117,7 @@ export async function revealSingle(
   app: AppContext,
   principal: Principal,
   input: { profileUrl: string },
-  requestId: string,
+  origin: ChargeOrigin,
 ): Promise<SingleRevealResult> {
   const ref = parsePersonIdentifier(input.profileUrl, 'profileUrl');
   const balance = await getBalance(app.db.pool, principal.accountId);
@@ -136,7 +136,7 @@ export async function revealSingle(
     directPhone = result.phoneNumbers[0]?.value ?? null;
   }
   await app.db.transaction((tx) =>
-    charge(tx, principal.accountId, singleRevealPrice, { unit: 'revealContactSingle', reason: 'single contact reveal', reference: requestId }),
+    charge(tx, principal.accountId, singleRevealPrice, requestEntry(origin, 'revealContactSingle', 'single contact reveal')),
   );
   return { profileUrl: input.profileUrl, found: workEmail !== null || directPhone !== null, workEmail, directPhone, creditsCharged: singleRevealPrice };
 }

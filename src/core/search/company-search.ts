@@ -3,7 +3,7 @@ import type { CompanyRecord } from '../../../operations/schemas/records.js';
 import type { Queryable } from '../../store/db.js';
 import { requireExclusionLists } from '../exclusion-lists.js';
 import { addCompanyConditions } from './company-filters.js';
-import { decodeCursor, encodeCursor, queryFingerprint } from './cursor.js';
+import type { CursorCodec } from './cursor.js';
 import { companyColumns, toCompanyRecord, type CompanyRow } from './records.js';
 import { SqlConditions } from './sql.js';
 
@@ -31,11 +31,12 @@ export interface Page<T> {
 
 export async function searchCompanies(
   db: Queryable,
+  cursors: CursorCodec,
   accountId: number,
   query: CompanyQuery & { pageSize: number; cursor?: string | null | undefined },
 ): Promise<Page<CompanyRecord>> {
-  const fingerprint = queryFingerprint('companySearch', { searchParams: query.searchParams, lists: query.companyExclusionListIDs ?? [] });
-  const after = decodeCursor(query.cursor, fingerprint);
+  const pages = cursors.scope(accountId, 'companySearch', { searchParams: query.searchParams, lists: query.companyExclusionListIDs ?? [] });
+  const after = pages.decode(query.cursor);
   const sql = await companyConditions(db, accountId, query);
   sql.add(`c.id > ${sql.bind(after)}`);
   const result = await db.query<CompanyRow>(
@@ -46,6 +47,6 @@ export async function searchCompanies(
   const last = rows.at(-1);
   return {
     data: rows.map(toCompanyRecord),
-    nextCursor: result.rows.length > query.pageSize && last ? encodeCursor(last.id, fingerprint) : null,
+    nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null,
   };
 }

@@ -1,13 +1,14 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors.js';
 
 /**
- * Opaque keyset cursors. A cursor carries the last id returned and a fingerprint of the
- * query it belongs to, so a cursor replayed with other filters is refused instead of
- * silently skipping or repeating records.
+ * Opaque keyset cursors. A cursor carries the last id returned and a fingerprint of the query
+ * it belongs to, so a cursor replayed with other filters is refused instead of silently
+ * skipping or repeating records; and it is signed with the service's key and bound to the
+ * account, so a caller can neither edit the position nor use another account's cursor.
  */
 interface CursorPayload {
-  v: 1;
+  v: 2;
   /** Last id of the previous page. */
   k: number;
   /** Fingerprint of the query. */
@@ -18,31 +19,56 @@ export function queryFingerprint(scope: string, query: unknown): string {
   return createHash('sha256').update(scope).update('\0').update(canonicalJson(query)).digest('base64url').slice(0, 22);
 }
 
-export function encodeCursor(lastId: number, fingerprint: string): string {
-  const payload: CursorPayload = { v: 1, k: lastId, f: fingerprint };
-  return Buffer.from(JSON.stringify(payload)).toString('base64url');
+/** The cursors of one query of one account: `decode` the one a caller sent (0 for the first page), `encode` the next. */
+export interface CursorScope {
+  decode(cursor: string | null | undefined): number;
+  encode(lastId: number): string;
 }
 
-/** The id to continue after (0 for the first page). */
-export function decodeCursor(cursor: string | null | undefined, fingerprint: string): number {
-  if (cursor === null || cursor === undefined) return 0;
-  let payload: Partial<CursorPayload>;
-  try {
-    payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorPayload>;
-  } catch {
-    throw invalidCursor();
+export class CursorCodec {
+  constructor(private readonly key: Buffer) {}
+
+  /** Derives the cursor key from the service's signing key, so no other signature passes as a cursor's. */
+  static fromSigningKey(signingKey: Buffer): CursorCodec {
+    return new CursorCodec(createHmac('sha256', signingKey).update('search cursor').digest());
   }
-  if (payload?.v !== 1 || !Number.isSafeInteger(payload.k) || (payload.k as number) < 0 || typeof payload.f !== 'string') {
-    throw invalidCursor();
+
+  scope(accountId: number, scope: string, query: unknown): CursorScope {
+    const fingerprint = queryFingerprint(scope, query);
+    return {
+      encode: (lastId) => {
+        const payload = Buffer.from(JSON.stringify({ v: 2, k: lastId, f: fingerprint } satisfies CursorPayload)).toString('base64url');
+        return `${payload}.${this.sign(accountId, payload).toString('base64url')}`;
+      },
+      decode: (cursor) => {
+        if (cursor === null || cursor === undefined) return 0;
+        const [payload, signature, extra] = cursor.split('.');
+        if (!payload || !signature || extra !== undefined) throw invalidCursor();
+        const expected = this.sign(accountId, payload);
+        const given = Buffer.from(signature, 'base64url');
+        if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidCursor();
+        let parsed: Partial<CursorPayload>;
+        try {
+          parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<CursorPayload>;
+        } catch {
+          throw invalidCursor();
+        }
+        if (parsed?.v !== 2 || !Number.isSafeInteger(parsed.k) || (parsed.k as number) < 0 || typeof parsed.f !== 'string') throw invalidCursor();
+        if (parsed.f !== fingerprint) {
+          throw new AppError(
+            'cursor_mismatch',
+            'This cursor was issued for different search parameters. Keep searchParams (and the lists and companies given) identical between pages, or start again without a cursor.',
+            { details: { issues: [{ field: 'cursor', message: 'issued for different search parameters' }] } },
+          );
+        }
+        return parsed.k as number;
+      },
+    };
   }
-  if (payload.f !== fingerprint) {
-    throw new AppError(
-      'cursor_mismatch',
-      'This cursor was issued for different search parameters. Keep searchParams (and the lists and companies given) identical between pages, or start again without a cursor.',
-      { details: { issues: [{ field: 'cursor', message: 'issued for different search parameters' }] } },
-    );
+
+  private sign(accountId: number, payload: string): Buffer {
+    return createHmac('sha256', this.key).update(`${accountId}.${payload}`).digest().subarray(0, 16);
   }
-  return payload.k as number;
 }
 
 function invalidCursor(): AppError {

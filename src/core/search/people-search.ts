@@ -4,7 +4,7 @@ import type { Queryable } from '../../store/db.js';
 import { resolveCompanies } from '../company-resolution.js';
 import { requireExclusionLists } from '../exclusion-lists.js';
 import type { Page } from './company-search.js';
-import { decodeCursor, encodeCursor, queryFingerprint } from './cursor.js';
+import type { CursorCodec } from './cursor.js';
 import { addPeopleConditions } from './people-filters.js';
 import { profileColumns, toProfileRecord, type ProfileRow } from './records.js';
 import { SqlConditions } from './sql.js';
@@ -46,19 +46,20 @@ export async function peopleConditions(db: Queryable, accountId: number, query: 
 
 export async function searchPeople(
   db: Queryable,
+  cursors: CursorCodec,
   accountId: number,
   query: PeopleQuery & { pageSize: number; cursor?: string | null | undefined },
 ): Promise<Page<ProfileRecord>> {
   // The detail switches change what each record carries, not which records match: paging may toggle them.
   const { getDetailedEducation, getDetailedWorkExperience, ...filters } = query.searchParams;
   const details = { getDetailedEducation, getDetailedWorkExperience };
-  const fingerprint = queryFingerprint('peopleSearch', {
+  const pages = cursors.scope(accountId, 'peopleSearch', {
     searchParams: filters,
     currentCompanies: query.currentCompanies ?? [],
     prospectLists: query.prospectExclusionListIDs ?? [],
     companyLists: query.companyExclusionListIDs ?? [],
   });
-  const after = decodeCursor(query.cursor, fingerprint);
+  const after = pages.decode(query.cursor);
   const sql = await peopleConditions(db, accountId, query);
   if (!sql) return { data: [], nextCursor: null };
   sql.add(`p.id > ${sql.bind(after)}`);
@@ -70,6 +71,6 @@ export async function searchPeople(
   const last = rows.at(-1);
   return {
     data: rows.map((row) => toProfileRecord(row, details)),
-    nextCursor: result.rows.length > query.pageSize && last ? encodeCursor(last.id, fingerprint) : null,
+    nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null,
   };
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../store/db.js';
-import { emptyFindings, kindsOf, type ContactFindings, type ContactKind, type ContactProvider, type ContactTypes, type PersonForLookup } from './types.js';
+import { emptyFindings, kindsOf, type ContactFindings, type ContactKind, type ContactProvider, type ContactTypes, type PersonForLookup } from '../../core/ports/contact-providers.js';
 
 const kindColumn: Record<ContactKind, string> = { workEmails: 'work_email', personalEmails: 'personal_email', phoneNumbers: 'phone' };
 const kindOfColumn = new Map(Object.entries(kindColumn).map(([kind, column]) => [column, kind as ContactKind]));

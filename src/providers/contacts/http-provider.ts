@@ -9,7 +9,7 @@ import {
   type ContactProvider,
   type ContactTypes,
   type PersonForLookup,
-} from './types.js';
+} from '../../core/ports/contact-providers.js';
 
 /**
  * A contact-data vendor over HTTP (CONTACT_PROVIDER_URL). The vendor API, as this adapter

@@ -1,4 +1,4 @@
-import { emptyFindings, type ContactFindings, type ContactProvider, type ContactTypes, type PersonForLookup } from './types.js';
+import { emptyFindings, type ContactFindings, type ContactProvider, type ContactTypes, type PersonForLookup } from '../../core/ports/contact-providers.js';
 
 /**
  * Guesses a work email from the most common corporate pattern, first.last@domain. A guess

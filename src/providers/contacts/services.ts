@@ -1,29 +1,22 @@
 import type { Config } from '../../config.js';
-import type { AppContext } from '../../context.js';
 import type { Logger } from '../../log.js';
 import type { Queryable } from '../../store/db.js';
 import { HttpNetworkSource } from '../network/http-source.js';
 import { SimulatedNetworkSource } from '../network/simulated-source.js';
-import type { NetworkSource } from '../network/types.js';
+import type { NetworkSource } from '../../core/ports/network-source.js';
 import { DatasetContactProvider } from './dataset-provider.js';
 import { HttpContactProvider } from './http-provider.js';
 import { PatternEmailProvider } from './pattern-provider.js';
-import type { ContactProvider } from './types.js';
-import { ContactValidator, DnsMailDomainChecker, EmbeddedMailDomainChecker } from './validation.js';
-import { ContactWaterfall } from './waterfall.js';
-
-declare module '../../context.js' {
-  interface Services {
-    /** The professional network's live data (live enrichment). */
-    networkSource: NetworkSource;
-    /** Contact-data providers in waterfall order, with validation (contact reveal, batch, audience enrichment). */
-    contactWaterfall: ContactWaterfall;
-  }
-}
+import type { ContactProvider } from '../../core/ports/contact-providers.js';
+import { ContactValidator, EmbeddedMailDomainChecker, type MailDomainChecker } from '../../core/contacts/validation.js';
+import { DnsMailDomainChecker } from './dns-mail-domains.js';
+import { ContactWaterfall } from '../../core/contacts/waterfall.js';
 
 export interface ContactServices {
   networkSource: NetworkSource;
   contactWaterfall: ContactWaterfall;
+  /** Whether a mail domain can receive mail: the waterfall's validation, and validateEmail. */
+  mailDomainChecker: MailDomainChecker;
 }
 
 /**
@@ -41,17 +34,7 @@ export function createContactServices(config: Config, db: Queryable, log?: Logge
     providers.push(new HttpContactProvider({ baseUrl: config.CONTACT_PROVIDER_URL, apiKey: config.CONTACT_PROVIDER_API_KEY, timeoutMs: config.CONTACT_PROVIDER_TIMEOUT_MS }));
   }
   providers.push(new PatternEmailProvider());
-  const checker = config.CONTACT_EMAIL_VALIDATION === 'dns' ? new DnsMailDomainChecker() : new EmbeddedMailDomainChecker();
+  const checker: MailDomainChecker = config.CONTACT_EMAIL_VALIDATION === 'dns' ? new DnsMailDomainChecker() : new EmbeddedMailDomainChecker();
   const contactWaterfall = new ContactWaterfall(providers, new ContactValidator(checker), log?.child({ component: 'contact-waterfall' }));
-  return { networkSource, contactWaterfall };
-}
-
-/** The registered services, or ones built from the configuration on first use and registered then. */
-export function contactServices(context: AppContext): ContactServices {
-  const { networkSource, contactWaterfall } = context.services;
-  if (networkSource && contactWaterfall) return { networkSource, contactWaterfall };
-  const created = createContactServices(context.config, context.db.pool, context.log);
-  context.services.networkSource = networkSource ?? created.networkSource;
-  context.services.contactWaterfall = contactWaterfall ?? created.contactWaterfall;
-  return { networkSource: context.services.networkSource, contactWaterfall: context.services.contactWaterfall };
+  return { networkSource, contactWaterfall, mailDomainChecker: checker };
 }

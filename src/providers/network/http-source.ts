@@ -10,7 +10,7 @@ import {
   type NetworkSource,
   type ProfileRef,
   type WorkExperienceEntry,
-} from './types.js';
+} from '../../core/ports/network-source.js';
 
 /**
  * The live network over HTTP (NETWORK_SOURCE_URL). The upstream API, as this adapter reads it:

@@ -12,4 +12,4 @@ export {
   type NetworkFailureKind,
   type NetworkSource,
   type ProfileRef,
-} from './types.js';
+} from '../../core/ports/network-source.js';

@@ -10,7 +10,7 @@ import {
   type LiveProfile,
   type NetworkSource,
   type ProfileRef,
-} from './types.js';
+} from '../../core/ports/network-source.js';
 
 export interface SimulatedNetworkOptions {
   /** Share of fetches that fail, 0 to 1. */

@@ -1,4 +1,4 @@
-import { MULTI_LABEL_TLDS } from '../../../reference/index.js';
+import { tldOf } from '../../core/network-urls.js';
 
 const FOLDS: Record<string, string> = {
   ß: 'ss', æ: 'ae', Æ: 'AE', ø: 'o', Ø: 'O', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', ı: 'i', œ: 'oe', Œ: 'OE', þ: 'th',
@@ -39,18 +39,6 @@ export function slugPart(name: string): string {
     slugPartCache.set(name, part);
   }
   return part;
-}
-
-const multiLabelTlds = new Set(MULTI_LABEL_TLDS);
-
-/** The TLD of a domain with its leading dot; ".co.uk" for "shop.co.uk". */
-export function tldOf(domain: string): string {
-  const labels = domain.toLowerCase().split('.');
-  if (labels.length >= 3) {
-    const lastTwo = `.${labels.slice(-2).join('.')}`;
-    if (multiLabelTlds.has(lastTwo)) return lastTwo;
-  }
-  return `.${labels[labels.length - 1] ?? ''}`;
 }
 
 /** Distinct TLDs of a list of domains, in first-seen order. */

@@ -1,8 +1,9 @@
 import { profileUrlOf } from '../../network-urls.js';
 import { canonicalJson } from '../../search/cursor.js';
-import { normaliseEmail, normalisePhone } from '../../../providers/contacts/validation.js';
+import { normaliseEmail, normalisePhone } from '../../contacts/validation.js';
 import { enrichmentPrices } from '../pricing.js';
-import type { ContactPerson, FoundContacts } from '../sources.js';
+import type { PersonForLookup } from '../../ports/contact-providers.js';
+import type { FoundContacts } from '../sources.js';
 import { selectedProspects, sqlBatch, type Step, type StepDeps } from './step.js';
 
 /** Fetching Contact Details and Validating Contact Details: the paid lookups, then the free clean-up of what the audience holds. */
@@ -40,7 +41,7 @@ export function fetchingContacts(deps: StepDeps): Step {
       const wanted = rows.rows
         .map((row) => ({ row, types: requested.filter((k) => row[k.column].length === 0) }))
         .filter((entry) => entry.types.length > 0);
-      const people: ContactPerson[] = wanted.map(({ row }) => ({
+      const people: PersonForLookup[] = wanted.map(({ row }) => ({
         id: row.id,
         firstName: row.first_name,
         lastName: row.last_name,

@@ -2,7 +2,6 @@ import { requireAudience } from '../audiences.js';
 import { requireExport } from '../export-row.js';
 import { writeExportFile } from '../export-writer.js';
 import { createRunExport, markExportReady } from '../exports.js';
-import { exportStorageOf } from '../services.js';
 import type { Step, StepDeps } from './step.js';
 
 /**
@@ -25,7 +24,7 @@ export function exportingCsv(deps: StepDeps): Step {
         };
       }
       const row = await requireExport(deps.context.db.pool, run.account_id, exportId);
-      const written = await writeExportFile(deps.context.db, exportStorageOf(deps.context), row, run.prospect_cap_id, deps.job.checkpoint);
+      const written = await writeExportFile(deps.context.db, deps.context.services.exportStorage, row, run.prospect_cap_id, deps.job.checkpoint);
       return async (tx) => {
         await markExportReady(tx, row, written);
         return { cursor: null, done: 1, settled: 0, refund: 0 };

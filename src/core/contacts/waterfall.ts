@@ -9,7 +9,7 @@ import {
   type ContactProvider,
   type ContactTypes,
   type PersonForLookup,
-} from './types.js';
+} from '../ports/contact-providers.js';
 import type { ContactValidator } from './validation.js';
 
 export interface WaterfallResult extends ContactFindings {

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { defineOperation, free } from '../define.js';
+import { exclusionListId } from '../schemas/exclusion-lists.js';
+
+export const deleteExclusionList = defineOperation({
+  operationId: 'deleteExclusionList',
+  title: 'Delete an exclusion list',
+  summary: 'Delete an exclusion list and all its entries.',
+  description:
+    'Deletes the list and its entries. Searches and counts that still name it are refused with 404; audiences and saved searches that named it fail their next build or run with a clear reason. Free.',
+  category: 'account',
+  keywords: ['exclusion', 'delete', 'remove', 'drop', 'discard', 'list', 'suppression', 'erase', 'whole list'],
+  method: 'DELETE',
+  path: '/v1/exclusion-lists/{exclusionListId}',
+  input: z.strictObject({ exclusionListId }),
+  output: z.object({ exclusionListId: z.string(), deleted: z.literal(true) }),
+  credits: free(),
+  rateLimitClass: 'standard',
+  readOnly: false,
+  destructive: true,
+  idempotent: false,
+  openWorld: false,
+  confirmation: 'above-threshold',
+  example: { exclusionListId: '1' },
+  workflow: { before: ['listExclusionLists'], after: [] },
+});

@@ -1,0 +1,35 @@
+import { companyCount, peopleCount } from '../../../operations/index.js';
+import { chargeForRecords } from '../../core/metering.js';
+import { countCompanies, countPeople, exactCountBound } from '../../core/search/count.js';
+import { substringTerms } from '../../core/search/cost.js';
+import { handle } from '../handler.js';
+
+export const countHandlers = [
+  handle(companyCount, async (input, { app, principal, requestId, signal, ledgerKey }) => {
+    const counted = await app.db.catalogRead(signal, (db) => countCompanies(db, principal.accountId, input, { budgetMs: app.config.COUNT_EXACT_BUDGET_MS, signal }), {
+      readsAccountData: Boolean(input.companyExclusionListIDs?.length),
+      costly: substringTerms({ company: input.searchParams }) > app.config.COSTLY_SEARCH_SUBSTRINGS,
+    });
+    // Charged after the count, so a count refused or stopped costs nothing; a count of 0 costs its credit.
+    const creditsCharged = await chargeForRecords(app, principal, 1, {
+      unit: companyCount.credits.unit,
+      reason: 'company count',
+      reference: requestId,
+      ...(ledgerKey ? { idempotencyKey: ledgerKey } : {}),
+    });
+    return { output: { ...counted, exactUpTo: exactCountBound }, creditsCharged };
+  }),
+  handle(peopleCount, async (input, { app, principal, requestId, signal, ledgerKey }) => {
+    const counted = await app.db.catalogRead(signal, (db) => countPeople(db, principal.accountId, input, { budgetMs: app.config.COUNT_EXACT_BUDGET_MS, signal }), {
+      readsAccountData: Boolean(input.companyExclusionListIDs?.length || input.prospectExclusionListIDs?.length),
+      costly: substringTerms({ people: input.searchParams }) > app.config.COSTLY_SEARCH_SUBSTRINGS,
+    });
+    const creditsCharged = await chargeForRecords(app, principal, 1, {
+      unit: peopleCount.credits.unit,
+      reason: 'people count',
+      reference: requestId,
+      ...(ledgerKey ? { idempotencyKey: ledgerKey } : {}),
+    });
+    return { output: { ...counted, exactUpTo: exactCountBound }, creditsCharged };
+  }),
+];

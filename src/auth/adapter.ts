@@ -1,0 +1,94 @@
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { Queryable } from '../store/db.js';
+
+/**
+ * oidc-provider's storage interface on PostgreSQL: one row per model instance in oauth_models,
+ * so that every instance sees the same clients, grants, sessions, interactions, codes and
+ * tokens. The payload is stored as the library gives it; grant, uid, account and client are
+ * copied into columns for the lookups the library (and the accounts CLI) make.
+ */
+
+/** Expired rows are deleted at most this often by each process, a day after they expired. */
+const sweepEveryMs = 10 * 60 * 1000;
+
+export class PostgresAdapter implements Adapter {
+  private static lastSweep = 0;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly kind: string,
+  ) {}
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    await this.db.query(
+      `INSERT INTO oauth_models (kind, id, payload, grant_id, uid, user_code, account_id, client_id, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $9::int IS NULL THEN NULL ELSE now() + make_interval(secs => $9::int) END)
+       ON CONFLICT (kind, id) DO UPDATE SET
+         payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, uid = EXCLUDED.uid, user_code = EXCLUDED.user_code,
+         account_id = EXCLUDED.account_id, client_id = EXCLUDED.client_id, expires_at = EXCLUDED.expires_at`,
+      [
+        this.kind,
+        id,
+        JSON.stringify(payload),
+        payload.grantId ?? null,
+        payload.uid ?? null,
+        payload.userCode ?? null,
+        payload.accountId ?? null,
+        payload.clientId ?? (this.kind === 'Client' ? payload.client_id : null) ?? null,
+        typeof expiresIn === 'number' ? Math.ceil(expiresIn) : null,
+      ],
+    );
+    this.sweepNowAndThen();
+  }
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    return this.one('id = $2', id);
+  }
+
+  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    return this.one('uid = $2', uid);
+  }
+
+  async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    return this.one('user_code = $2', userCode);
+  }
+
+  async consume(id: string): Promise<void> {
+    await this.db.query('UPDATE oauth_models SET consumed_at = now() WHERE kind = $1 AND id = $2', [this.kind, id]);
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.db.query('DELETE FROM oauth_models WHERE kind = $1 AND id = $2', [this.kind, id]);
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    // The library calls this once per model that may hold tokens of the grant.
+    await this.db.query(`DELETE FROM oauth_models WHERE kind = $1 AND grant_id = $2`, [this.kind, grantId]);
+  }
+
+  private async one(condition: string, value: string): Promise<AdapterPayload | undefined> {
+    const result = await this.db.query<{ payload: AdapterPayload; consumed: number | null }>(
+      `SELECT payload, extract(epoch FROM consumed_at)::bigint AS consumed
+         FROM oauth_models
+        WHERE kind = $1 AND ${condition} AND (expires_at IS NULL OR expires_at > now())`,
+      [this.kind, value],
+    );
+    const row = result.rows[0];
+    if (!row) return undefined;
+    return row.consumed === null ? row.payload : { ...row.payload, consumed: Number(row.consumed) };
+  }
+
+  private sweepNowAndThen(): void {
+    const now = Date.now();
+    if (now - PostgresAdapter.lastSweep < sweepEveryMs) return;
+    PostgresAdapter.lastSweep = now;
+    // Consumed codes and rotated refresh tokens must outlive their use (reuse detection), not their expiry.
+    this.db.query(`DELETE FROM oauth_models WHERE expires_at < now() - interval '1 day'`).catch(() => undefined);
+    this.db.query(`DELETE FROM oauth_upstream_logins WHERE expires_at < now() - interval '1 day'`).catch(() => undefined);
+  }
+}
+
+/** `namespace` keeps another provider's models (the development identity provider) apart from ours. */
+export function postgresAdapterFactory(db: Queryable, namespace = ''): (kind: string) => Adapter {
+  return (kind) => new PostgresAdapter(db, `${namespace}${kind}`);
+}

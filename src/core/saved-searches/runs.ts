@@ -1,0 +1,410 @@
+import type pg from 'pg';
+import { z } from 'zod';
+import { companySearchParams, peopleSearchParams } from '../../../operations/schemas/filters.js';
+import { newRecordCredits } from '../../../operations/schemas/saved-searches.js';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../errors.js';
+import { accountOf, defineJob, enqueue, JobInterrupted, wakeWorkers, type JobRun } from '../../jobs/index.js';
+import type { Queryable } from '../../store/db.js';
+import { enqueueMail } from '../audiences/mail.js';
+import { charge } from '../credits.js';
+import { companyConditions } from '../search/company-search.js';
+import { countCompanies, countPeople, type CountResult } from '../search/count.js';
+import type { CursorCodec } from '../search/cursor.js';
+import { peopleConditions } from '../search/people-search.js';
+import { companyColumns, profileColumns, toCompanyRecord, toProfileRecord, type CompanyRow, type ProfileRow } from '../search/records.js';
+import type { SqlConditions } from '../search/sql.js';
+import { findSavedSearch, nextAfter, queueScheduledRun, requireSavedSearch, type SavedSearchRow } from './saved-searches.js';
+
+/**
+ * Runs of a saved search. A run finds what matches the search now (counted as companyCount and
+ * peopleCount count it) and takes, in catalog order, up to its `maxNewRecords` records that no
+ * earlier run of the saved search delivered: those are its new records, charged 2 credits each.
+ * A run that finds nothing new costs nothing.
+ *
+ * A run is a job in two steps, each its own transaction and each safe to run again:
+ * 1. find: the new records are written as the run's candidates (undelivered), replacing any an
+ *    interrupted attempt left;
+ * 2. settle: in ONE transaction, charge for the candidates (ledger key `saved-search-run:<id>`),
+ *    mark them delivered and the run DONE, and queue the mail. When the balance cannot pay, the
+ *    run ends FAILED with the amount in `failureReason`, nothing is charged and nothing is
+ *    delivered: the next run finds the same records new again.
+ * A process killed anywhere leaves the run to the next claim of its job, which finishes it with
+ * one charge. One run at a time per saved search (a unique index): two at once would take the
+ * same records for new.
+ */
+
+export const savedSearchCreditUnit = 'savedSearchNewRecord';
+
+export type RunStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED';
+
+export interface RunRow {
+  account_id: number;
+  id: number;
+  saved_search_id: number;
+  trigger: 'manual' | 'schedule';
+  status: RunStatus;
+  max_new_records: number;
+  matched: number | null;
+  matched_exact: boolean | null;
+  new_records: number | null;
+  more_new: boolean | null;
+  credits_charged: number;
+  failure_reason: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+}
+
+const runColumns = `account_id, id, saved_search_id, trigger, status, max_new_records, matched, matched_exact, new_records, more_new,
+  credits_charged, failure_reason, created_at, started_at, completed_at`;
+
+export const savedSearchRunJob = defineJob({
+  kind: 'saved-search.run',
+  payload: z.object({ savedSearchId: z.number().int().positive(), runId: z.number().int().positive() }),
+  maxAttempts: 5,
+  run: (run, context: AppContext) => runSavedSearchJob(context, run),
+  exhausted: (job, error, context: AppContext) =>
+    failRun(context, accountOf(job), job.payload.runId, `the run stopped after repeated errors (${error.slice(0, 200)}); nothing was charged`),
+});
+
+export function runView(row: RunRow) {
+  return {
+    runId: String(row.id),
+    savedSearchId: String(row.saved_search_id),
+    trigger: row.trigger,
+    status: row.status,
+    maxNewRecords: row.max_new_records,
+    matched: row.matched,
+    matchedExact: row.matched_exact,
+    newRecords: row.new_records,
+    moreNew: row.more_new,
+    creditsCharged: row.credits_charged,
+    failureReason: row.failure_reason,
+    createdAt: row.created_at.toISOString(),
+    startedAt: row.started_at?.toISOString() ?? null,
+    completedAt: row.completed_at?.toISOString() ?? null,
+  };
+}
+
+/** Starts a run by hand: queued as a job, charged when it completes. */
+export async function startManualRun(context: AppContext, accountId: number, savedSearchId: string, maxNewRecords: number): Promise<RunRow> {
+  const run = await context.db.transaction(async (tx) => {
+    const search = await requireSavedSearch(tx, accountId, savedSearchId, true);
+    const active = await activeRun(tx, accountId, search.id);
+    if (active) {
+      throw new AppError(
+        'invalid_state',
+        `Run ${active.id} of saved search ${search.id} is still ${active.status}: poll getSavedSearchRun until it is DONE, then run again.`,
+        { details: { runId: String(active.id), status: active.status } },
+      );
+    }
+    return createRun(tx, search, 'manual', maxNewRecords);
+  });
+  wakeWorkers();
+  return run;
+}
+
+/** The schedule job's work: start the run due at `dueAt`, unless the schedule moved since; queue the next one. */
+export async function startScheduledRun(context: AppContext, accountId: number, savedSearchId: number, dueAt: string): Promise<void> {
+  await context.db.transaction(async (tx) => {
+    const search = await findSavedSearch(tx, accountId, savedSearchId, true);
+    if (!search || search.schedule === 'manual' || search.next_run_at?.toISOString() !== dueAt) return;
+    // A run still going (a long manual one) covers this turn; the schedule goes on.
+    if (!(await activeRun(tx, accountId, search.id))) await createRun(tx, search, 'schedule', search.max_new_records_per_run);
+    await queueScheduledRun(tx, search, nextAfter(search.schedule, new Date(dueAt)));
+  });
+  wakeWorkers();
+}
+
+async function activeRun(tx: Queryable, accountId: number, savedSearchId: number): Promise<RunRow | null> {
+  const result = await tx.query<RunRow>(
+    `SELECT ${runColumns} FROM saved_search_runs WHERE account_id = $1 AND saved_search_id = $2 AND status IN ('QUEUED', 'RUNNING')`,
+    [accountId, savedSearchId],
+  );
+  return result.rows[0] ?? null;
+}
+
+async function createRun(tx: pg.PoolClient, search: SavedSearchRow, trigger: 'manual' | 'schedule', maxNewRecords: number): Promise<RunRow> {
+  const inserted = await tx.query<RunRow>(
+    `INSERT INTO saved_search_runs (account_id, saved_search_id, trigger, max_new_records) VALUES ($1, $2, $3, $4) RETURNING ${runColumns}`,
+    [search.account_id, search.id, trigger, maxNewRecords],
+  );
+  const run = inserted.rows[0] as RunRow;
+  await enqueue(tx, savedSearchRunJob, { accountId: search.account_id, payload: { savedSearchId: search.id, runId: run.id } });
+  return run;
+}
+
+async function findRun(db: Queryable, accountId: number, runId: number, forUpdate = false): Promise<RunRow | null> {
+  const result = await db.query<RunRow>(`SELECT ${runColumns} FROM saved_search_runs WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`, [
+    accountId,
+    runId,
+  ]);
+  return result.rows[0] ?? null;
+}
+
+/** The conditions of the saved search's query, on `c` or `p`, or null when it can match nothing. */
+async function conditionsOf(db: Queryable, search: SavedSearchRow): Promise<SqlConditions | null> {
+  const { query } = search;
+  if (search.kind === 'companies') {
+    return companyConditions(db, search.account_id, {
+      searchParams: companySearchParams.parse(query.searchParams),
+      companyExclusionListIDs: query.companyExclusionListIDs,
+    });
+  }
+  return peopleConditions(db, search.account_id, {
+    searchParams: peopleSearchParams.parse(query.searchParams),
+    currentCompanies: query.currentCompanies,
+    companyExclusionListIDs: query.companyExclusionListIDs,
+    prospectExclusionListIDs: query.prospectExclusionListIDs,
+  });
+}
+
+export async function runSavedSearchJob(context: AppContext, job: JobRun<{ savedSearchId: number; runId: number }>): Promise<void> {
+  const accountId = accountOf(job.job);
+  const { runId } = job.job.payload;
+  const seen = await findRun(context.db.pool, accountId, runId);
+  // Finished by an earlier attempt, or deleted with its saved search.
+  if (!seen || seen.status === 'DONE' || seen.status === 'FAILED') return;
+  await context.db.pool.query(
+    `UPDATE saved_search_runs SET status = 'RUNNING', started_at = coalesce(started_at, now()) WHERE account_id = $1 AND id = $2 AND status = 'QUEUED'`,
+    [accountId, runId],
+  );
+
+  let found: { candidates: number; more: boolean; matched: CountResult } | null;
+  try {
+    found = await findNewRecords(context, accountId, runId);
+  } catch (error) {
+    // An exclusion list of the search was deleted: retrying cannot help.
+    if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
+    await failRun(context, accountId, runId, `${error.message} Nothing was charged; update the saved search's lists.`);
+    return;
+  }
+  if (!found) return;
+  await job.progress({ step: 'found', candidates: found.candidates });
+  await job.pause(context.config.JOB_STEP_DELAY_MS);
+  job.checkpoint();
+  await settleRun(context, accountId, job.job.payload.savedSearchId, runId, found);
+  await job.progress({ step: 'settled', candidates: found.candidates });
+}
+
+/** Step 1: the run's candidates, replacing what an interrupted attempt left. Null when the run is gone or over. */
+async function findNewRecords(context: AppContext, accountId: number, runId: number): Promise<{ candidates: number; more: boolean; matched: CountResult } | null> {
+  const stored = await context.db.transaction(async (tx) => {
+    const run = await findRun(tx, accountId, runId, true);
+    if (run?.status !== 'RUNNING') return null;
+    const search = await findSavedSearch(tx, accountId, run.saved_search_id);
+    if (!search) return null;
+    await tx.query('DELETE FROM saved_search_records WHERE account_id = $1 AND saved_search_id = $2 AND run_id = $3 AND NOT delivered', [
+      accountId,
+      search.id,
+      runId,
+    ]);
+    const sql = await conditionsOf(tx, search);
+    if (!sql) return { search, candidates: 0, more: false };
+    const alias = search.kind === 'companies' ? 'c' : 'p';
+    const account = sql.bind(accountId);
+    const searchId = sql.bind(search.id);
+    sql.add(`NOT EXISTS (SELECT 1 FROM saved_search_records r WHERE r.account_id = ${account} AND r.saved_search_id = ${searchId} AND r.record_id = ${alias}.id)`);
+    const result = await tx.query<{ found: number; inserted: number }>(
+      `WITH found AS (
+         SELECT ${alias}.id FROM ${search.kind === 'companies' ? 'companies c' : 'people p'} ${sql.where()}
+          ORDER BY ${alias}.id LIMIT ${sql.bind(run.max_new_records + 1)}),
+       inserted AS (
+         INSERT INTO saved_search_records (account_id, saved_search_id, record_id, run_id)
+         SELECT ${account}, ${searchId}, id, ${sql.bind(runId)} FROM found ORDER BY id LIMIT ${sql.bind(run.max_new_records)}
+         RETURNING 1)
+       SELECT (SELECT count(*) FROM found)::int AS found, (SELECT count(*) FROM inserted)::int AS inserted`,
+      sql.params,
+    );
+    const counts = result.rows[0] as { found: number; inserted: number };
+    return { search, candidates: counts.inserted, more: counts.found > counts.inserted };
+  });
+  if (!stored) return null;
+  const matched = await countMatches(context, stored.search);
+  return { candidates: stored.candidates, more: stored.more, matched };
+}
+
+async function countMatches(context: AppContext, search: SavedSearchRow): Promise<CountResult> {
+  const { query } = search;
+  const options = { budgetMs: context.config.COUNT_EXACT_BUDGET_MS };
+  if (search.kind === 'companies') {
+    return countCompanies(context.db.pool, search.account_id, {
+      searchParams: companySearchParams.parse(query.searchParams),
+      companyExclusionListIDs: query.companyExclusionListIDs,
+    }, options);
+  }
+  return countPeople(context.db.pool, search.account_id, {
+    searchParams: peopleSearchParams.parse(query.searchParams),
+    currentCompanies: query.currentCompanies,
+    companyExclusionListIDs: query.companyExclusionListIDs,
+    prospectExclusionListIDs: query.prospectExclusionListIDs,
+  }, options);
+}
+
+/** Step 2: charge, deliver and finish in one transaction; on a short balance, FAILED with nothing charged or delivered. */
+async function settleRun(
+  context: AppContext,
+  accountId: number,
+  savedSearchId: number,
+  runId: number,
+  found: { more: boolean; matched: CountResult },
+): Promise<void> {
+  let credits = 0;
+  try {
+    const mailed = await context.db.transaction(async (tx) => {
+      // The saved search first, then the run, in the order its deletion locks them: a deletion
+      // then comes wholly before this (nothing charged) or wholly after.
+      const search = await findSavedSearch(tx, accountId, savedSearchId, true);
+      if (!search) throw new JobInterrupted('the saved search was deleted');
+      const run = await findRun(tx, accountId, runId, true);
+      if (run?.status !== 'RUNNING') return false;
+      const candidates = await tx.query<{ record_id: number }>(
+        `UPDATE saved_search_records SET delivered = true WHERE account_id = $1 AND saved_search_id = $2 AND run_id = $3 AND NOT delivered
+         RETURNING record_id`,
+        [accountId, search.id, runId],
+      );
+      const newRecords = candidates.rowCount ?? 0;
+      credits = newRecords * newRecordCredits;
+      await charge(tx, accountId, credits, {
+        unit: savedSearchCreditUnit,
+        reason: `saved search ${search.id} run ${runId}: ${newRecords} new records`,
+        reference: `saved-search-run:${runId}`,
+        idempotencyKey: `saved-search-run:${runId}`,
+      });
+      await tx.query(
+        `UPDATE saved_search_runs SET status = 'DONE', matched = $3, matched_exact = $4, new_records = $5, more_new = $6, credits_charged = $7,
+                completed_at = now()
+          WHERE account_id = $1 AND id = $2`,
+        [accountId, runId, found.matched.count, found.matched.exact, newRecords, found.more, credits],
+      );
+      if (!search.user_email || newRecords === 0) return false;
+      await enqueueMail(tx, accountId, {
+        to: search.user_email,
+        // Caller text (the saved search's name) stays out of the subject.
+        subject: `Your saved search ${search.id} found ${newRecords} new ${search.kind === 'companies' ? 'companies' : 'people'}`,
+        template: {
+          kind: 'saved-search-new',
+          savedSearchId: search.id,
+          savedSearchName: search.name,
+          runId,
+          newRecords,
+          moreNew: found.more,
+          lines: await describeRecords(tx, search, runId, 50),
+          creditsCharged: credits,
+        },
+      });
+      return true;
+    });
+    if (mailed) wakeWorkers();
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'insufficient_credits') throw error;
+    const balance = (error.details?.balance as number | undefined) ?? 0;
+    await failRun(
+      context,
+      accountId,
+      runId,
+      `insufficient credits: the run found ${credits / newRecordCredits} new records, which cost ${credits} credits, and the balance was ${balance}. ` +
+        'Nothing was charged or delivered; the next run finds them again. Add credits, or lower maxNewRecords.',
+    );
+  }
+}
+
+/** QUEUED or RUNNING → FAILED, its undelivered candidates dropped, nothing charged. */
+export async function failRun(context: AppContext, accountId: number, runId: number, reason: string): Promise<void> {
+  await context.db.transaction(async (tx) => {
+    const run = await findRun(tx, accountId, runId, true);
+    if (!run || (run.status !== 'QUEUED' && run.status !== 'RUNNING')) return;
+    await tx.query('DELETE FROM saved_search_records WHERE account_id = $1 AND saved_search_id = $2 AND run_id = $3 AND NOT delivered', [
+      accountId,
+      run.saved_search_id,
+      runId,
+    ]);
+    await tx.query(`UPDATE saved_search_runs SET status = 'FAILED', failure_reason = $3, completed_at = now() WHERE account_id = $1 AND id = $2`, [
+      accountId,
+      runId,
+      reason,
+    ]);
+  });
+}
+
+/** One line per new record of the run, for the mail: a company's name and domain, a person's name, title and company. */
+async function describeRecords(tx: Queryable, search: SavedSearchRow, runId: number, limit: number): Promise<string[]> {
+  const result =
+    search.kind === 'companies'
+      ? await tx.query<{ line: string }>(
+          `SELECT c.preferred_name || coalesce(' (' || c.domains[1] || ')', '') AS line
+             FROM saved_search_records r JOIN companies c ON c.id = r.record_id
+            WHERE r.account_id = $1 AND r.saved_search_id = $2 AND r.run_id = $3 ORDER BY r.record_id LIMIT $4`,
+          [search.account_id, search.id, runId, limit],
+        )
+      : await tx.query<{ line: string }>(
+          `SELECT p.first_name || ' ' || p.last_name || coalesce(', ' || nullif(p.title, ''), '') || coalesce(' at ' || p.company_name, '') AS line
+             FROM saved_search_records r JOIN people p ON p.id = r.record_id
+            WHERE r.account_id = $1 AND r.saved_search_id = $2 AND r.run_id = $3 ORDER BY r.record_id LIMIT $4`,
+          [search.account_id, search.id, runId, limit],
+        );
+  return result.rows.map((r) => r.line);
+}
+
+export async function requireRun(db: Queryable, accountId: number, savedSearchId: string, runId: string): Promise<RunRow> {
+  const search = await requireSavedSearch(db, accountId, savedSearchId);
+  const run = await findRun(db, accountId, Number(runId));
+  if (!run || run.saved_search_id !== search.id) throw new AppError('not_found', `Run ${runId} of saved search ${savedSearchId} not found.`);
+  return run;
+}
+
+export async function listRuns(
+  db: Queryable,
+  cursors: CursorCodec,
+  accountId: number,
+  query: { savedSearchId: string; pageSize: number; cursor?: string | null | undefined },
+): Promise<{ data: RunRow[]; nextCursor: string | null }> {
+  const search = await requireSavedSearch(db, accountId, query.savedSearchId);
+  const pages = cursors.scope(accountId, 'listSavedSearchRuns', { search: search.id });
+  const before = pages.decode(query.cursor);
+  const result = await db.query<RunRow>(
+    `SELECT ${runColumns} FROM saved_search_runs WHERE account_id = $1 AND saved_search_id = $2 AND ($3::bigint = 0 OR id < $3)
+      ORDER BY id DESC LIMIT $4`,
+    [accountId, search.id, before, query.pageSize + 1],
+  );
+  const rows = result.rows.slice(0, query.pageSize);
+  const last = rows.at(-1);
+  return { data: rows, nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null };
+}
+
+/**
+ * A run's records, free (the run paid for them): with `onlyNew`, those it delivered; without,
+ * the saved search's whole list as it stood after the run (what this run and the earlier ones
+ * delivered), each marked new or not. In catalog order, cursor-paged.
+ */
+export async function listRunRecords(
+  db: Queryable,
+  cursors: CursorCodec,
+  accountId: number,
+  query: { savedSearchId: string; runId: string; onlyNew: boolean; pageSize: number; cursor?: string | null | undefined },
+) {
+  const run = await requireRun(db, accountId, query.savedSearchId, query.runId);
+  const search = await requireSavedSearch(db, accountId, query.savedSearchId);
+  const pages = cursors.scope(accountId, 'listSavedSearchRunRecords', { run: run.id, onlyNew: query.onlyNew });
+  const after = pages.decode(query.cursor);
+  const params = [accountId, search.id, run.id, after, query.pageSize + 1, query.onlyNew];
+  const which = `r.account_id = $1 AND r.saved_search_id = $2 AND r.delivered AND r.record_id > $4 AND (CASE WHEN $6::boolean THEN r.run_id = $3 ELSE r.run_id <= $3 END)`;
+  type Row<T> = T & { run_id: number };
+  const rows =
+    search.kind === 'companies'
+      ? (await db.query<Row<CompanyRow>>(`SELECT ${companyColumns}, r.run_id FROM saved_search_records r JOIN companies c ON c.id = r.record_id WHERE ${which} ORDER BY r.record_id LIMIT $5`, params)).rows
+      : (await db.query<Row<ProfileRow>>(`SELECT ${profileColumns({})}, r.run_id FROM saved_search_records r JOIN people p ON p.id = r.record_id WHERE ${which} ORDER BY r.record_id LIMIT $5`, params)).rows;
+  const page = rows.slice(0, query.pageSize);
+  const last = page.at(-1);
+  return {
+    runId: String(run.id),
+    kind: search.kind,
+    data: page.map((row) => ({
+      isNew: row.run_id === run.id,
+      company: search.kind === 'companies' ? toCompanyRecord(row as CompanyRow) : null,
+      person: search.kind === 'people' ? toProfileRecord(row as ProfileRow, {}) : null,
+    })),
+    nextCursor: rows.length > query.pageSize && last ? pages.encode(last.id) : null,
+  };
+}

@@ -1,0 +1,132 @@
+import type pg from 'pg';
+import type { Queryable } from '../../store/db.js';
+import { companyConditions, type CompanyQuery } from './company-search.js';
+import { peopleConditions, type PeopleQuery } from './people-search.js';
+import type { SqlConditions } from './sql.js';
+
+/**
+ * Counts of what a search would match, for sizing a market before paying for records.
+ *
+ * A count is exact up to `exactCountBound` matches: the matches are read in id order (the order of
+ * search pages) with a LIMIT of one more than the bound, so a count never reads more than that many
+ * matching rows, and it runs
+ * under a short statement timeout (`budgetMs`), so a filter that would need a long scan to find
+ * them (a rare substring over ten million titles) is stopped instead of holding a core. Past the
+ * bound, or past the budget, the answer is PostgreSQL's planner estimate of the query's rows (from
+ * the table statistics ANALYZE keeps), marked `exact: false`; past the bound it is never less than
+ * the bound itself, since that many were seen.
+ */
+
+/**
+ * Matches counted exactly before a count becomes an estimate. A count reads about bound /
+ * selectivity rows whatever the size of the catalog; at 1,000 a typical filter counts in a few
+ * milliseconds, at 10,000 several took 50 to 700 ms (BENCHMARKS.md, `counts`).
+ */
+export const exactCountBound = 1_000;
+
+export interface CountResult {
+  count: number;
+  exact: boolean;
+}
+
+export interface CountOptions {
+  /** Longest the exact count may run, in milliseconds, before the estimate answers instead. */
+  budgetMs: number;
+  bound?: number;
+  /** The caller went away: a statement cancelled for it is not a budget overrun. */
+  signal?: AbortSignal | undefined;
+}
+
+export async function countCompanies(db: Queryable, accountId: number, query: CompanyQuery, options: CountOptions): Promise<CountResult> {
+  return withOneConnection(db, async (client) => {
+    const sql = await companyConditions(client, accountId, query);
+    const { nameLike, headquartersLocation } = query.searchParams;
+    return countWhere(client, 'companies c', sql, { ...options, unindexableSubstring: anyShort([nameLike, ...(headquartersLocation ?? [])]) });
+  });
+}
+
+export async function countPeople(db: Queryable, accountId: number, query: PeopleQuery, options: CountOptions): Promise<CountResult> {
+  return withOneConnection(db, async (client) => {
+    const sql = await peopleConditions(client, accountId, query);
+    // currentCompanies given and none of them exists: nobody can match, and that is certain.
+    if (!sql) return { count: 0, exact: true };
+    const { jobTitleV2, education } = query.searchParams;
+    return countWhere(client, 'people p', sql, { ...options, unindexableSubstring: anyShort([...(jobTitleV2?.included ?? []), ...(education?.schools ?? [])]) });
+  });
+}
+
+/**
+ * A substring shorter than a trigram (`VP`) gives the trigram index nothing to narrow: a bitmap
+ * scan of it reads the whole index, and a GIN scan heeds a cancel only when it is done (measured:
+ * 150 to 200 ms past a 40 ms timeout at 200,000 people). Counts with one read in row order
+ * instead, which stops at the timeout.
+ */
+const anyShort = (terms: ReadonlyArray<string | undefined>): boolean => terms.some((term) => term !== undefined && term.trim().length < 3);
+
+async function countWhere(
+  client: Queryable,
+  from: 'companies c' | 'people p',
+  sql: SqlConditions,
+  options: CountOptions & { unindexableSubstring: boolean },
+): Promise<CountResult> {
+  const bound = options.bound ?? exactCountBound;
+  const select = `SELECT 1 FROM ${from} ${sql.where()}`;
+  await client.query('BEGIN READ ONLY');
+  try {
+    await client.query(`SELECT set_config('statement_timeout', $1, true)`, [String(Math.max(1, Math.round(options.budgetMs)))]);
+    if (options.unindexableSubstring) await client.query('SET LOCAL enable_bitmapscan = off');
+    await client.query('SAVEPOINT exact_count');
+    let counted: number | null = null;
+    try {
+      // In id order, as search pages read: the planner then walks the primary key and stops at the
+      // bound for broad filters, instead of building a bitmap of every match first.
+      const alias = from.slice(-1);
+      const result = await client.query<{ n: number }>(
+        `SELECT count(*)::bigint AS n FROM (SELECT ${alias}.id FROM ${from} ${sql.where()} ORDER BY ${alias}.id LIMIT ${bound + 1}) matches`,
+        sql.params,
+      );
+      counted = Number(result.rows[0]?.n ?? 0);
+    } catch (error) {
+      if (!isStatementTimeout(error) || options.signal?.aborted) throw error;
+      await client.query('ROLLBACK TO SAVEPOINT exact_count');
+    }
+    if (counted !== null && counted <= bound) {
+      await client.query('COMMIT');
+      return { count: counted, exact: true };
+    }
+    // The estimate reads statistics only: it runs under the connection's own timeout again.
+    await client.query('SET LOCAL statement_timeout TO DEFAULT');
+    const estimated = await plannerRows(client, select, sql.params);
+    await client.query('COMMIT');
+    return { count: counted === null ? estimated : Math.max(estimated, bound + 1), exact: false };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The planner's estimate of the rows a query returns. */
+async function plannerRows(client: Queryable, select: string, params: unknown[]): Promise<number> {
+  const result = await client.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(`EXPLAIN (FORMAT JSON) ${select}`, params);
+  const rows = result.rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0;
+  return Math.max(0, Math.round(rows));
+}
+
+function isStatementTimeout(error: unknown): boolean {
+  return (error as { code?: string }).code === '57014';
+}
+
+/**
+ * The count runs a transaction (its statement timeout is local to it), so it needs one
+ * connection throughout: the catalog read hands one over when the request can be cancelled;
+ * given a pool, take one from it.
+ */
+async function withOneConnection<T>(db: Queryable, work: (client: Queryable) => Promise<T>): Promise<T> {
+  if ('release' in db || !('connect' in db)) return work(db);
+  const client = await (db as pg.Pool).connect();
+  try {
+    return await work(client);
+  } finally {
+    client.release();
+  }
+}
