@@ -21,6 +21,8 @@ export interface FuzzAccount {
   exports: Array<{ audienceId: string; exportId: string }>;
   tasks: string[];
   exclusionLists: string[];
+  savedSearches: string[];
+  savedSearchRuns: Array<{ savedSearchId: string; runId: string }>;
   emails: string[];
 }
 
@@ -45,7 +47,9 @@ export async function accountWithResources(app: TestApp, options: { credits?: nu
   accounts += 1;
   const emails = [`owner${accounts}@fuzz-owner.example`, `team${accounts}@fuzz-owner.example`];
   const { accountId, apiKey } = await app.createAccount({ credits: options.credits ?? 100_000, email: emails[0], recipients: [emails[1] as string] });
-  const account: FuzzAccount = { accountId, apiKey, audiences: [], buildable: [], normalAudiences: [], exports: [], tasks: [], exclusionLists: [], emails };
+  const account: FuzzAccount = {
+    accountId, apiKey, audiences: [], buildable: [], normalAudiences: [], exports: [], tasks: [], exclusionLists: [], savedSearches: [], savedSearchRuns: [], emails,
+  };
   const call = async (method: string, path: string, body: Record<string, unknown> = {}) => {
     const answer = await app.request(method, path, method === 'GET' ? undefined : { apiKey, ...body });
     if (answer.status < 200 || answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
@@ -96,6 +100,15 @@ export async function accountWithResources(app: TestApp, options: { credits?: nu
   });
   const list = await call('POST', '/v1/exclusion-lists', { name: 'Customers', kind: 'companies', companies: [{ domain: slugs.domains[0] }] });
   account.exclusionLists.push(list.exclusionListId as string);
+  const saved = await call('POST', '/v1/saved-searches', { name: 'Watch', kind: 'companies', companySearchParams: { headquartersCountryCode: ['US'] }, maxNewRecordsPerRun: 3 });
+  const savedSearchId = saved.savedSearchId as string;
+  account.savedSearches.push(savedSearchId);
+  const run = await call('POST', `/v1/saved-searches/${savedSearchId}/runs`, { maxNewRecords: 3 });
+  await waitFor('the saved-search run', async () => {
+    const status = await call('GET', `/v1/saved-searches/${savedSearchId}/runs/${run.runId as string}?apiKey=${apiKey}`);
+    return status.status === 'DONE' || status.status === 'FAILED';
+  });
+  account.savedSearchRuns.push({ savedSearchId, runId: run.runId as string });
   return account;
 }
 
@@ -155,6 +168,9 @@ export function hintsFor(account: FuzzAccount, values: RealValues, foreign?: Fuz
     audienceId: pool(account.audiences, foreign?.audiences ?? []),
     exportId: pool(account.exports.map((e) => e.exportId), foreign?.exports.map((e) => e.exportId) ?? []),
     taskId: pool(account.tasks, foreign?.tasks ?? []),
+    exclusionListId: pool(account.exclusionLists, foreign?.exclusionLists ?? []),
+    savedSearchId: pool(account.savedSearches, foreign?.savedSearches ?? []),
+    runId: pool(account.savedSearchRuns.map((r) => r.runId), foreign?.savedSearchRuns.map((r) => r.runId) ?? []),
     profileUrl: profiles,
     identifier: profiles,
     'profileUrls[]': profiles,
@@ -190,7 +206,7 @@ async function tablesOfAccounts(app: TestApp): Promise<string[]> {
   if (accountTables) return accountTables;
   const result = await app.db.pool.query<{ table_name: string }>(
     `SELECT table_name FROM information_schema.columns
-      WHERE column_name = 'account_id' AND table_schema = 'public'
+      WHERE column_name = 'account_id' AND table_schema = 'public' AND data_type IN ('bigint', 'integer')
         AND table_name NOT IN ('idempotent_requests', 'mcp_poll_cache', 'rate_limit_buckets', 'mcp_used_confirmations', 'api_keys')
       ORDER BY table_name`,
   );

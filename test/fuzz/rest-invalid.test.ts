@@ -71,7 +71,9 @@ describe('invalid input over HTTP', () => {
     const values = await realValues(app);
     // An account with nothing to build or export: junk cannot make a charging call of it by chance.
     const { accountId, apiKey } = await app.createAccount({ credits: 1000 });
-    const bare: FuzzAccount = { ...account, accountId, apiKey, audiences: [], buildable: [], normalAudiences: [], exports: [], tasks: [], exclusionLists: [] };
+    const bare: FuzzAccount = {
+      ...account, accountId, apiKey, audiences: [], buildable: [], normalAudiences: [], exports: [], tasks: [], exclusionLists: [], savedSearches: [], savedSearchRuns: [],
+    };
     const hints = hintsFor(bare, values);
     const untouched = await snapshot(app, accountId);
     const path: fc.Arbitrary<string> = fc.oneof(
