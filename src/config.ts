@@ -153,7 +153,7 @@ const environmentSchema = z.object({
   JOB_RETENTION_DAYS: positiveInt.default(30),
   /** How often one instance sweeps for expired exports, finished jobs and expired MCP results. */
   RETENTION_SWEEP_MINUTES: positiveInt.default(60),
-  /** For tests and demos only: a pause at each step (and between batches) of a build or enrichment, so a job can be watched or killed mid-way. */
+  /** For tests and demos only: a pause at each step (and between batches) of a build or enrichment, and between the pages of an export, so a job can be watched or killed mid-way. */
   JOB_STEP_DELAY_MS: nonNegativeInt.default(0),
 
   /** Live professional-network source over HTTP; unset: the simulated source over the stored catalog. */
