@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layerRules } from './layers.config.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.test-data/**', '.scratch/**', 'scripts/mcp-conformance/node_modules/**', 'scripts/mcp-inspector/node_modules/**'] },
@@ -12,6 +13,7 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  ...layerRules,
   {
     // Tests read JSON bodies whose shape the assertions themselves check.
     files: ['test/**/*.ts'],

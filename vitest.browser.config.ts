@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import base from './vitest.config.js';
+import { shared } from './vitest.config.js';
 
 /**
  * The tests that drive a real browser (Debian's chromium through playwright-core): not part of
@@ -8,7 +8,8 @@ import base from './vitest.config.js';
  */
 export default defineConfig({
   test: {
-    ...base.test,
+    ...shared,
+    globalSetup: ['test/helpers/global-setup.ts'],
     include: ['test/**/*.browser.ts'],
   },
 });

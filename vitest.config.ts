@@ -1,14 +1,35 @@
 import { defineConfig } from 'vitest/config';
 
+/** What every project of the suite shares. */
+export const shared = {
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  // Each HTTP test file gets its own database and app; two cores run two files at a time well.
+  maxWorkers: 2,
+  pool: 'forks' as const,
+  reporters: ['default'],
+};
+
+/**
+ * Two projects: `unit` (test/unit: the gateway and its guards with their dependencies passed in,
+ * no database, no HTTP; seconds) and `http` (everything else: the real service over HTTP on a
+ * real PostgreSQL, which its global setup starts). `npm test` runs both; `npm test -- --project unit`
+ * runs the fast tier alone.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/helpers/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    // Each file gets its own database and app; two cores run two files at a time well.
-    maxWorkers: 2,
-    pool: 'forks',
-    reporters: ['default'],
+    ...shared,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'http',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/unit/**', '**/node_modules/**'],
+          globalSetup: ['test/helpers/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

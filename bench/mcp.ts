@@ -20,6 +20,7 @@ import { openDatabase } from '../src/store/db.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../src/store/embedded.js';
 import { migrate } from '../src/store/migrate.js';
 import { arg, machineLine, round } from './lib.js';
+import { contextTable, measureContext } from './mcp-context.js';
 import type { Era, LoadTask, MixFigures, MixTask, OverheadFigures, ThroughputFigures, ThroughputTask } from './load.js';
 
 /**
@@ -30,7 +31,8 @@ import type { Era, LoadTask, MixFigures, MixTask, OverheadFigures, ThroughputFig
  *    on /mcp with an API key and on /mcp/v3 with an OAuth access token, in alternating rounds;
  *  - the overhead of call_operation for companySearch (a page of 25) over calling the REST API
  *    directly, one call at a time, interleaved;
- *  - memory (heap after GC, RSS) after 1,000 gateway calls and after 100,000.
+ *  - memory (heap after GC, RSS) after 1,000 gateway calls and after 100,000;
+ *  - the context a search-to-call task costs an agent (bench/mcp-context.ts).
  *
  *   node dist/bench/mcp.js [--seconds 10] [--concurrency 50] [--calls 100000]
  * Uses DATABASE_URL's server when set (a fresh database is created on it), else embedded PostgreSQL.
@@ -84,6 +86,9 @@ const service = await startService(
     RATE_LIMIT_SEARCH_PER_MINUTE: '100000000',
     RATE_LIMIT_STATUS_PER_MINUTE: '100000000',
     RATE_LIMIT_STANDARD_PER_MINUTE: '100000000',
+    // One account drives all 50 clients: its per-account concurrency cap is for tenants, not for this load.
+    ACCOUNT_CONCURRENT_REQUESTS: '1000',
+    ACCOUNT_CONCURRENT_SEARCHES: '1000',
   }),
   { log },
 );
@@ -225,6 +230,9 @@ const mixed = await load<MixFigures>(mixTask(memoryCalls - 1_000));
 const afterMany = memory();
 const memorySeconds = mixed.seconds;
 
+say('context cost of a search-to-call task ...');
+const context = await measureContext(service.url, account.apiKey);
+
 loadGenerator.disconnect();
 await service.stop();
 {
@@ -245,6 +253,7 @@ const result = {
   oauthThroughputCostPercent: { modern: tokenCost(v3Modern, searchModern), legacy: tokenCost(v3Legacy, searchLegacy) },
   sdkTrivialToolBaseline: [baselineModern, baselineLegacy],
   callOperationOverhead: callOverhead,
+  context,
   memory: {
     after1000Calls: after1k,
     [`after${memoryCalls}Calls`]: afterMany,
@@ -278,6 +287,8 @@ const lines = [
   `| REST directly | ${callOverhead.restMedianMs} | ${callOverhead.restP99Ms} |`,
   `| through call_operation (2026-07-28) | ${callOverhead.callOperationMedianMs} | ${callOverhead.callOperationP99Ms} |`,
   `| overhead | ${callOverhead.medianOverheadMs} ms (ratio ${callOverhead.ratio}) | |`,
+  '',
+  ...contextTable(context),
   '',
   '| memory (after GC) | heap used MB | RSS MB |',
   '|---|---:|---:|',

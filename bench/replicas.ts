@@ -3,7 +3,7 @@ import { createLogger } from '../src/log.js';
 import { seedCatalog } from '../src/seed/load.js';
 import { openDatabase } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
-import { startReplicatedPair } from '../test/helpers/replication.js';
+import { startReplicatedPair } from './replication.js';
 import { arg, measure, round, startBenchService, type BenchService } from './lib.js';
 
 /**

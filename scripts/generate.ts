@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { withGeneratedBlock } from '../src/api/llms-txt.js';
+import { withGeneratedBlock } from '../src/http/llms-txt.js';
 
 /** Rewrites the generated parts of committed files from the operation registry. */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -18,7 +18,8 @@ import { HeadlessBrowser } from '../test/auth/browser.js';
  * person: on the API-key routes without a key, with a wrong key and with a revoked key (what it
  * shows must lead to the x-api-key header), and on /mcp/v3 through the whole OAuth sign-in
  * (discovery, registration, the development provider's sign-in page, our consent page, its
- * callback listener), then a charged call with the stored token. Prints what the Inspector
+ * callback listener), then a charged call with the stored token; and its strict schema lint
+ * (--strict: portability warnings) on tools/list of /mcp and /mcp/v2. Prints what the Inspector
  * showed in each case; exits non-zero when a case does not show what it should.
  * Started by scripts/mcp-inspector.sh, which installs the Inspector and Node 22 first.
  */
@@ -180,7 +181,20 @@ try {
   const creditsCharged = charged.code === 0 ? (JSON.parse(charged.stdout).structuredContent?.chargeInfo?.creditsCharged as number | undefined) : undefined;
   check('/mcp/v3, charged call_operation with the stored token', creditsCharged === 2, charged.code === 0 ? `companySearch charged ${creditsCharged} credits` : shown(charged));
 
-  // 5. /mcp/v3 with no sign-in and no browser: the 401's own words.
+  // 5. Schema portability: tools/list --strict on the API-key surfaces finds nothing to warn about.
+  for (const surface of ['/mcp', '/mcp/v2']) {
+    const linted = await inspect([`${service.url}${surface}`, '--transport', 'http', '--method', 'tools/list', '--strict', '--header', `x-api-key: ${demoKey}`, '--stored-auth-only']);
+    const tools = linted.code === 0 ? (JSON.parse(linted.stdout) as { tools: unknown[] }).tools.length : 0;
+    const findings = linted.stderr.split('\n').filter((line) => /^(Warning|Error): tool/.test(line));
+    const summary = /\d+ errors?, \d+ warnings? across \d+ tools?/.exec(linted.stderr)?.[0];
+    check(
+      `${surface}, tools/list --strict (schema portability)`,
+      linted.code === 0 && tools > 0 && findings.length === 0,
+      linted.code === 0 ? `${tools} tools; ${summary ?? 'no portability findings'}${findings.length ? `: ${findings.slice(0, 3).join(' | ')}` : ''}` : shown(linted),
+    );
+  }
+
+  // 6. /mcp/v3 with no sign-in and no browser: the 401's own words.
   const unsigned = await inspect([v3, '--transport', 'http', '--method', 'tools/list', '--stored-auth-only'], { HOME: path.join(scratch, 'other-home') });
   check('/mcp/v3, --stored-auth-only without a sign-in', unsigned.code !== 0 && /OAuth access token|auth_required|sign/i.test(unsigned.stderr), shown(unsigned));
 } finally {

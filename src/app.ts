@@ -2,13 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { errorHandler } from './api/error-handler.js';
 import { handlers } from './api/handlers/index.js';
-import { rateLimitsPerMinute } from './api/rate-limit.js';
-import { readLlmsTxt } from './api/llms-txt.js';
 import { buildOpenApiDocument } from './api/openapi.js';
 import { createApiRouter } from './api/router.js';
+import { rateLimitsPerMinute } from './config.js';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { mountDownloadRoute } from './http/downloads.js';
+import { readLlmsTxt } from './http/llms-txt.js';
 import { mountMetrics } from './http/metrics.js';
 import { startRequestLog, type RequestLogFields } from './http/request-log.js';
 import { mountAuth } from './auth/index.js';
@@ -47,7 +47,7 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
 
   mountMetrics(app, context);
   mountAuth(app, context);
-  const withDirectPath = mountMcp(app, context);
+  const withDirectPath = mountMcp(app, context, { metrics: context.services.metrics });
   mountDownloadRoute(app, context);
   app.use('/v1', createApiRouter(context, handlers));
   app.use((req: Request, _res: Response, next: NextFunction) => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { RateLimitClass } from '../operations/define.js';
 
 /**
  * Every setting of the service, read from the environment in this one place.
@@ -191,6 +192,18 @@ export interface Config extends Environment {
   dataDir: string;
   exportDir: string;
   jobMaxRunningPerAccount: number;
+}
+
+export type RateLimitSettings = Pick<Config, 'RATE_LIMIT_SEARCH_PER_MINUTE' | 'RATE_LIMIT_STANDARD_PER_MINUTE' | 'RATE_LIMIT_STATUS_PER_MINUTE' | 'RATE_LIMIT_HEAVY_PER_MINUTE'>;
+
+/** Each rate-limit class's requests per minute, as configured: what REST enforces and what OpenAPI and MCP announce. */
+export function rateLimitsPerMinute(config: RateLimitSettings): Record<RateLimitClass, number> {
+  return {
+    search: config.RATE_LIMIT_SEARCH_PER_MINUTE,
+    standard: config.RATE_LIMIT_STANDARD_PER_MINUTE,
+    status: config.RATE_LIMIT_STATUS_PER_MINUTE,
+    heavy: config.RATE_LIMIT_HEAVY_PER_MINUTE,
+  };
 }
 
 export class ConfigError extends Error {}

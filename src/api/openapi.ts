@@ -1,22 +1,7 @@
-import { z } from 'zod';
 import { chargeMethodOf, pathParameters, type AnyOperation } from '../../operations/define.js';
 import { operations } from '../../operations/index.js';
-import { chargeInfo } from '../../operations/schemas/common.js';
+import { chargeInfoJsonSchema, inputJsonSchema, outputJsonSchema } from '../../operations/json-schema.js';
 import { errorStatus } from '../errors.js';
-
-/** JSON Schema of an operation's request, as callers send it (defaults optional). */
-export function inputJsonSchema(operation: AnyOperation): Record<string, unknown> {
-  return stripSchemaKey(z.toJSONSchema(operation.input, { io: 'input', unrepresentable: 'any' }));
-}
-
-export function outputJsonSchema(operation: AnyOperation): Record<string, unknown> {
-  return stripSchemaKey(z.toJSONSchema(operation.output, { io: 'output', unrepresentable: 'any' }));
-}
-
-function stripSchemaKey(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = schema;
-  return rest;
-}
 
 const errorBody = {
   type: 'object',
@@ -58,7 +43,7 @@ export function buildOpenApiDocument(publicUrl: string, rateLimits: Record<strin
     paths,
     security: [{ apiKeyHeader: [] }],
     components: {
-      schemas: { Error: errorBody, ChargeInfo: stripSchemaKey(z.toJSONSchema(chargeInfo)) },
+      schemas: { Error: errorBody, ChargeInfo: chargeInfoJsonSchema },
       securitySchemes: {
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The preferred way, for every operation.' },
         apiKeyQuery: { type: 'apiKey', in: 'query', name: 'apiKey', description: 'GET and DELETE, as the spec has it: prefer the header, as query strings are logged by proxies.' },

@@ -1,5 +1,5 @@
 import type { RateLimitClass } from '../../operations/define.js';
-import type { Config } from '../config.js';
+import { rateLimitsPerMinute, type Config, type RateLimitSettings } from '../config.js';
 import type { RetentionTask } from '../jobs/index.js';
 import type { Queryable } from '../store/db.js';
 
@@ -15,7 +15,7 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
-type LimitConfig = Pick<Config, 'RATE_LIMIT_SEARCH_PER_MINUTE' | 'RATE_LIMIT_STANDARD_PER_MINUTE' | 'RATE_LIMIT_STATUS_PER_MINUTE' | 'RATE_LIMIT_HEAVY_PER_MINUTE'>;
+type LimitConfig = RateLimitSettings;
 
 /**
  * A token bucket per account and rate-limit class, refilled continuously at the class's
@@ -31,16 +31,6 @@ export function createRateLimits(config: LimitConfig & Pick<Config, 'RATE_LIMIT_
   if (config.RATE_LIMIT_STORE === 'database') return new DatabaseRateLimiter(config, db);
   const memory = new MemoryRateLimiter(config);
   return { take: async (subject, rateClass) => memory.take(subject, rateClass) };
-}
-
-/** Each rate-limit class's requests per minute, as configured. */
-export function rateLimitsPerMinute(config: LimitConfig): Record<RateLimitClass, number> {
-  return {
-    search: config.RATE_LIMIT_SEARCH_PER_MINUTE,
-    standard: config.RATE_LIMIT_STANDARD_PER_MINUTE,
-    status: config.RATE_LIMIT_STATUS_PER_MINUTE,
-    heavy: config.RATE_LIMIT_HEAVY_PER_MINUTE,
-  };
 }
 
 /** The bucket in PostgreSQL: refill, then take a token if there is one, in one atomic statement. */

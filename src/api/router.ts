@@ -10,7 +10,7 @@ import { AccountConcurrency } from './concurrency.js';
 import { errorBody, toAppError } from './error-handler.js';
 import { claimIdempotencyKey, idempotencyHeader, idempotencyKeyOf, replayedHeader, requestHash, type Claim } from './idempotency.js';
 import { createRateLimits, type RateLimits } from './rate-limit.js';
-import { parseWith, unreadableValues } from './validation.js';
+import { parseWith, unreadableValues } from '../validation.js';
 
 const bodyMethods = new Set(['POST', 'PATCH', 'PUT']);
 const apiKeyHeader = 'x-api-key';

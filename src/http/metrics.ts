@@ -3,7 +3,7 @@ import type express from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { bearerTokenOf } from '../auth/bearer.js';
 import type { AppContext, ServiceBase } from '../context.js';
-import { directPathCounts } from '../mcp/fast-path.js';
+import type { MetricsRecorder } from '../metrics.js';
 
 /**
  * Prometheus metrics at GET /metrics, for operators: requests by route (the operationId, or the
@@ -14,7 +14,7 @@ import { directPathCounts } from '../mcp/fast-path.js';
  * process keep apart.
  */
 
-export interface ServiceMetrics {
+export interface ServiceMetrics extends MetricsRecorder {
   registry: Registry;
   observeRequest(route: string, method: string, status: number, seconds: number): void;
 }
@@ -35,16 +35,14 @@ export function createMetrics(context: ServiceBase): ServiceMetrics {
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  new Gauge({
+  const directPath = new Gauge({
     name: 'pds_mcp_direct_path_requests',
-    help: 'MCP requests the direct path answered, and those it read and passed on to the SDK, since start (this process).',
+    help: 'MCP requests the direct path answered, and those it read and passed on to the SDK, since start (this service).',
     labelNames: ['outcome'] as const,
     registers: [registry],
-    collect() {
-      this.set({ outcome: 'answered' }, directPathCounts.answered);
-      this.set({ outcome: 'passed_on' }, directPathCounts.passedOn);
-    },
   });
+  directPath.set({ outcome: 'answered' }, 0);
+  directPath.set({ outcome: 'passed_on' }, 0);
   new Gauge({
     name: 'pds_jobs',
     help: 'Jobs waiting or running, by kind and status (all instances: read from the database).',
@@ -75,6 +73,9 @@ export function createMetrics(context: ServiceBase): ServiceMetrics {
     observeRequest(route, method, status, seconds) {
       requests.inc({ route, method, status: String(status) });
       durations.observe({ route }, seconds);
+    },
+    directPathRequest(outcome) {
+      directPath.inc({ outcome });
     },
   };
 }

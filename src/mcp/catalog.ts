@@ -1,9 +1,9 @@
 import type { StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { pathParameters, type AnyOperation } from '../../operations/define.js';
 import { findOperation, operations } from '../../operations/index.js';
-import { chargeInfo } from '../../operations/schemas/common.js';
-import { inputJsonSchema, outputJsonSchema } from '../api/openapi.js';
+import { chargeInfoJsonSchema, inputJsonSchema, jsonSchemaOf, outputJsonSchema } from '../../operations/json-schema.js';
+import { compactInput, outputShape, portable, sharedFieldSchemas } from './schemas.js';
 
 /**
  * Everything the MCP surfaces say about an operation, derived from the registry once at
@@ -36,8 +36,6 @@ export interface CatalogEntry {
   pathParameters: string[];
 }
 
-const chargeInfoJsonSchema = stripSchemaKey(z.toJSONSchema(chargeInfo));
-
 export const confirmationTokenField = {
   type: 'string',
   description:
@@ -45,29 +43,18 @@ export const confirmationTokenField = {
     'Single-use, valid 15 minutes, bound to this payload.',
 } as const;
 
-/** Fields the gateway may add next to `output` and `chargeInfo` in a structured result. */
+/** Fields the gateway may add next to `output` and `chargeInfo` in a structured result; tools/list says what they are once, in the wrapper's description. */
 export const gatewayResultProperties: Record<string, unknown> = {
-  truncated: {
-    type: 'object',
-    description: 'Present when the result was cut to fit the response budget; says how to get the rest (free).',
-  },
-  polling: {
-    type: 'object',
-    description: 'For status operations: when to poll next, and whether this answer came from the gateway\'s cache.',
-  },
+  truncated: { type: 'object' },
+  polling: { type: 'object' },
   warnings: { type: 'array', items: { type: 'string' } },
-  confirmationRequired: {
-    type: 'object',
-    description: 'Present when the call did not run because the user must confirm its cost first.',
-  },
-  declined: { type: 'object', description: 'Present when the user declined the cost; nothing ran or was charged.' },
-  storedResult: { type: 'object', description: 'Present when this answer is a slice of a stored, already charged result.' },
+  confirmationRequired: { type: 'object' },
+  declined: { type: 'object' },
+  storedResult: { type: 'object' },
 };
 
-function stripSchemaKey(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = schema;
-  return rest;
-}
+const gatewayResultDescription =
+  'The REST answer; the gateway may add truncated, polling, warnings, confirmationRequired, declined or storedResult (see call_operation).';
 
 function describeFields(operation: AnyOperation, schema: Record<string, unknown>): FieldDescription[] {
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
@@ -117,9 +104,18 @@ function typicalWorstCase(operation: AnyOperation): number | null {
   return example.success ? operation.credits.worstCase(example.data) : null;
 }
 
+/** Where an agent finds an operation's whole output contract when tools/list gives only its shape. */
+function outputShapeOf(operation: AnyOperation, outputSchema: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...outputShape(outputSchema, 2),
+    description: `Shape to two levels; whole contract: get_endpoint_details_full ${operation.operationId}.`,
+  };
+}
+
 function buildEntry(operation: AnyOperation): CatalogEntry {
-  const inputSchema = inputJsonSchema(operation);
-  const outputSchema = outputJsonSchema(operation);
+  const full = compactInput(inputJsonSchema(operation));
+  const inputSchema = { ...full, properties: { ...(full.properties as Record<string, unknown>), ...Object.fromEntries(shared.get(operation.operationId) ?? []) } };
+  const outputSchema = portable(outputJsonSchema(operation));
   const fields = describeFields(operation, inputSchema);
   return {
     operation,
@@ -131,7 +127,8 @@ function buildEntry(operation: AnyOperation): CatalogEntry {
     },
     toolOutputSchema: {
       type: 'object',
-      properties: { output: outputSchema, chargeInfo: chargeInfoJsonSchema, ...gatewayResultProperties },
+      description: gatewayResultDescription,
+      properties: { output: outputShapeOf(operation, outputSchema), chargeInfo: portable(chargeInfoJsonSchema), ...gatewayResultProperties },
     },
     fields,
     requiredFields: fields.filter((f) => f.required).map((f) => f.name),
@@ -140,6 +137,9 @@ function buildEntry(operation: AnyOperation): CatalogEntry {
     pathParameters: pathParameters(operation.path),
   };
 }
+
+/** Field schemas an operation shares with an earlier one, advertised by reference to that one (schemas.ts). */
+const shared = sharedFieldSchemas(operations.map((operation) => ({ operationId: operation.operationId, schema: compactInput(inputJsonSchema(operation)) })));
 
 export const catalog: ReadonlyMap<string, CatalogEntry> = new Map(operations.map((op) => [op.operationId, buildEntry(op)]));
 
@@ -188,7 +188,7 @@ export function precomputedSchema<T>(
 
 /** Wraps a zod schema: validated by zod, advertised by a JSON Schema converted once. */
 export function zodToolSchema<S extends z.ZodType>(schema: S): StandardSchemaWithJSON<z.input<S>, z.output<S>> {
-  const json = stripSchemaKey(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
+  const json = portable(jsonSchemaOf(schema, 'input'));
   return precomputedSchema(json, (value) => {
     const parsed = schema.safeParse(value);
     if (parsed.success) return { value: parsed.data };

@@ -1,6 +1,10 @@
 import type { RateLimitClass } from '../../operations/define.js';
 import { chargeMethodOf } from '../../operations/define.js';
-import { audienceWorkflowStep, type CatalogEntry } from './catalog.js';
+import { audienceWorkflowStep, type CatalogEntry, type FieldDescription } from './catalog.js';
+
+function fieldAtAGlance({ description: _description, ...field }: FieldDescription): Omit<FieldDescription, 'description'> {
+  return field;
+}
 
 /** get_endpoint_details_full: everything an agent needs to call one operation correctly. */
 export function endpointDetails(entry: CatalogEntry, rateLimits: Record<RateLimitClass, number>): Record<string, unknown> {
@@ -30,8 +34,9 @@ export function endpointDetails(entry: CatalogEntry, rateLimits: Record<RateLimi
       'Through MCP the gateway adds your account\'s credential (from the x-api-key header, or the OAuth token on /mcp/v3); do not put apiKey in the payload. ' +
       'Called directly, the REST API takes apiKey in the JSON body for POST/PATCH/PUT and in the query string for GET/DELETE.',
     callWith: `call_operation {"operationId": "${operation.operationId}", "payload": {...fields below}}`,
-    requiredFields: entry.fields.filter((f) => f.required),
-    optionalFields: entry.fields.filter((f) => !f.required),
+    // Each field's meaning is in inputSchema; these lists say what to send at a glance.
+    requiredFields: entry.fields.filter((f) => f.required).map(fieldAtAGlance),
+    optionalFields: entry.fields.filter((f) => !f.required).map(fieldAtAGlance),
     inputSchema: entry.inputSchema,
     outputSchema: entry.outputSchema,
     responseEnvelope: '{ output: <outputSchema>, chargeInfo: { method: free | charged-now | charging-later, creditsCharged?, message? } }',

@@ -16,17 +16,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
 import { sendRefusal } from '../auth/mcp-errors.js';
 import { requestIdOf, startRequestLog } from '../http/request-log.js';
+import type { MetricsRecorder } from '../metrics.js';
 import { structuredJsonOf } from './results.js';
-import { callerOf, type DirectTool } from './server.js';
+import { callerOf, canAskByForm } from './server.js';
+import type { McpTool } from './tools/table.js';
 
 /**
- * The direct path: answers the MCP requests agents send most (`tools/call` of a tool that needs
- * no round trip with the client: the three tools, and the generated ones of /mcp/v2) without building the SDK's per-request server, web-standard
- * Request and response stream, which cost about 1 ms of CPU per call, more than the tools
- * themselves. It takes only requests that are unambiguously well-formed, in either protocol
- * era, and answers them as the SDK does: same status, media type and message (a test holds
- * the two side by side); everything else (other methods, other tools, anything malformed or unusual, a client that
- * can be asked by form) goes on to the SDK untouched, with the body it had.
+ * The direct path: answers the MCP requests agents send most (`tools/call` of a tool of the
+ * surface's table that needs no round trip with the client) without building the SDK's
+ * per-request server, web-standard Request and response stream, which cost about 1 ms of CPU
+ * per call, more than the tools themselves. The tools are the SDK's own (tools/table.ts drives
+ * both). It takes only requests that are unambiguously well-formed, in either protocol era, and
+ * answers them as the SDK does: same status, headers, media type and message (a test holds the
+ * two side by side); everything else (other methods, other tools, anything malformed or unusual,
+ * a client that can be asked by form) goes on to the SDK untouched, with the body it had.
  */
 
 const modernRevision = '2026-07-28';
@@ -39,7 +42,7 @@ type Era = 'modern' | 'legacy';
 interface DirectCall {
   era: Era;
   id: string | number;
-  tool: DirectTool;
+  tool: McpTool;
   arguments: unknown;
   clientCapabilities: unknown;
 }
@@ -66,6 +69,11 @@ function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
       received += chunk.length;
       chunks.push(chunk);
     });
+    // A client already gone before the body was asked for: nothing more will come.
+    if (req.destroyed) {
+      reject(new Error('client closed the request before its body ended'));
+      return;
+    }
     let ended = false;
     req.on('end', () => {
       ended = true;
@@ -109,7 +117,7 @@ export function envelopeAccepted(meta: Record<string, unknown>): boolean {
 }
 
 /** The call, when this request is one the direct path answers exactly as the SDK would; otherwise null. */
-function directCall(req: IncomingMessage, body: unknown, tools: Map<string, DirectTool>): DirectCall | null {
+function directCall(req: IncomingMessage, body: unknown, tools: ReadonlyMap<string, McpTool>): DirectCall | null {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return null;
   const { id, params } = body;
   if (!(typeof id === 'string' || Number.isSafeInteger(id))) return null;
@@ -180,7 +188,7 @@ function respond(res: ServerResponse, call: DirectCall, result: CallToolResult, 
   res.end(stream);
 }
 
-/** How many MCP requests the direct path answered, and how many it read and passed on to the SDK. */
+/** How many MCP requests the direct path of this process answered, and how many it read and passed on to the SDK. */
 export const directPathCounts = { answered: 0, passedOn: 0 };
 
 /** The bodies the direct path (or an authentication step) read before passing a request on, for the SDK handler to read again. */
@@ -234,8 +242,8 @@ export function replayedRequest<R extends IncomingMessage>(req: R): R {
 
 /** One MCP surface as the direct path sees it. */
 export interface DirectSurface {
-  /** The tools the surface offers that the direct path may answer. */
-  tools: Map<string, DirectTool>;
+  /** The surface's tool table, the one its SDK server registers. */
+  tools: ReadonlyMap<string, McpTool>;
   /** The request's AuthInfo when its credential is valid, else null (Express then answers the 401). */
   authenticate(req: IncomingMessage, requestId: string): Promise<AuthInfo | null>;
   /** Whether the credential allows this body (the /mcp/v3 scope rule); when it does not, Express answers the 403. */
@@ -251,6 +259,8 @@ export interface DirectPathOptions {
   allowedOrigins: string[];
   /** The CORS headers of an answer to a browser at this Origin (none when it is not allowed). */
   corsHeaders?: (origin: string | undefined) => Record<string, string>;
+  /** Where the direct path reports how many requests it answered and passed on. */
+  metrics?: MetricsRecorder | null;
 }
 
 /**
@@ -260,7 +270,7 @@ export interface DirectPathOptions {
  * answers as it always does (a request with a bad key is checked twice, which only a bad key pays).
  */
 export function directPath(options: DirectPathOptions, express: (req: IncomingMessage, res: ServerResponse) => void) {
-  const { context, serverInfo, surfaces, allowedHosts, allowedOrigins, corsHeaders } = options;
+  const { context, serverInfo, surfaces, allowedHosts, allowedOrigins, corsHeaders, metrics } = options;
   return (req: IncomingMessage, res: ServerResponse): void => {
     const surface = req.method === 'POST' ? surfaces.get(req.url ?? '') : undefined;
     const length = Number(header(req, 'content-length'));
@@ -307,18 +317,20 @@ export function directPath(options: DirectPathOptions, express: (req: IncomingMe
       return;
     }
     const parsed = call.tool.input.safeParse(call.arguments);
-    const caller = callerOf(auth);
-    const pending = parsed.success ? call.tool.run(parsed.data, caller, { era: call.era, clientCapabilities: call.clientCapabilities }) : null;
     // Invalid arguments get the SDK's own wording; a client to be asked by form, the SDK's round trip.
-    if (!pending) {
+    if (!parsed.success || (call.tool.mayAsk && call.era === 'modern' && canAskByForm(call.clientCapabilities))) {
       passOn(req, res, raw);
       return;
     }
+    const caller = callerOf(auth);
     directPathCounts.answered += 1;
+    metrics?.directPathRequest('answered');
     startRequestLog(context, req, res, { requestId, accountId: caller.principal.accountId }, started);
     let result: CallToolResult;
     try {
-      result = await pending;
+      const answered = await call.tool.run(parsed.data, caller, { kind: 'token' });
+      if (answered.kind !== 'result') throw new Error(`${call.tool.name} asked a question on the token channel`);
+      result = answered.result;
     } catch (error) {
       // As the SDK does with a tool that throws: the message becomes a tool error.
       result = { content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true };
@@ -330,6 +342,7 @@ export function directPath(options: DirectPathOptions, express: (req: IncomingMe
 
   function passOn(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
     directPathCounts.passedOn += 1;
+    metrics?.directPathRequest('passed_on');
     readBodies.set(req, body);
     express(req, res);
   }

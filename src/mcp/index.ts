@@ -6,20 +6,22 @@ import { createMcpHandler, createRequestStateCodec, type AuthInfo, type RequestS
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type express from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { rateLimitsPerMinute } from '../api/rate-limit.js';
 import { bearerAuth, bearerPermits, bearerTokenOf, protectedResourceMetadata, protectedResourceMetadataPath, requireBearer } from '../auth/bearer.js';
 import { mcpCors, mcpCorsHeaders } from '../auth/cors.js';
 import { quoted, sendRefusal } from '../auth/mcp-errors.js';
+import { rateLimitsPerMinute } from '../config.js';
 import type { AppContext } from '../context.js';
+import type { MetricsRecorder } from '../metrics.js';
 import { RestBackend } from './backend.js';
 import { Gateway, type ConfirmState } from './gateway.js';
 import { BalanceCache } from './guards/balance.js';
-import { ConfirmationTokens, confirmationTtlSeconds } from './guards/confirmation.js';
+import { ConfirmationTokens, PostgresUsedConfirmations, confirmationTtlSeconds } from './guards/confirmation.js';
 import { PollCache } from './guards/polling.js';
 import { loadSigningKey } from './guards/signing.js';
 import { StoredResults } from './guards/stored-results.js';
 import { bufferedBody, directPath, replayedRequest, type DirectSurface } from './fast-path.js';
-import { callerOf, createServerFactory, directTools, type CallerInfo, type Surface } from './server.js';
+import { callerOf, createServerFactory, type CallerInfo } from './server.js';
+import { toolTable, type McpTool, type Surface } from './tools/table.js';
 
 export const mcpServerVersion = '1.0.0';
 export const serverName = 'prospecting-data-service';
@@ -149,7 +151,7 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
  * Mounts the MCP surfaces (/mcp, /mcp/v2, /mcp/v3) on the app, and returns the process's request
  * listener: the direct path (fast-path.ts) in front of the app.
  */
-export function mountMcp(app: express.Express, context: AppContext): (behind: RequestListener) => RequestListener {
+export function mountMcp(app: express.Express, context: AppContext, reporting: { metrics?: MetricsRecorder | null } = {}): (behind: RequestListener) => RequestListener {
   const { config } = context;
   const signingKey = once(() => loadSigningKey(context.db.pool, config));
   // One secret, two uses: derive a key for each so that neither kind of signature passes as the other.
@@ -160,7 +162,7 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
   const gateway = new Gateway({
     config,
     backend: new RestBackend(config.BACKEND_URL ?? context.internalUrl),
-    tokens: new ConfirmationTokens(context.db.pool, tokenKey),
+    tokens: new ConfirmationTokens(new PostgresUsedConfirmations(context.db.pool), tokenKey),
     balances: new BalanceCache(config.BALANCE_CACHE_SECONDS * 1000),
     polls: new PollCache(context.db.pool),
     stored: new StoredResults(context.db.pool),
@@ -176,9 +178,14 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
   );
   const deps = { gateway, rateLimits: rateLimitsPerMinute(config), confirmationCodec, name: serverName, version: mcpServerVersion };
   const log = context.log.child({ part: 'mcp' });
+  const tables: Record<Surface, ReadonlyMap<string, McpTool>> = {
+    default: toolTable(deps, 'default'),
+    full: toolTable(deps, 'full'),
+    oauth: toolTable(deps, 'oauth'),
+  };
   const handlerFor = (surface: Surface) => {
     const handler = toNodeHandler(
-      createMcpHandler(createServerFactory(deps, surface), {
+      createMcpHandler(createServerFactory(deps, tables[surface]), {
         onerror: (error) => {
           const reported = requestErrors.getStore();
           if (reported && !reported.done) reported.errors.push(error);
@@ -228,14 +235,14 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
   app.all('/mcp/v3', ...validation, requireBearer(context, '/mcp/v3', bodyForScope), handlerFor('oauth'));
 
   const byApiKey = (surface: Surface): DirectSurface => ({
-    tools: directTools(deps, surface),
+    tools: tables[surface],
     authenticate: (req, requestId) => {
       const key = req.headers['x-api-key'];
       return typeof key === 'string' && key ? apiKeyAuth(context, key, requestId) : Promise.resolve(null);
     },
   });
   const byBearer: DirectSurface = {
-    tools: directTools(deps, 'oauth'),
+    tools: tables.oauth,
     authenticate: (req, requestId) => {
       const token = bearerTokenOf(req.headers.authorization);
       return token ? bearerAuth(context, token, requestId) : Promise.resolve(null);
@@ -249,6 +256,7 @@ export function mountMcp(app: express.Express, context: AppContext): (behind: Re
     allowedHosts: hosts,
     allowedOrigins: origins,
     corsHeaders: (origin: string | undefined) => mcpCorsHeaders(config, origin),
+    metrics: reporting.metrics,
   };
   return (behind) => (config.MCP_DIRECT_PATH ? directPath(direct, behind) : behind);
 }

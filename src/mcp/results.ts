@@ -28,6 +28,15 @@ export function structuredJsonOf(result: CallToolResult): string | undefined {
   return serializedStructuredContent.get(result);
 }
 
+/**
+ * A result whose JSON is given once, as text, for answers too large to give twice (the text for
+ * clients that read only content, and structuredContent for the others): every client reads the
+ * text. For tools without an output schema.
+ */
+export function textResult(summary: string, value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: summary }, { type: 'text', text: JSON.stringify(value) }] };
+}
+
 export interface ToolErrorDetails {
   code: string;
   message: string;

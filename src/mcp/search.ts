@@ -1,12 +1,26 @@
-import MiniSearch from 'minisearch';
-import type { OperationCategory } from '../../operations/define.js';
+import MiniSearch, { type Query } from 'minisearch';
+import type { AnyOperation, OperationCategory } from '../../operations/define.js';
 import { operations } from '../../operations/index.js';
 import { audienceWorkflowStep, catalog, type CatalogEntry } from './catalog.js';
+import { conceptsOf, stem, stopWords, terms, words } from './concepts.js';
 
 /**
- * search_endpoints: plain-language intent in, ranked operations out. One MiniSearch index over
- * each operation's words (title, summary, description, keywords, field names, the words of its
- * operationId), built once at module load.
+ * search_endpoints: plain-language intent in, ranked operations out. MiniSearch ranks the
+ * operations' own words (title, summary, description, keywords, the words of the operationId)
+ * against the query's, and two things are done around it for phrasings the registry's authors
+ * did not think of (figures on unseen phrasings in BENCHMARKS.md):
+ *  - concepts (lexicon.ts, read by concepts.ts): a query and every operation are read through the same groups of
+ *    words for the things and acts of the service, and the groups they share are matched as
+ *    terms of their own ("segment", "my list" and "audience" all mean the audience concept);
+ *  - what an operation does (create, list, read, update, delete, run, status, ...) comes from
+ *    its operationId's verb and its registry metadata (a polling interval makes it a status
+ *    operation), its kind of answer and its things from its operationId and path: a query that
+ *    asks for another act, answer or thing ranks it lower, and a question about progress finds
+ *    the status operation, not the one that started the work.
+ * Input field names are indexed only as whole identifiers (maxProspectsToEnrich), never as
+ * words: a field called `name` must not pull its operation up for every query that says "name".
+ * Everything is built once at module load; a search is one MiniSearch query plus a few
+ * multiplications.
  */
 
 export interface SearchFilters {
@@ -33,36 +47,87 @@ export interface EndpointRecommendation {
   workflow: { audienceWorkflowStep: number | null; before: string[]; after: string[] };
 }
 
-// Words that say nothing about which operation is meant ("I want to get ...").
-const stopWords = new Set([
-  'a', 'an', 'the', 'of', 'to', 'for', 'i', 'we', 'me', 'my', 'our', 'you', 'your', 'want', 'wanna', 'need', 'would', 'like',
-  'how', 'do', 'does', 'can', 'could', 'in', 'on', 'at', 'with', 'and', 'or', 'is', 'are', 'be', 'it', 'its', 'this', 'that',
-  'these', 'those', 'please', 'some', 'from', 'by', 'which', 'what', 'who', 'get', 'give', 'show', 'tell', 'let', 'use',
-  'there', 'about', 'into', 'any', 'should', 'will', 'just', 'now', 'then', 'so', 'up', 'via', 'using', 'them', 'their',
-  'api', 'endpoint', 'operation', 'tool', 'call',
-]);
-
-/** A light suffix stemmer: enough that "companies", "building" and "enriched" meet "company", "build", "enrich". */
-export function stem(word: string): string {
-  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ed') && !word.endsWith('eed')) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) return word.slice(0, -1);
-  return word;
+/**
+ * What an operation does, from its operationId's verb and its metadata: the status operations are
+ * those with a polling interval, whatever their verb.
+ */
+export function actionOf(operation: AnyOperation): string[] {
+  const verb = words(operation.operationId)[0] ?? '';
+  if (operation.pollIntervalSeconds) return ['a_status'];
+  const byVerb: Record<string, string[]> = {
+    create: ['a_create'],
+    update: ['a_update'],
+    delete: ['a_delete'],
+    remove: ['a_delete'],
+    add: ['a_add'],
+    list: ['a_list'],
+    get: ['a_read'],
+    build: ['a_run'],
+    trigger: ['a_run'],
+    run: ['a_run'],
+    start: ['a_run'],
+    estimate: [],
+    reveal: ['a_lookup'],
+    find: ['a_lookup'],
+    validate: ['a_lookup'],
+    live: ['a_lookup'],
+  };
+  return byVerb[verb] ?? [];
 }
 
-/** Splits camelCase and punctuation, lowercases, drops stop words, stems. */
-export function tokenize(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word.length > 0 && !stopWords.has(word));
+/** The acts that are an operation's verb (actionOf); the other acts are kinds of answer (a count, a file), named by its words. */
+const verbActs = new Set(['a_create', 'a_update', 'a_delete', 'a_list', 'a_status', 'a_run', 'a_read', 'a_add', 'a_lookup']);
+/** Acts that are what one does with a thing by default: a query need not say them. */
+const weakVerbs = new Set(['a_read', 'a_lookup']);
+
+interface Profile {
+  /** The operation's act, when it is not a plain read or lookup. */
+  verb: string | null;
+  /** The kinds of answer its operationId names (a count, an export, suggestions, live data, ...). */
+  answers: string[];
+  /** The things its operationId names. */
+  things: string[];
 }
 
-function processTerm(term: string): string | null {
-  return stopWords.has(term) ? null : stem(term);
+/**
+ * What defines an operation: its act, and the kinds of answer and the things its operationId
+ * names. A query that contradicts them (asks for another act, another kind of answer, other
+ * things) is not asking for this operation, however many of its other words match.
+ */
+function profileOf(operation: AnyOperation): Profile {
+  const named = [...conceptsOf(words(operation.operationId).join(' '))];
+  // The resources its path names by id are things it is about: /v1/audiences/{audienceId}/export/prospects is about an audience.
+  const resources = [...operation.path.matchAll(/\/([a-z-]+)\/\{\w+\}/g)].map((match) => (match[1] as string).replace(/-/g, ' '));
+  named.push(...[...conceptsOf(resources.join(' . '))].filter((c) => c.startsWith('o_')));
+  const verb = actionOf(operation).find((act) => !weakVerbs.has(act)) ?? null;
+  return {
+    verb,
+    answers: named.filter((c) => c.startsWith('a_') && !verbActs.has(c)),
+    things: [...new Set(named.filter((c) => c.startsWith('o_') && c !== 'o_none'))],
+  };
+}
+
+/** How far an operation's profile agrees with what the query asks: 1 when nothing contradicts it, less for each contradiction. */
+function agreement(profile: Profile, asked: Set<string>): number {
+  let factor = 1;
+  const askedVerbs = [...asked].filter((c) => verbActs.has(c) && !weakVerbs.has(c));
+  if (profile.verb) {
+    if (!asked.has(profile.verb)) factor *= askedVerbs.length ? weights.otherVerb : weights.unaskedVerb;
+  } else if (askedVerbs.length) factor *= weights.verbOnPlainOperation;
+  for (const answer of profile.answers) if (!asked.has(answer)) factor *= weights.unaskedAnswer;
+  const askedAnswers = [...asked].filter((c) => c.startsWith('a_') && !verbActs.has(c));
+  if (askedAnswers.length && !profile.answers.some((answer) => asked.has(answer))) factor *= weights.otherAnswer;
+  const askedThings = [...asked].filter((c) => c.startsWith('o_'));
+  if (askedThings.length && profile.things.length) {
+    const matched = profile.things.filter((thing) => asked.has(thing)).length;
+    factor *= matched === 0 ? weights.otherThing : weights.unaskedThing ** (profile.things.length - matched) * weights.matchedThing ** (matched - 1);
+  }
+  return factor;
+}
+
+/** A status operation's starter: an operation whose workflow goes on to a status operation. */
+function startsPolledWork(operation: AnyOperation): boolean {
+  return operation.workflow.after.some((id) => catalog.get(id)?.operation.pollIntervalSeconds !== undefined);
 }
 
 interface IndexedOperation {
@@ -71,47 +136,129 @@ interface IndexedOperation {
   summary: string;
   description: string;
   keywords: string;
-  fields: string;
-  words: string;
+  name: string;
+  concepts: string;
+  defines: string;
+  identifiers: string;
+}
+
+/** Field names made of several words (maxProspectsToEnrich) are identifiers a query may quote; one-word names (name, kind, email) are not indexed. */
+function identifiersOf(entry: CatalogEntry): string[] {
+  return entry.fields.map((field) => field.name).filter((name) => /[a-z][A-Z]/.test(name)).map((name) => name.toLowerCase());
 }
 
 function documentOf(entry: CatalogEntry): IndexedOperation {
   const { operation } = entry;
+  const profile = profileOf(operation);
+  const own = `${operation.title}. ${operation.summary} ${operation.keywords.join(', ')}. ${words(operation.operationId).join(' ')}`;
+  const concepts = [...conceptsOf(own)].filter((concept) => concept.startsWith('o_') && concept !== 'o_criteria');
+  // An operation that takes search filters is about the records they describe: places, industries, titles.
+  if (entry.fields.some((field) => /searchParams$/i.test(field.name))) concepts.push('o_criteria');
   return {
     id: operation.operationId,
     title: operation.title,
     summary: operation.summary,
     description: operation.description,
     keywords: operation.keywords.join(' '),
-    fields: entry.fields.map((f) => f.name).join(' '),
-    words: `${operation.operationId} ${operation.category}`,
+    name: words(operation.operationId).join(' '),
+    concepts: concepts.join(' '),
+    defines: [...profile.things, ...profile.answers, ...(profile.verb ? [profile.verb] : [])].join(' '),
+    identifiers: identifiersOf(entry).join(' '),
   };
 }
 
 const documents = operations.map((op) => documentOf(catalog.get(op.operationId) as CatalogEntry));
-const indexedFields = ['title', 'summary', 'description', 'keywords', 'fields', 'words'] as const;
+const textFields = ['title', 'summary', 'description', 'keywords', 'name'] as const;
 
-/**
- * Every term of the index. Fuzzy matching is the costly part of a search, and only a word the
- * index does not know (a typo) needs it: known words match exactly or by prefix.
- */
-const vocabulary = new Set(
-  documents.flatMap((doc) => indexedFields.flatMap((field) => tokenize(doc[field]).map(processTerm))).filter((t): t is string => t !== null),
-);
+/** Every term of the text fields: only a word the index does not know (a typo) is matched fuzzily. */
+const vocabulary = new Set(documents.flatMap((doc) => textFields.flatMap((field) => terms(doc[field]))));
+
+const tokenFields = ['concepts', 'defines', 'identifiers'] as const;
+const isTokenField = (field: string | undefined): boolean => (tokenFields as readonly string[]).includes(field ?? '');
+const asIs = (text: string): string[] => [text];
+const keep = (term: string): string => term;
 
 const index = new MiniSearch<IndexedOperation>({
-  fields: [...indexedFields],
-  tokenize,
-  processTerm,
-  searchOptions: {
-    boost: { title: 3, keywords: 3, words: 2.5, summary: 1.5, description: 0.6, fields: 0.5 },
-    fuzzy: (term) => (vocabulary.has(term) ? false : term.length >= 6 ? 2 : term.length >= 4 ? 1 : false),
-    prefix: (term) => term.length >= 4 && !vocabulary.has(term),
-    weights: { fuzzy: 0.3, prefix: 0.4 },
-    combineWith: 'OR',
-  },
+  fields: [...textFields, ...tokenFields],
+  // Concepts and identifiers are whole tokens; the text fields are words, stemmed.
+  tokenize: (text, field) => (isTokenField(field) ? text.split(' ').filter(Boolean) : words(text)),
+  processTerm: (term, field) => (isTokenField(field) ? term : stopWords.has(term) ? null : stem(term)),
 });
 index.addAll(documents);
+
+export const weights = {
+  text: { title: 2, keywords: 2, name: 2, summary: 1.5, description: 0.4 },
+  concept: 1.5,
+  defines: 4,
+  identifier: 8,
+  /** A question about progress: status operations up, the operations that start the work down. */
+  progressStatus: 2,
+  progressStarter: 0.5,
+  /** An operation whose act the query does not ask for, when it asks for another act; when it asks for none. */
+  otherVerb: 0.4,
+  unaskedVerb: 0.8,
+  /** A plain search or lookup, when the query asks for an act (delete, list, update, ...). */
+  verbOnPlainOperation: 0.6,
+  /** Each kind of answer an operation gives that the query does not ask for; none of the kinds the query asks for. */
+  unaskedAnswer: 0.3,
+  otherAnswer: 0.6,
+  /** None of an operation's things among those the query names; each of its things the query does not name. */
+  otherThing: 0.25,
+  unaskedThing: 0.8,
+  /** Each further thing of an operation the query names: the more completely a query names what an operation is about, the more it is that one. */
+  matchedThing: 1.6,
+};
+
+/** The MiniSearch query of a text: its words (fuzzy only when unknown), the concepts it speaks of, and any identifier it quotes. */
+function queryOf(text: string): { query: Query; concepts: Set<string> } {
+  const queryTerms = [...new Set(terms(text))];
+  const concepts = conceptsOf(text);
+  const identifiers = identifierTokens(text);
+  const queries: Query[] = [];
+  if (queryTerms.length) {
+    queries.push({
+      queries: queryTerms,
+      fields: [...textFields],
+      boost: weights.text,
+      fuzzy: (term) => (vocabulary.has(term) ? false : term.length >= 6 ? 2 : term.length >= 4 ? 1 : false),
+      prefix: false,
+      weights: { fuzzy: 0.3, prefix: 0.4 },
+    });
+  }
+  if (concepts.size) {
+    queries.push({ queries: [...concepts], fields: ['concepts', 'defines'], boost: { concepts: weights.concept, defines: weights.defines }, fuzzy: false, prefix: false });
+  }
+  if (identifiers.length) queries.push({ queries: identifiers, fields: ['identifiers'], boost: { identifiers: weights.identifier }, fuzzy: false, prefix: false });
+  return { query: { combineWith: 'OR', queries }, concepts };
+}
+
+/** camelCase identifiers as a query quotes them (maxProspectsToEnrich), lowercased whole. */
+function identifierTokens(text: string): string[] {
+  return (text.match(/[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+/g) ?? []).map((token) => token.toLowerCase());
+}
+
+const operationById = new Map(operations.map((operation) => [operation.operationId, operation]));
+const profiles = new Map(operations.map((operation) => [operation.operationId, profileOf(operation)]));
+
+/** The operations for a query, best first, with their scores. */
+export function rankOperations(text: string): { id: string; score: number }[] {
+  const { query, concepts } = queryOf(text);
+  if ((query as { queries: Query[] }).queries.length === 0) return [];
+  const progress = concepts.has('a_status');
+  return index
+    .search(query, { tokenize: asIs, processTerm: keep })
+    .map((hit) => {
+      const operation = operationById.get(String(hit.id)) as AnyOperation;
+      let score = hit.score;
+      // A query that quotes one of an operation's fields by name means that operation, whatever else it says.
+      const quotesField = Object.values(hit.match).some((fields) => fields.includes('identifiers'));
+      if (!quotesField) score *= agreement(profiles.get(operation.operationId) as Profile, concepts);
+      if (progress && operation.pollIntervalSeconds) score *= weights.progressStatus;
+      else if (progress && startsPolledWork(operation)) score *= weights.progressStarter;
+      return { id: String(hit.id), score };
+    })
+    .sort((a, b) => b.score - a.score);
+}
 
 export const categories: readonly OperationCategory[] = ['search', 'audience', 'enrichment', 'contact', 'account'];
 
@@ -149,62 +296,6 @@ export function recommendationOf(entry: CatalogEntry, score: number): EndpointRe
   };
 }
 
-/**
- * A query's ranking is the sum, per document, of its terms' scores, times the number of distinct
- * query terms the document matched: MiniSearch's OR combination. The index never changes after
- * start, so each term's scores (its exact, prefix and fuzzy matches over every field) are
- * computed once by MiniSearch and kept; a query then costs a few additions per term instead of
- * a walk of the index. Bounded, least recently used first out.
- */
-interface TermScores {
-  docIds: string[];
-  scores: number[];
-}
-
-const termScoreLimit = 20_000;
-const termScores = new Map<string, TermScores>();
-const asIs = (text: string): string[] => [text];
-const keep = (term: string): string => term;
-
-function scoresOf(term: string): TermScores {
-  const known = termScores.get(term);
-  if (known) {
-    termScores.delete(term);
-    termScores.set(term, known);
-    return known;
-  }
-  // The term is already tokenized and stemmed: MiniSearch must take it as it is.
-  const hits = index.search(term, { tokenize: asIs, processTerm: keep });
-  const computed = { docIds: hits.map((hit) => String(hit.id)), scores: hits.map((hit) => hit.score) };
-  if (termScores.size >= termScoreLimit) termScores.delete(termScores.keys().next().value as string);
-  termScores.set(term, computed);
-  return computed;
-}
-
-/** The same ranking as `index.search(query)` (ids, scores and order; a test holds them side by side). */
-export function rankOperations(query: string): { id: string; score: number }[] {
-  const terms = tokenize(query)
-    .map(processTerm)
-    .filter((term): term is string => term !== null && term.length > 0);
-  const totals = new Map<string, { score: number; matchedTerms: Set<string> }>();
-  for (const term of terms) {
-    const { docIds, scores } = scoresOf(term);
-    for (let i = 0; i < docIds.length; i += 1) {
-      const id = docIds[i] as string;
-      const total = totals.get(id);
-      if (total) {
-        total.score += scores[i] as number;
-        total.matchedTerms.add(term);
-      } else {
-        totals.set(id, { score: scores[i] as number, matchedTerms: new Set([term]) });
-      }
-    }
-  }
-  return [...totals]
-    .map(([id, total]) => ({ id, score: total.score * total.matchedTerms.size }))
-    .sort((a, b) => b.score - a.score);
-}
-
 export function searchEndpoints(query: string, filters: SearchFilters = {}): EndpointRecommendation[] {
   const limit = filters.limit ?? 5;
   const results: EndpointRecommendation[] = [];
@@ -215,11 +306,6 @@ export function searchEndpoints(query: string, filters: SearchFilters = {}): End
     if (results.length >= limit) break;
   }
   return results;
-}
-
-/** MiniSearch's own answer for a query, for the test that holds rankOperations to it. */
-export function rankOperationsByMiniSearch(query: string): { id: string; score: number }[] {
-  return index.search(query).map((hit) => ({ id: String(hit.id), score: hit.score }));
 }
 
 /** The operationIds nearest to a mistyped one, for "unknown operationId" errors. */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { pathParameters } from '../../operations/define.js';
 import { findOperation, operations } from '../../operations/index.js';
 import { handlers } from '../../src/api/handlers/index.js';
-import { withGeneratedBlock } from '../../src/api/llms-txt.js';
+import { withGeneratedBlock } from '../../src/http/llms-txt.js';
 import { buildOpenApiDocument } from '../../src/api/openapi.js';
 
 const specOperationIds = [

@@ -2,7 +2,7 @@ import { parse as parseQuery } from 'node:querystring';
 import fc from 'fast-check';
 import { Pool } from 'undici';
 import { pathParameters, type AnyOperation } from '../../operations/define.js';
-import { inputJsonSchema } from '../../src/api/openapi.js';
+import { inputJsonSchema } from '../../operations/json-schema.js';
 import {
   applyMutation,
   fieldName,

@@ -1,25 +1,35 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { classifyInboundRequest } from '@modelcontextprotocol/server';
+import { Writable } from 'node:stream';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { classifyInboundRequest, createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { AppContext } from '../../src/context.js';
 import { createLogger } from '../../src/log.js';
-import { directPathCounts, envelopeAccepted } from '../../src/mcp/fast-path.js';
-import { rankOperations, rankOperationsByMiniSearch } from '../../src/mcp/search.js';
+import { directPath, directPathCounts, envelopeAccepted, replayedRequest } from '../../src/mcp/fast-path.js';
+import type { Gateway } from '../../src/mcp/gateway.js';
+import { createServerFactory, type CallerInfo } from '../../src/mcp/server.js';
+import type { McpTool } from '../../src/mcp/tools/table.js';
 import { startService, type RunningService } from '../../src/service.js';
-import { testEnv } from '../audiences/helpers.js';
+import { buildAudience, testEnv, waitFor } from '../audiences/helpers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { intents } from './intents.js';
+import { createLogScanner } from '../helpers/log-scanner.js';
 
 /**
  * The direct path answers common tool calls without the SDK. It must answer exactly as the SDK
  * would: every case below is sent to an instance with the direct path and to one without it
  * (MCP_DIRECT_PATH=false), on one database, by two accounts with the same credits, and the
- * answers must be the same, while the counters show which path answered.
+ * answers must be the same (status, headers and JSON-RPC message; only what is random by design
+ * is normalised: request ids, confirmation tokens, stored-result ids, timestamps), while the
+ * counters show which path answered.
  */
 
 type Era = 'modern' | 'legacy';
+type Side = 'direct' | 'sdk';
 
 const modernEnvelope = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -38,10 +48,48 @@ interface RawCall {
 interface RawAnswer {
   status: number;
   contentType: string;
+  headers: Record<string, string>;
   message: unknown;
+  /** The JSON-RPC message as it came, before normalisation. */
+  raw: string;
 }
 
-async function post(url: string, apiKey: string, call: RawCall, id: number): Promise<RawAnswer> {
+/** Values that are random by design, named by what they are so that two answers compare. */
+const randomByDesign: Array<[RegExp, string]> = [
+  [/ct1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, '<confirmation token>'],
+  [/r_[A-Za-z0-9_-]{16}/g, '<stored result>'],
+  [/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<timestamp>'],
+  // The two accounts differ only in their generated names, and in what is signed for each (paging cursors).
+  [/Test account [a-z0-9]+/g, 'Test account'],
+  [/(nextCursor\\?":\s*\\?")[A-Za-z0-9_.-]+/g, '$1<cursor of the account>'],
+];
+
+function normalised(json: string, replacements: Array<[RegExp, string]> = []): unknown {
+  let text = json;
+  for (const [pattern, name] of [...randomByDesign, ...replacements]) text = text.replace(pattern, name);
+  return text ? JSON.parse(text) : null;
+}
+
+/**
+ * Headers as a client reads them. The request id is random per request (both answers must carry
+ * one); Date is the clock; the framing differs by design (the direct path knows its length, the
+ * SDK streams chunked), and says nothing about the answer.
+ */
+function comparableHeaders(headers: Headers, requestLog: boolean): Record<string, string> {
+  const all = Object.fromEntries(headers);
+  if (requestLog) expect(all['x-request-id']).toMatch(/^[\w.-]{1,100}$/);
+  const { date: _date, 'x-request-id': _id, 'content-length': _length, 'transfer-encoding': _chunked, ...rest } = all;
+  return rest;
+}
+
+async function post(
+  url: string,
+  apiKey: string,
+  call: RawCall,
+  id: number,
+  replacements: Array<[RegExp, string]> = [],
+  requestLog = true,
+): Promise<RawAnswer> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
@@ -58,45 +106,92 @@ async function post(url: string, apiKey: string, call: RawCall, id: number): Pro
   const contentType = response.headers.get('content-type') ?? '';
   // A 2025-era exchange answers with a one-event stream; its data line is the message.
   const json = contentType.startsWith('text/event-stream') ? (/^data: (.*)$/m.exec(text)?.[1] ?? '') : text;
-  // The two accounts differ only in their generated names.
-  const sameNames = json.replace(/Test account [a-z0-9]+/g, 'Test account');
-  return { status: response.status, contentType, message: sameNames ? JSON.parse(sameNames) : null };
+  return { status: response.status, contentType, headers: comparableHeaders(response.headers, requestLog), message: normalised(json, replacements), raw: json };
+}
+
+/** The structured content of a tool result in a raw answer. */
+function structuredOf(answer: RawAnswer): Record<string, any> {
+  return (JSON.parse(answer.raw) as { result: { structuredContent: Record<string, any> } }).result.structuredContent;
 }
 
 describe('MCP direct path', () => {
   let app: TestApp;
   let sdkOnly: RunningService;
   let sdkOnlyDataDir: string;
-  let directKey: string;
-  let sdkKey: string;
+  const keys: Record<Side, string> = { direct: '', sdk: '' };
+  const audiences: Record<Side, string> = { direct: '', sdk: '' };
+  const logLines: string[] = [];
+  const scanner = createLogScanner();
 
   beforeAll(async () => {
-    app = await startTestApp({ catalog: 'seeded', env: testEnv });
+    // The service logs into the scanner (no key, token, email or phone may appear) and here, so
+    // that a test can wait for what the service reports.
+    const stream = new Writable({
+      write(chunk: Buffer, encoding, done) {
+        logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+        scanner.stream.write(chunk, encoding, done);
+      },
+    });
+    app = await startTestApp({ catalog: 'seeded', env: testEnv, log: createLogger('debug', stream) });
     sdkOnlyDataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-sdk-only-'));
     const config = app.service.context.config;
     sdkOnly = await startService(
       { ...config, dataDir: sdkOnlyDataDir, exportDir: path.join(sdkOnlyDataDir, 'exports'), JOB_WORKER: false, MCP_DIRECT_PATH: false },
       { log: createLogger('silent') },
     );
-    directKey = (await app.createAccount({ credits: 5_000 })).apiKey;
-    sdkKey = (await app.createAccount({ credits: 5_000 })).apiKey;
+    for (const side of ['direct', 'sdk'] as const) {
+      keys[side] = (await app.createAccount({ credits: 5_000 })).apiKey;
+      // The same filters and caps give both accounts the same records, so their estimates agree.
+      const built = await buildAudience(app, keys[side], {
+        name: 'Direct path audience',
+        filters: { maxCompanies: 3, maxProspects: 6, companySearchParams: { headquartersCountryCode: ['US'] }, prospectSearchParams: {} },
+      });
+      audiences[side] = built.audienceId;
+    }
   });
   afterAll(async () => {
     await sdkOnly?.stop();
     await app?.stop();
     if (sdkOnlyDataDir) await rm(sdkOnlyDataDir, { recursive: true, force: true });
+    expect(scanner.findings).toEqual([]);
   });
 
+  const urlOf = (side: Side, surface: string) => `${side === 'direct' ? app.url : sdkOnly.url}${surface}`;
+  /** Each account's own audience (and the estimate made of it) reads as the same name. */
+  const audienceNamed = (side: Side): Array<[RegExp, string]> => [
+    [new RegExp(`("audienceId":\\s*"?)${audiences[side]}\\b`, 'g'), '$1<audience>'],
+    [/("estimateId\\?":\\?")\d+/g, '$1<estimate>'],
+  ];
+
   /** Sends the call to both instances and returns both answers, with which path answered on the direct instance. */
-  async function both(call: RawCall, surface = '/mcp'): Promise<{ direct: RawAnswer; sdk: RawAnswer; answeredDirectly: boolean }> {
+  async function both(
+    call: RawCall | ((side: Side) => RawCall),
+    surface = '/mcp',
+  ): Promise<{ direct: RawAnswer; sdk: RawAnswer; answeredDirectly: boolean }> {
+    const callOf = (side: Side) => (typeof call === 'function' ? call(side) : call);
     const before = directPathCounts.answered;
-    const direct = await post(`${app.url}${surface}`, directKey, call, 41);
+    const direct = await post(urlOf('direct', surface), keys.direct, callOf('direct'), 41, audienceNamed('direct'));
     const answeredDirectly = directPathCounts.answered === before + 1;
-    const sdk = await post(`${sdkOnly.url}${surface}`, sdkKey, call, 41);
+    const sdk = await post(urlOf('sdk', surface), keys.sdk, callOf('sdk'), 41, audienceNamed('sdk'));
     return { direct, sdk, answeredDirectly };
   }
 
-  const answeredCases: Array<[string, Omit<RawCall, 'era'>]> = [
+  const sameAnswer = (answer: { direct: RawAnswer; sdk: RawAnswer }) => {
+    const { raw: _direct, ...direct } = answer.direct;
+    const { raw: _sdk, ...sdk } = answer.sdk;
+    expect(direct).toEqual(sdk);
+  };
+
+  const trigger = (side: Side) => ({
+    audienceId: audiences[side],
+    enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false },
+    runContactEnrichment: true,
+  });
+  /** Worst case 600 credits, over the confirmation threshold (CONFIRM_ABOVE_CREDITS, 500). */
+  const bigPage = { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 600 };
+
+  type Case = [string, Omit<RawCall, 'era'> | ((side: Side) => Omit<RawCall, 'era'>)];
+  const answeredCases: Case[] = [
     ['a search', { tool: 'search_endpoints', args: { query: 'find software companies in Germany', limit: 3 } }],
     ['a filtered search', { tool: 'search_endpoints', args: { query: 'how many credits are left', freeOnly: true, category: 'account' } }],
     ['a search that finds nothing', { tool: 'search_endpoints', args: { query: 'zzzz qqqq' } }],
@@ -105,50 +200,93 @@ describe('MCP direct path', () => {
     ['a free call', { tool: 'call_operation', args: { operationId: 'getCreditBalance', payload: {} } }],
     ['a charged page', { tool: 'call_operation', args: { operationId: 'companySearch', payload: { searchParams: { headquartersCountryCode: ['DE'] }, pageSize: 5 } } }],
     ['a payload the registry refuses', { tool: 'call_operation', args: { operationId: 'companySearch', payload: { pageSize: 'many' } } }],
-    ['a call that needs confirmation by token', { tool: 'call_operation', args: { operationId: 'triggerEnrichment', payload: { audienceId: 999_999, enrichmentTypes: ['work_email'] } } }],
+    ['a REST refusal (another account\'s audience)', { tool: 'call_operation', args: { operationId: 'getAudienceStatus', payload: { audienceId: '999999999' } } }],
+    ['a call over the threshold that needs confirmation by token', { tool: 'call_operation', args: { operationId: 'companySearch', payload: bigPage } }],
+    ['a call that always needs confirmation by token', (side) => ({ tool: 'call_operation', args: { operationId: 'triggerEnrichment', payload: trigger(side) } })],
   ];
+  const withEra = (call: Case[1], era: Era) => (typeof call === 'function' ? (side: Side) => ({ ...call(side), era }) : { ...call, era });
 
   for (const era of ['modern', 'legacy'] as const) {
     for (const [name, call] of answeredCases) {
       it(`answers ${name} as the SDK does (${era})`, async () => {
-        const { direct, sdk, answeredDirectly } = await both({ ...call, era });
-        expect(answeredDirectly).toBe(true);
-        expect(direct).toEqual(sdk);
-        expect(direct.status).toBe(200);
-        expect(direct.contentType).toBe(era === 'modern' ? 'application/json' : 'text/event-stream');
+        const answers = await both(withEra(call, era));
+        expect(answers.answeredDirectly).toBe(true);
+        sameAnswer(answers);
+        expect(answers.direct.status).toBe(200);
+        expect(answers.direct.contentType).toBe(era === 'modern' ? 'application/json' : 'text/event-stream');
+        if (name.includes('confirmation by token')) {
+          // Reached the token path itself: nothing ran, and the answer carries a token to send back.
+          const structured = structuredOf(answers.direct);
+          expect(structured.confirmationRequired.confirmationToken).toMatch(/^ct1\./);
+          expect(structuredOf(answers.sdk).confirmationRequired.confirmationToken).toMatch(/^ct1\./);
+        }
       });
     }
   }
 
+  it('runs a confirmed call once on each path when the token comes back, and the charges agree', async () => {
+    const first = await both({ era: 'legacy', tool: 'call_operation', args: { operationId: 'companySearch', payload: bigPage } });
+    const tokens = { direct: structuredOf(first.direct).confirmationRequired.confirmationToken, sdk: structuredOf(first.sdk).confirmationRequired.confirmationToken };
+    const balances = async () => ({
+      direct: (await app.request('GET', `/v1/credits?apiKey=${keys.direct}`)).body.output.balance as number,
+      sdk: (await app.request('GET', `/v1/credits?apiKey=${keys.sdk}`)).body.output.balance as number,
+    });
+    const before = await balances();
+    const confirmed = await both((side) => ({ era: 'legacy', tool: 'call_operation', args: { operationId: 'companySearch', payload: bigPage, confirmationToken: tokens[side] } }));
+    expect(confirmed.answeredDirectly).toBe(true);
+    sameAnswer(confirmed);
+    const charged = structuredOf(confirmed.direct).chargeInfo.creditsCharged as number;
+    expect(charged).toBeGreaterThan(0);
+    const after = await balances();
+    expect(before.direct - after.direct).toBe(charged);
+    expect(before.sdk - after.sdk).toBe(charged);
+
+    // The same token again: refused on both paths, nothing charged.
+    const replayed = await both((side) => ({ era: 'modern', tool: 'call_operation', args: { operationId: 'companySearch', payload: bigPage, confirmationToken: tokens[side] } }));
+    sameAnswer(replayed);
+    expect(structuredOf(replayed.direct).error).toMatchObject({ code: 'confirmation_refused', reason: 'used' });
+    expect(await balances()).toEqual(after);
+  });
+
   it('answers on /mcp/v2 too, and the charge lands on the caller\'s account', async () => {
-    const before = await app.request('GET', `/v1/credits?apiKey=${directKey}`);
-    const { direct, sdk, answeredDirectly } = await both(
+    const before = await app.request('GET', `/v1/credits?apiKey=${keys.direct}`);
+    const answers = await both(
       { era: 'modern', tool: 'call_operation', args: { operationId: 'companySearch', payload: { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 3 } } },
       '/mcp/v2',
     );
-    expect(answeredDirectly).toBe(true);
-    expect(direct).toEqual(sdk);
-    const charged = (direct.message as { result: { structuredContent: { chargeInfo: { creditsCharged: number } } } }).result.structuredContent.chargeInfo.creditsCharged;
+    expect(answers.answeredDirectly).toBe(true);
+    sameAnswer(answers);
+    const charged = structuredOf(answers.direct).chargeInfo.creditsCharged as number;
     expect(charged).toBeGreaterThan(0);
-    const after = await app.request('GET', `/v1/credits?apiKey=${directKey}`);
+    const after = await app.request('GET', `/v1/credits?apiKey=${keys.direct}`);
     expect(before.body.output.balance - after.body.output.balance).toBe(charged);
   });
 
-  const generatedCases: Array<[string, Omit<RawCall, 'era'>]> = [
+  const generatedCases: Case[] = [
     ['a free generated tool', { tool: 'getCreditBalance', args: {} }],
     ['a charged generated tool', { tool: 'peopleSearch', args: { searchParams: { country3LetterCode: ['DEU'] }, pageSize: 2 } }],
     ['a generated tool with a payload the registry refuses', { tool: 'companySearch', args: { pageSize: 0 } }],
-    ['a generated tool that needs confirmation by token', { tool: 'triggerEnrichment', args: { audienceId: 999_999, enrichmentTypes: ['work_email'] } }],
+    ['a generated tool over the threshold that needs confirmation by token', { tool: 'companySearch', args: bigPage }],
+    ['a generated tool that always needs confirmation by token', (side) => ({ tool: 'triggerEnrichment', args: trigger(side) })],
   ];
   for (const era of ['modern', 'legacy'] as const) {
     for (const [name, call] of generatedCases) {
       it(`answers ${name} on /mcp/v2 as the SDK does (${era})`, async () => {
-        const { direct, sdk, answeredDirectly } = await both({ ...call, era }, '/mcp/v2');
-        expect(answeredDirectly).toBe(true);
-        expect(direct).toEqual(sdk);
+        const answers = await both(withEra(call, era), '/mcp/v2');
+        expect(answers.answeredDirectly).toBe(true);
+        sameAnswer(answers);
+        if (name.includes('confirmation by token')) expect(structuredOf(answers.direct).confirmationRequired.confirmationToken).toMatch(/^ct1\./);
       });
     }
   }
+
+  it('answers a browser at an allowed Origin with the same CORS headers as the SDK route', async () => {
+    const origin = 'http://localhost:5173';
+    const answers = await both({ era: 'modern', tool: 'search_endpoints', args: { query: 'credits' }, headers: { origin } });
+    expect(answers.answeredDirectly).toBe(true);
+    sameAnswer(answers);
+    expect(answers.direct.headers['access-control-allow-origin']).toBe(origin);
+  });
 
   const passedOnCases: Array<[string, RawCall]> = [
     ['arguments its schema refuses (the SDK words the error)', { era: 'modern', tool: 'search_endpoints', args: { limit: 3 } }],
@@ -166,61 +304,133 @@ describe('MCP direct path', () => {
   for (const [name, call] of passedOnCases) {
     it(`passes ${name} to the SDK, body intact`, async () => {
       const passedBefore = directPathCounts.passedOn;
-      const { direct, sdk, answeredDirectly } = await both(call);
-      expect(answeredDirectly).toBe(false);
+      const answers = await both(call);
+      expect(answers.answeredDirectly).toBe(false);
       expect(directPathCounts.passedOn).toBe(passedBefore + 1);
-      expect(direct).toEqual(sdk);
+      sameAnswer(answers);
     });
   }
 
   it('takes a 2025-era call that names a 2025 protocol version', async () => {
-    const { direct, sdk, answeredDirectly } = await both({ era: 'legacy', tool: 'search_endpoints', args: { query: 'credits' }, headers: { 'mcp-protocol-version': '2025-06-18' } });
-    expect(answeredDirectly).toBe(true);
-    expect(direct).toEqual(sdk);
+    const answers = await both({ era: 'legacy', tool: 'search_endpoints', args: { query: 'credits' }, headers: { 'mcp-protocol-version': '2025-06-18' } });
+    expect(answers.answeredDirectly).toBe(true);
+    sameAnswer(answers);
   });
 
   it('lets a client go away mid-body without an answer, and keeps serving', async () => {
     const { port } = new URL(app.url);
     const socket = connect(Number(port), '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    socket.write(
-      'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n' +
-        `x-api-key: ${directKey}\r\nContent-Length: 500\r\n\r\n{"jsonrpc":"2.0","id":1,`,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 100));
     const answered: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => answered.push(chunk));
+    const wentAway = logLines.filter((line) => line.includes('mcp client went away')).length;
+    // The headers and part of the body, on the wire before the client goes.
+    await new Promise<void>((resolve, reject) =>
+      socket.write(
+        'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n' +
+          `x-api-key: ${keys.direct}\r\nContent-Length: 500\r\n\r\n{"jsonrpc":"2.0","id":1,`,
+        (error) => (error ? reject(error) : resolve()),
+      ),
+    );
+    const closed = new Promise((resolve) => socket.once('close', resolve));
     socket.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await closed;
+    // The direct path sees the client gone and says so; it never answers, and nothing is left waiting.
+    await waitFor('the direct path to see the client gone', async () => logLines.filter((line) => line.includes('mcp client went away')).length > wentAway, 10_000, 10);
     expect(Buffer.concat(answered).length).toBe(0);
-    const after = await post(`${app.url}/mcp`, directKey, { era: 'legacy', tool: 'search_endpoints', args: { query: 'credits' } }, 2);
+    expect(logLines.some((line) => line.includes('mcp direct path failed'))).toBe(false);
+    const after = await post(`${app.url}/mcp`, keys.direct, { era: 'legacy', tool: 'search_endpoints', args: { query: 'credits' } }, 2);
     expect(after.status).toBe(200);
   });
 
   it('leaves refusals to the Express routes: a bad key is 401, a foreign Origin 403', async () => {
     const call: RawCall = { era: 'legacy', tool: 'search_endpoints', args: { query: 'credits' } };
     const before = { ...directPathCounts };
-    const badKey = await post(`${app.url}/mcp`, 'pds_not_a_key', call, 1);
+    const badKey = await fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': 'pds_not_a_key' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: call.tool, arguments: call.args } }),
+    });
     expect(badKey.status).toBe(401);
-    const foreign = await post(`${app.url}/mcp`, directKey, { ...call, headers: { origin: 'https://evil.example' } }, 1);
+    await badKey.text();
+    const foreign = await post(`${app.url}/mcp`, keys.direct, { ...call, headers: { origin: 'https://evil.example' } }, 1);
     expect(foreign.status).toBe(403);
     expect(directPathCounts).toEqual(before);
   });
 });
 
-describe('search_endpoints ranking with per-term scores', () => {
-  it('ranks exactly as MiniSearch does: same operations, scores and order', () => {
-    const queries = [
-      ...intents.map((intent) => intent.query),
-      'find software companies in Germany with 50 to 200 employees',
-      'audience audience build',
-      'settings statuses companies',
-      'enrichmnt estimte costt',
-      'x',
-      '',
-    ];
-    for (const query of queries) expect(rankOperations(query), query).toEqual(rankOperationsByMiniSearch(query));
+describe('the direct path and the SDK around a tool that throws', () => {
+  // The real direct path in front of the real SDK handler, both from one table whose tool fails:
+  // a branch no tool of the service takes on purpose, answered the same way by both.
+  const explode: McpTool = {
+    name: 'explode',
+    title: 'Explode',
+    description: 'Fails every time.',
+    input: z.object({ why: z.string().optional() }),
+    inputSchema: { type: 'object', properties: { why: { type: 'string' } } },
+    annotations: { readOnlyHint: true },
+    mayAsk: false,
+    run: async (args) => {
+      throw new Error(`the tool failed: ${(args as { why?: string }).why ?? 'no reason'}`);
+    },
+  };
+  const tools = new Map([[explode.name, explode]]);
+  const caller: CallerInfo = { principal: { accountId: 1, accountName: 'Test', plan: 'pro', email: null }, apiKey: 'unused' };
+  const auth: AuthInfo = { token: 'x-api-key', clientId: 'account:1', scopes: [], extra: { caller } };
+  const serverInfo = { name: 'throwing-test', version: '1.0.0' };
+  const servers: Server[] = [];
+  let directUrl = '';
+  let sdkUrl = '';
+
+  beforeAll(async () => {
+    const factory = createServerFactory(
+      {
+        // Neither the gateway nor the codec is reached by a tool that throws before using them.
+        gateway: null as unknown as Gateway,
+        rateLimits: { search: 1, standard: 1, status: 1, heavy: 1 },
+        confirmationCodec: () => Promise.reject(new Error('no confirmation here')),
+        ...serverInfo,
+      },
+      tools,
+    );
+    const sdk = toNodeHandler(createMcpHandler(factory));
+    const sdkListener = (req: IncomingMessage, res: ServerResponse) => {
+      void sdk(Object.assign(replayedRequest(req), { auth }), res);
+    };
+    const context = { log: createLogger('silent'), services: {} } as unknown as AppContext;
+    const withDirectPath = directPath(
+      { context, serverInfo, surfaces: new Map([['/mcp', { tools, authenticate: async () => auth }]]), allowedHosts: null, allowedOrigins: ['localhost', '127.0.0.1'] },
+      sdkListener,
+    );
+    for (const listener of [withDirectPath, sdkListener]) {
+      const server = createServer(listener);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      servers.push(server);
+    }
+    directUrl = `http://127.0.0.1:${(servers[0]?.address() as AddressInfo).port}/mcp`;
+    sdkUrl = `http://127.0.0.1:${(servers[1]?.address() as AddressInfo).port}/mcp`;
   });
+  afterAll(async () => {
+    for (const server of servers) await new Promise((resolve) => server.close(resolve));
+  });
+
+  for (const era of ['modern', 'legacy'] as const) {
+    it(`answers the tool's failure as a tool error, as the SDK does (${era})`, async () => {
+      const call: RawCall = { era, tool: 'explode', args: { why: 'boom' } };
+      const before = directPathCounts.answered;
+      // Only the service's own listener adds a request id; these two are bare.
+      const direct = await post(directUrl, 'unused', call, 9, [], false);
+      expect(directPathCounts.answered).toBe(before + 1);
+      const sdk = await post(sdkUrl, 'unused', call, 9, [], false);
+      delete direct.headers['x-request-id'];
+      const { raw: _d, ...directAnswer } = direct;
+      const { raw: _s, ...sdkAnswer } = sdk;
+      expect(directAnswer).toEqual(sdkAnswer);
+      expect(direct.status).toBe(200);
+      expect(direct.message).toMatchObject({ id: 9, result: { isError: true } });
+      expect(direct.raw).toContain('the tool failed: boom');
+    });
+  }
 });
 
 describe('the direct path\'s envelope check', () => {

@@ -80,12 +80,18 @@ describe('search_endpoints and get_endpoint_details_full', () => {
     expect(invalid.isError).toBe(true);
   });
 
+  /** The reference is given once, as JSON text (the second content block). */
+  const detailsOf = async (operationId: string) => {
+    const answer = await client.callTool('get_endpoint_details_full', { operationId });
+    expect(answer.isError, operationId).toBeFalsy();
+    expect(answer.structuredContent).toBeUndefined();
+    return JSON.parse(answer.content[1]?.text ?? 'null');
+  };
+
   it('details every operation with schemas, fields, rest, credits, rate limit, confirmation, example and workflow', async () => {
     const rateLimits = app.service.context.config;
     for (const operation of operations) {
-      const answer = await client.callTool('get_endpoint_details_full', { operationId: operation.operationId });
-      expect(answer.isError, operation.operationId).toBeFalsy();
-      const details = answer.structuredContent;
+      const details = await detailsOf(operation.operationId);
       expect(details.operationId).toBe(operation.operationId);
       expect(details.rest).toMatchObject({ method: operation.method, path: operation.path });
       expect(details.inputSchema.type).toBe('object');
@@ -102,11 +108,12 @@ describe('search_endpoints and get_endpoint_details_full', () => {
       expect(details.workflow.after).toEqual(operation.workflow.after);
       expect(details.authentication).toContain('x-api-key');
     }
-    const search = (await client.callTool('get_endpoint_details_full', { operationId: 'companySearch' })).structuredContent;
+    const search = await detailsOf('companySearch');
     expect(search.rateLimit.requestsPerMinute).toBe(rateLimits.RATE_LIMIT_SEARCH_PER_MINUTE);
     const pageSize = search.optionalFields.find((f: { name: string }) => f.name === 'pageSize');
     expect(pageSize).toMatchObject({ default: 25, type: 'integer' });
-    expect(pageSize.description).toContain('1000');
+    expect(search.inputSchema.properties.pageSize).toMatchObject({ maximum: 1000 });
+    expect(search.inputSchema.properties.pageSize.description).toContain('1000');
     expect(search.requiredFields.map((f: { name: string }) => f.name)).toEqual(['searchParams']);
   });
 });

@@ -151,6 +151,14 @@ describe('MCP surfaces', () => {
         expect([...positions].sort((a, b) => a - b)).toEqual(positions);
         expect(prompt).toContain('CTOs of Berlin startups');
         expect(prompt).toMatch(/confirm/i);
+        // Count before spending and exclude before building, with the operations the registry has, before the build.
+        const build = prompt.indexOf('buildAudience');
+        expect(prompt).toMatch(/Exclusion lists before building/);
+        expect(prompt.indexOf('createExclusionList')).toBeLessThan(build);
+        for (const count of ['companyCount', 'peopleCount'].filter((id) => operations.some((op) => op.operationId === id))) {
+          expect(prompt.indexOf(count)).toBeGreaterThan(-1);
+          expect(prompt.indexOf(count)).toBeLessThan(build);
+        }
       } finally {
         await client.close();
       }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../operations/index.js';
-import { inputJsonSchema } from '../../src/api/openapi.js';
+import { inputJsonSchema } from '../../operations/json-schema.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 /**

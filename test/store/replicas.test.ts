@@ -12,7 +12,7 @@ import { startService, type RunningService } from '../../src/service.js';
 import { openDatabase } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
 import { waitFor } from '../audiences/helpers.js';
-import { startReplicatedPair, waitUntilReplayed, type ReplicatedPair } from '../helpers/replication.js';
+import { startReplicatedPair, waitUntilReplayed, type ReplicatedPair } from '../../bench/replication.js';
 
 /**
  * Catalog reads on real streaming replication: a primary and a replica of it, started by the

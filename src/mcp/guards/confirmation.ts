@@ -4,8 +4,8 @@ import type { Queryable } from '../../store/db.js';
 /**
  * Confirmation tokens for clients that cannot be asked through elicitation. A token is
  * HMAC-signed (so any instance can check it without a lookup) and bound to the account, the
- * operation and the exact payload; it is single-use, which the table of redeemed tokens
- * enforces across instances: the first INSERT wins, any replay finds the row.
+ * operation and the exact payload; it is single-use, which the record of redeemed tokens
+ * (UsedConfirmations) enforces.
  */
 
 export const confirmationTtlSeconds = 15 * 60;
@@ -27,9 +27,40 @@ export type RedeemResult =
   | { ok: true; tokenId: string; credits: number }
   | { ok: false; reason: 'malformed' | 'mismatch' | 'expired' | 'used' };
 
+/** The record of redeemed tokens: what makes a token single-use. */
+export interface UsedConfirmations {
+  /** Records the token as used; false when it already was. */
+  claim(use: { accountId: number; tokenId: string; operationId: string; expiresAt: number }): Promise<boolean>;
+  /** Forgets a use, so the token confirms its call again. */
+  release(accountId: number, tokenId: string): Promise<void>;
+}
+
+/** Redeemed tokens in PostgreSQL, so that single use holds across instances: the first INSERT wins. */
+export class PostgresUsedConfirmations implements UsedConfirmations {
+  constructor(private readonly db: Queryable) {}
+
+  async claim(use: { accountId: number; tokenId: string; operationId: string; expiresAt: number }): Promise<boolean> {
+    const inserted = await this.db.query(
+      `INSERT INTO mcp_used_confirmations (account_id, token_id, operation_id, expires_at)
+       VALUES ($1, $2, $3, to_timestamp($4)) ON CONFLICT DO NOTHING`,
+      [use.accountId, use.tokenId, use.operationId, use.expiresAt],
+    );
+    if (Math.random() < 0.02) void this.purgeExpired().catch(() => undefined);
+    return inserted.rowCount === 1;
+  }
+
+  async release(accountId: number, tokenId: string): Promise<void> {
+    await this.db.query('DELETE FROM mcp_used_confirmations WHERE account_id = $1 AND token_id = $2', [accountId, tokenId]);
+  }
+
+  async purgeExpired(): Promise<void> {
+    await this.db.query('DELETE FROM mcp_used_confirmations WHERE expires_at < now()');
+  }
+}
+
 export class ConfirmationTokens {
   constructor(
-    private readonly db: Queryable,
+    private readonly used: UsedConfirmations,
     private readonly key: () => Promise<Buffer>,
     private readonly now: () => number = Date.now,
   ) {}
@@ -50,13 +81,8 @@ export class ConfirmationTokens {
       return { ok: false, reason: 'mismatch' };
     }
     if (claims.expiresAt * 1000 <= this.now()) return { ok: false, reason: 'expired' };
-    const inserted = await this.db.query(
-      `INSERT INTO mcp_used_confirmations (account_id, token_id, operation_id, expires_at)
-       VALUES ($1, $2, $3, to_timestamp($4)) ON CONFLICT DO NOTHING`,
-      [claims.accountId, claims.tokenId, claims.operationId, claims.expiresAt],
-    );
-    if (inserted.rowCount !== 1) return { ok: false, reason: 'used' };
-    if (Math.random() < 0.02) void this.purgeExpired().catch(() => undefined);
+    const first = await this.used.claim({ accountId: claims.accountId, tokenId: claims.tokenId, operationId: claims.operationId, expiresAt: claims.expiresAt });
+    if (!first) return { ok: false, reason: 'used' };
     return { ok: true, tokenId: claims.tokenId, credits: claims.credits };
   }
 
@@ -65,11 +91,7 @@ export class ConfirmationTokens {
    * (which then charged nothing), so the user's confirmation is not lost to, say, a 429.
    */
   async release(accountId: number, tokenId: string): Promise<void> {
-    await this.db.query('DELETE FROM mcp_used_confirmations WHERE account_id = $1 AND token_id = $2', [accountId, tokenId]);
-  }
-
-  async purgeExpired(): Promise<void> {
-    await this.db.query('DELETE FROM mcp_used_confirmations WHERE expires_at < now()');
+    await this.used.release(accountId, tokenId);
   }
 
   private async verify(token: string): Promise<SignedClaims | null> {

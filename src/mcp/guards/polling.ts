@@ -12,7 +12,16 @@ export interface CachedPoll {
   ageSeconds: number;
 }
 
-export class PollCache {
+/** The last status answers the gateway serves early polls from. */
+export interface PollAnswers {
+  /** The answer remembered for this resource, when it is younger than the interval. */
+  fresh(accountId: number, operationId: string, resourceKey: string, intervalSeconds: number): Promise<CachedPoll | null>;
+  remember(accountId: number, operationId: string, resourceKey: string, answer: unknown): Promise<void>;
+  /** A change made through the gateway (a build, a trigger) makes the account's earlier status answers stale. */
+  forgetAccount(accountId: number): Promise<void>;
+}
+
+export class PollCache implements PollAnswers {
   constructor(private readonly db: Queryable) {}
 
   async fresh(accountId: number, operationId: string, resourceKey: string, intervalSeconds: number): Promise<CachedPoll | null> {
@@ -37,10 +46,6 @@ export class PollCache {
     if (Math.random() < 0.01) void this.purgeOlderThan(3600).catch(() => undefined);
   }
 
-  /**
-   * A change made through the gateway (a build, a trigger) makes earlier status answers of the
-   * account stale: the next poll must see it.
-   */
   async forgetAccount(accountId: number): Promise<void> {
     await this.db.query('DELETE FROM mcp_poll_cache WHERE account_id = $1', [accountId]);
   }

@@ -15,7 +15,14 @@ export interface StoredResult {
   expiresAt: string;
 }
 
-export class StoredResults {
+/** Where too-large results are kept, per account. */
+export interface ResultStore {
+  store(accountId: number, operationId: string, answer: unknown): Promise<{ resultId: string; expiresAt: string }>;
+  /** Another account's result id reads as not found (null). */
+  load(accountId: number, resultId: string): Promise<StoredResult | null>;
+}
+
+export class StoredResults implements ResultStore {
   constructor(private readonly db: Queryable) {}
 
   async store(accountId: number, operationId: string, answer: unknown): Promise<{ resultId: string; expiresAt: string }> {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError, type FieldIssue } from '../errors.js';
+import { AppError, type FieldIssue } from './errors.js';
 
 /**
  * Turns zod issues into `{field, message}` pairs whose field is a dotted path the caller

@@ -30,7 +30,7 @@ export function withGeneratedBlock(document: string): string {
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-// Run from source (src/api) or compiled (dist/src/api): the file sits at the repository root.
+// Run from source (src/http) or compiled (dist/src/http): the file sits at the repository root.
 const candidates = [path.resolve(here, '../..', 'llms.txt'), path.resolve(here, '../../..', 'llms.txt')];
 
 export async function readLlmsTxt(): Promise<string> {

@@ -1,0 +1,51 @@
+/**
+ * The layers of the codebase, from the bottom. A module imports only from its own layer or the
+ * ones below it; `npm run check` (ESLint) fails on an import against the grain, and
+ * test/lint/layers.test.ts shows that it does.
+ *
+ *   reference/, operations/        plain data: reference lists, the operation registry
+ *   src/config.ts errors.ts log.ts foundations: configuration, the error class, the logger (and small helpers beside them)
+ *   src/store/                     PostgreSQL: pools, migrations, table declarations, the embedded server
+ *   src/jobs/                      the job queue (table access, defineJob, retention tasks)
+ *   src/core/                      the domain; core/ports/ declares what it needs from the outside world
+ *   src/providers/                 adapters that implement core's ports (network, contact vendors, mail, files)
+ *   src/seed/                      the demo dataset and the import
+ *   src/auth/                      API keys, the /mcp/v3 authorization server and sign-in
+ *   src/http/                      HTTP plumbing the surfaces share: request log, metrics, downloads, llms.txt
+ *   src/api/, src/mcp/             the two surfaces, side by side: neither imports the other
+ *   src/worker/                    the job loop that runs core's jobs
+ *   src/app.ts service.ts main.ts cli/   composition: the only places that wire everything together
+ *
+ * src/context.ts names the types of every layer (the services the composition root builds); it
+ * holds types only and is imported with `import type`.
+ */
+const layers = [['store'], ['jobs'], ['core'], ['providers'], ['seed'], ['auth'], ['http'], ['api', 'mcp'], ['worker']];
+const composition = '(^|/)(app|service|main)\\.js$|(^|/)cli/';
+const folders = (names) => `(^|/)(${names.join('|')})/`;
+const why = (what) => `${what}: an import against the layers (see layers.config.js); move the shared code down, or pass it in`;
+
+const restrict = (files, patterns, message) => ({
+  files,
+  rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: patterns.map((regex) => ({ regex, message })) }] },
+});
+
+export const layerRules = [
+  restrict(['reference/**/*.ts'], ['(^|/)src/', '(^|/)operations/'], why('reference/ is plain data below everything')),
+  restrict(['operations/**/*.ts'], ['(^|/)src/'], why('operations/ is plain data below src/')),
+  restrict(
+    ['src/config.ts', 'src/errors.ts', 'src/log.ts', 'src/validation.ts', 'src/metrics.ts'],
+    [folders(layers.flat()), composition],
+    why('a foundation imports no layer'),
+  ),
+  ...layers.map((names, index) => {
+    const above = layers.slice(index + 1).flat();
+    // The surfaces sit side by side: each is forbidden the other as well as what is above both.
+    return names.map((name) =>
+      restrict(
+        [`src/${name}/**/*.ts`],
+        [folders([...above, ...names.filter((other) => other !== name)]), composition],
+        why(`src/${name}/ sits below ${[...above, 'the composition root'].join(', ')}${names.length > 1 ? ` and beside ${names.filter((other) => other !== name).join(', ')}` : ''}`),
+      ),
+    );
+  }).flat(),
+];

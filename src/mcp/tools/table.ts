@@ -1,0 +1,50 @@
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
+import type { RateLimitClass } from '../../../operations/define.js';
+import type { Caller, ConfirmationChannel, Gateway, GatewayAnswer } from '../gateway.js';
+import { callOperationTool, operationTools } from './call-operation.js';
+import { endpointDetailsTool } from './endpoint-details.js';
+import { searchEndpointsTool } from './search-endpoints.js';
+
+/**
+ * The one table of MCP tools. The SDK registration (server.ts) and the direct path
+ * (fast-path.ts) are both driven from it: the same names, descriptions, schemas, annotations
+ * and implementation, so that the two paths cannot drift apart.
+ */
+
+export type Surface = 'default' | 'full' | 'oauth';
+
+export interface McpTool {
+  name: string;
+  title: string;
+  description: string;
+  /** The arguments, as both paths validate them before `run`. */
+  input: z.ZodType;
+  /** What tools/list advertises for the arguments. */
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations: ToolAnnotations;
+  /**
+   * Whether a call may need the user's confirmation. A client that can be asked by form is then
+   * asked through the SDK's multi-round-trip request, which the direct path leaves to the SDK.
+   */
+  mayAsk: boolean;
+  run(args: unknown, caller: Caller, channel: ConfirmationChannel): Promise<GatewayAnswer>;
+}
+
+export interface ToolDependencies {
+  gateway: Gateway;
+  rateLimits: Record<RateLimitClass, number>;
+}
+
+/** The tools of a surface, in the order tools/list gives them: the three everywhere, and on /mcp/v2 one per operation after them. */
+export function toolTable(deps: ToolDependencies, surface: Surface): ReadonlyMap<string, McpTool> {
+  const tools = [searchEndpointsTool(), endpointDetailsTool(deps.rateLimits), callOperationTool(deps.gateway)];
+  if (surface === 'full') tools.push(...operationTools(deps.gateway));
+  return new Map(tools.map((tool) => [tool.name, tool]));
+}
+
+/** A tool whose answer never asks anything: its run is a plain function of its arguments. */
+export function answered(result: CallToolResult): GatewayAnswer {
+  return { kind: 'result', result };
+}

@@ -1,0 +1,48 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * `npm run check` fails on an import against the layers (layers.config.js): each case lints a
+ * file placed in a layer, as ESLint would find it in the tree, and expects the layer rule to
+ * refuse the import, or to let it through.
+ */
+const eslint = new ESLint();
+
+async function layerErrors(filePath: string, importLine: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${importLine}\nexport const probe = typeof imported;\n`, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
+}
+
+describe('the layer rules', () => {
+  it.each([
+    ['src/core/audiences/probe.ts', "import { imported } from '../../api/router.js';", 'src/core/'],
+    ['src/core/probe.ts', "import { imported } from '../providers/mailer.js';", 'src/core/'],
+    ['src/core/probe.ts', "import { imported } from '../service.js';", 'src/core/'],
+    ['src/store/probe.ts', "import { imported } from '../core/credits.js';", 'src/store/'],
+    ['src/jobs/probe.ts', "import { imported } from '../worker/index.js';", 'src/jobs/'],
+    ['src/mcp/probe.ts', "import { imported } from '../api/router.js';", 'src/mcp/'],
+    ['src/api/probe.ts', "import { imported } from '../mcp/index.js';", 'src/api/'],
+    ['src/http/probe.ts', "import { imported } from '../mcp/fast-path.js';", 'src/http/'],
+    ['src/providers/probe.ts', "import { imported } from '../auth/bearer.js';", 'src/providers/'],
+    ['operations/search/probe.ts', "import { imported } from '../../src/core/credits.js';", 'operations/'],
+    ['reference/probe.ts', "import { imported } from '../operations/index.js';", 'reference/'],
+    ['src/log.ts', "import { imported } from './store/db.js';", 'foundation'],
+  ])('refuses in %s: %s', async (file, line, layer) => {
+    const errors = await layerErrors(file, line);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(layer);
+    expect(errors[0]).toMatch(/against the layers/);
+  });
+
+  it.each([
+    ['src/core/probe.ts', "import { imported } from '../store/db.js';"],
+    ['src/core/probe.ts', "import { imported } from '../../operations/index.js';"],
+    ['src/providers/probe.ts', "import { imported } from '../core/ports/mailer.js';"],
+    ['src/api/probe.ts', "import { imported } from '../auth/api-keys.js';"],
+    ['src/mcp/probe.ts', "import { imported } from '../http/request-log.js';"],
+    ['src/service.ts', "import { imported } from './mcp/index.js';"],
+    ['src/core/probe.ts', "import type { imported } from '../context.js';"],
+  ])('lets through in %s: %s', async (file, line) => {
+    expect(await layerErrors(file, line)).toEqual([]);
+  });
+});

@@ -1,0 +1,69 @@
+import type { AnyOperation } from '../../../operations/define.js';
+import type { Backend, ForwardOptions, RestAnswer } from '../../../src/mcp/backend.js';
+
+/**
+ * A stand-in for the REST API behind the gateway, for the unit tier: it answers the few
+ * operations the gateway's tests call, as the REST API's envelope and error shapes say, keeps a
+ * balance, and records every forward. The HTTP tier runs the gateway against the real REST API.
+ */
+export interface Forward {
+  operationId: string;
+  payload: Record<string, unknown>;
+  options: ForwardOptions;
+}
+
+export class FakeRest implements Backend {
+  readonly forwards: Forward[] = [];
+  /** The next calls fail as a connection would (thrown, nothing answered). */
+  failures = 0;
+  /** Size of each record's padding, to make pages as large as a test needs. */
+  recordPadding = 10;
+  estimateCredits = 40;
+
+  constructor(public balance: number) {}
+
+  async call(operation: AnyOperation, payload: Record<string, unknown>, options: ForwardOptions): Promise<RestAnswer> {
+    this.forwards.push({ operationId: operation.operationId, payload, options });
+    if (this.failures > 0) {
+      this.failures -= 1;
+      throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    }
+    switch (operation.operationId) {
+      case 'getCreditBalance':
+        return ok({ balance: this.balance, plan: 'pro' }, { method: 'free' });
+      case 'companySearch': {
+        const pageSize = typeof payload.pageSize === 'number' ? payload.pageSize : 25;
+        if (pageSize > this.balance) return error(402, 'insufficient_credits', `Needs ${pageSize} credits; the balance is ${this.balance}.`);
+        this.balance -= pageSize;
+        const data = Array.from({ length: pageSize }, (_, i) => ({ id: String(i + 1), name: `Company ${i + 1}`, padding: 'x'.repeat(this.recordPadding) }));
+        return ok({ data, nextCursor: 'c1' }, { method: 'charged-now', creditsCharged: pageSize });
+      }
+      case 'getAudienceStatus':
+        if (payload.audienceId !== '7') return error(404, 'not_found', 'No audience with this id.');
+        return ok({ audienceId: '7', status: 'BUILDING' }, { method: 'free' });
+      case 'estimateEnrichmentCost':
+        return ok({ estimateId: '1', totalCredits: this.estimateCredits, timeEstimate: { totalSeconds: 30, formatted: 'about 30 seconds' } }, { method: 'free' });
+      case 'triggerEnrichment':
+        if (this.estimateCredits > this.balance) return error(402, 'insufficient_credits', 'Not enough credits.');
+        this.balance -= this.estimateCredits;
+        return ok({ enrichmentId: '1', status: 'RUNNING', estimatedCredits: this.estimateCredits }, { method: 'charged-now', creditsCharged: this.estimateCredits });
+      default:
+        return error(404, 'not_found', `The fake REST API does not serve ${operation.operationId}.`);
+    }
+  }
+
+  forwardsOf(operationId: string): Forward[] {
+    return this.forwards.filter((f) => f.operationId === operationId);
+  }
+}
+
+function ok(output: unknown, chargeInfo: Record<string, unknown>): RestAnswer {
+  const body = { output, chargeInfo };
+  const json = JSON.stringify(body);
+  return { status: 200, body, json, retryAfterSeconds: null };
+}
+
+function error(status: number, code: string, message: string): RestAnswer {
+  const body = { error: { code, message, requestId: 'fake' } };
+  return { status, body, json: JSON.stringify(body), retryAfterSeconds: null };
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { findOperation, operations } from '../../../operations/index.js';
+import { conceptsOf, terms, words } from '../../../src/mcp/concepts.js';
+import { rankOperations, searchEndpoints } from '../../../src/mcp/search.js';
+import { intents } from '../../mcp/intents.js';
+import { phrasings } from '../../mcp/intents/phrasings.js';
+import { percent, score } from '../../mcp/intents/score.js';
+import { heldOut, isHeldOut, tuning } from '../../mcp/intents/split.js';
+
+/**
+ * search_endpoints' ranking, without the server. The generalisation set (test/mcp/intents/) is
+ * scored as split: the tuning set, which the ranker's authors looked at, and the held-out set,
+ * which is only ever scored; the issue's targets are in BENCHMARKS.md beside these figures.
+ */
+
+const rank = (query: string) => searchEndpoints(query, { limit: 3 }).map((r) => r.operationId);
+/** Phrasings of operations this registry has (the set covers the operations of issue 13 too). */
+const known = <T extends { expected: string }>(set: readonly T[]) => set.filter((p) => findOperation(p.expected) !== undefined);
+
+describe('the generalisation set', () => {
+  it('is split by the text of each query alone, as split.ts says, and stays the size it was written at', () => {
+    expect(phrasings).toHaveLength(263);
+    expect(new Set(phrasings.map((p) => p.query)).size).toBe(phrasings.length);
+    expect(tuning).toHaveLength(149);
+    expect(heldOut).toHaveLength(114);
+    for (const p of heldOut) expect(isHeldOut(p.query)).toBe(true);
+    for (const p of tuning) expect(isHeldOut(p.query)).toBe(false);
+    // Every operation of the registry has phrasings in the set, in all five styles together.
+    const covered = new Set(phrasings.map((p) => p.expected));
+    for (const operation of operations) expect(covered.has(operation.operationId), operation.operationId).toBe(true);
+    expect(new Set(phrasings.map((p) => p.style))).toEqual(new Set(['terse', 'verbose', 'quoted', 'non-native', 'unseen']));
+  });
+
+  it('ranks both sets at least as well as when the ranker was last measured, within 1 ms of CPU a search', () => {
+    const tuned = score(known(tuning), rank);
+    const held = score(known(heldOut), rank);
+    const old = score(intents, rank);
+    console.log(
+      `search ranking: held-out (n=${held.count}) top-1 ${percent(held.top1Rate)}, top-3 ${percent(held.top3Rate)}; ` +
+        `tuning (n=${tuned.count}) top-1 ${percent(tuned.top1Rate)}, top-3 ${percent(tuned.top3Rate)}; ` +
+        `old set (n=${old.count}) top-1 ${percent(old.top1Rate)}, top-3 ${percent(old.top3Rate)}`,
+    );
+    // Floors below the figures in BENCHMARKS.md (the issue's targets, 92 % and 99 % held out, are not reached yet).
+    expect(held.top1Rate).toBeGreaterThanOrEqual(0.65);
+    expect(held.top3Rate).toBeGreaterThanOrEqual(0.85);
+    expect(tuned.top1Rate).toBeGreaterThanOrEqual(0.8);
+    expect(tuned.top3Rate).toBeGreaterThanOrEqual(0.92);
+    expect(old.top1Rate).toBeGreaterThanOrEqual(0.9);
+    expect(old.top3Rate).toBeGreaterThanOrEqual(0.98);
+
+    const queries = phrasings.map((p) => p.query);
+    for (const query of queries) searchEndpoints(query);
+    const started = process.cpuUsage();
+    const rounds = 4;
+    for (let i = 0; i < rounds; i += 1) for (const query of queries) searchEndpoints(query);
+    const used = process.cpuUsage(started);
+    expect((used.user + used.system) / (rounds * queries.length)).toBeLessThan(1_000);
+  });
+});
+
+describe('the three kinds of mistake, at their cause', () => {
+  it('does not let a one-word input field pull its operation up: field names are indexed only as whole identifiers', () => {
+    let checked = 0;
+    for (const operation of operations) {
+      const ownText = new Set(terms(`${operation.title} ${operation.summary} ${operation.description} ${operation.keywords.join(' ')} ${operation.operationId}`));
+      for (const field of Object.keys(operation.input.shape)) {
+        if (/[A-Z]/.test(field) || terms(field).some((term) => ownText.has(term))) continue;
+        // A word that is only the name of this operation's field says nothing about the operation.
+        checked += 1;
+        expect(rankOperations(field).map((r) => r.id), `${field} → ${operation.operationId}`).not.toContain(operation.operationId);
+      }
+    }
+    expect(checked).toBeGreaterThan(5);
+    // A quoted identifier still finds the operations that take it.
+    expect(rank('maxProspectsToEnrich').slice(0, 2).sort()).toEqual(['estimateEnrichmentCost', 'triggerEnrichment']);
+  });
+
+  it('ranks the status operation above the one that started the work, for questions about progress', () => {
+    const pairs = operations.flatMap((starter) =>
+      starter.workflow.after
+        .map((id) => findOperation(id))
+        .filter((status) => status?.pollIntervalSeconds !== undefined)
+        .map((status) => ({ starter, status: status! })),
+    );
+    expect(pairs.length).toBeGreaterThanOrEqual(3);
+    for (const { starter, status } of pairs) {
+      // The work as the status operation names it: "export", "audience", "batch contact enrichment".
+      const subject = words(status.operationId).filter((word) => !['get', 'poll', 'status'].includes(word)).join(' ');
+      for (const question of [`is the ${subject} done yet`, `did the ${subject} fail`, `how far along is my ${subject}`, `${subject} finished?`]) {
+        const ranked = rankOperations(question).map((r) => r.id);
+        expect(ranked.indexOf(status.operationId), `"${question}": ${ranked.slice(0, 3).join(', ')}`).toBeGreaterThanOrEqual(0);
+        expect(ranked.indexOf(status.operationId), `"${question}": ${ranked.slice(0, 3).join(', ')}`).toBeLessThan(
+          ranked.indexOf(starter.operationId) < 0 ? Infinity : ranked.indexOf(starter.operationId),
+        );
+      }
+    }
+  });
+
+  it('reads the words people use for an audience as the audience', () => {
+    for (const name of ['segment', 'my list', 'saved list', 'lead list', 'target list', 'prospect list']) {
+      expect(conceptsOf(`build the ${name}`)).toContain('o_audience');
+      expect(rank(`build the ${name}`)[0], name).toBe('buildAudience');
+      if (findOperation('deleteAudience')) expect(rank(`delete the ${name}`)[0], name).toBe('deleteAudience');
+      expect(rank(`is the ${name} ready`)[0], name).toBe('getAudienceStatus');
+      expect(rank(`export the ${name} to csv`).slice(0, 2), name).toEqual(expect.arrayContaining([expect.stringMatching(/^export(Companies|Prospects)$/)]));
+    }
+    // An exclusion list is not an audience, and "a list of" is no act of listing.
+    expect(conceptsOf('add acme.com to the exclusion list')).not.toContain('o_audience');
+    expect(conceptsOf('give me a list of fintech companies')).not.toContain('a_list');
+  });
+});
