@@ -51,6 +51,9 @@ const service = await startServiceProcess({
 const pid = service.child.pid;
 const db = openDatabase(databaseUrl, 2);
 
+/** What the scenario reads of an answer: ids, a job's status, an error's code or /healthz's reason. */
+type Answer = { output?: { audienceId?: string; taskId?: string; status?: string }; error?: { code?: string }; reason?: string } | null;
+
 interface Sample {
   at: number;
   what: string;
@@ -62,7 +65,7 @@ interface Sample {
 
 try {
   const { apiKey } = await createAccount(db, { name: 'outage', plan: 'pro', initialCredits: 10_000_000 });
-  const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any; retryAfter: string | null }> => {
+  const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: Answer; retryAfter: string | null }> => {
     const response = await fetch(`${service.url}${path}`, {
       method,
       headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -70,28 +73,28 @@ try {
       signal: AbortSignal.timeout(hangMs),
     });
     const text = await response.text();
-    let parsed: unknown = text;
+    let parsed: Answer = null;
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(text) as Answer;
     } catch {
-      // kept as text
+      // not JSON: nothing to read in it
     }
     return { status: response.status, body: parsed, retryAfter: response.headers.get('retry-after') };
   };
   const prebuilt = await call('POST', '/v1/audiences/create', { name: 'Read during the outage' });
-  const readable = prebuilt.body.output.audienceId as string;
+  const readable = prebuilt.body?.output?.audienceId as string;
 
   const started = Date.now();
   const samples: Sample[] = [];
   const health: Sample[] = [];
   let running = true;
-  const requests: Array<{ what: string; send: () => Promise<{ status: number; body: any; retryAfter: string | null }> }> = [
+  const requests: Array<{ what: string; send: () => Promise<{ status: number; body: Answer; retryAfter: string | null }> }> = [
     { what: 'companySearch', send: () => call('POST', '/v1/company-search', { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 5 }) },
     { what: 'getCreditBalance', send: () => call('GET', '/v1/credits') },
     { what: 'getAudienceStatus', send: () => call('GET', `/v1/audiences/${readable}`) },
     { what: 'createAudience', send: () => call('POST', '/v1/audiences/create', { name: 'During the load' }) },
   ];
-  const measure = async (what: string, send: () => Promise<{ status: number; body: any; retryAfter: string | null }>, into: Sample[]) => {
+  const measure = async (what: string, send: () => Promise<{ status: number; body: Answer; retryAfter: string | null }>, into: Sample[]) => {
     const at = Date.now() - started;
     const begun = process.hrtime.bigint();
     try {
@@ -120,14 +123,14 @@ try {
   const work: Array<{ what: string; done: () => Promise<boolean> }> = [];
   for (let i = 0; i < 2; i++) {
     const created = await call('POST', '/v1/audiences/create', { name: `Built across the outage ${i}` });
-    const id = created.body.output.audienceId as string;
+    const id = created.body?.output?.audienceId as string;
     await call('PATCH', `/v1/audiences/${id}/search-params`, { companySearchParams: {}, maxCompanies: 300, maxProspects: 1500 });
     await call('POST', `/v1/audiences/${id}/build`, {});
     work.push({ what: `build ${id}`, done: async () => (await call('GET', `/v1/audiences/${id}`)).body?.output?.status === 'NORMAL' });
   }
   const slugs = await db.pool.query<{ network_slug: string }>('SELECT network_slug FROM people WHERE network_slug IS NOT NULL ORDER BY id LIMIT 30');
   const task = await call('POST', '/v1/contact-enrichment/batch', { profileUrls: slugs.rows.map((r) => r.network_slug), enrichmentType: { getWorkEmails: true } });
-  const taskId = task.body.output.taskId as string;
+  const taskId = task.body?.output?.taskId as string;
   work.push({ what: `batch ${taskId}`, done: async () => (await call('GET', `/v1/contact-enrichment/batch/${taskId}`)).body?.output?.status === 'DONE' });
 
   await sleep(1000);

@@ -37,10 +37,8 @@ describe('API5 function-level authorization', () => {
 
   it('serves metrics to the scraper\'s token only: an API key, as a bearer token, a header or a query parameter, is refused', async () => {
     expect((await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).status).toBe(200);
-    for (const init of [
-      { headers: { authorization: `Bearer ${app.apiKey}` } },
-      { headers: { 'x-api-key': app.apiKey } },
-    ]) {
+    const withKey: RequestInit[] = [{ headers: { authorization: `Bearer ${app.apiKey}` } }, { headers: { 'x-api-key': app.apiKey } }];
+    for (const init of withKey) {
       expect((await fetch(`${app.url}/metrics`, init)).status).toBe(401);
     }
     expect((await fetch(`${app.url}/metrics?apiKey=${app.apiKey}`)).status).toBe(401);
