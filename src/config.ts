@@ -34,6 +34,26 @@ const originList = commaList.pipe(
   ),
 );
 
+/** `name=value,...` for the embedded server; not the settings it needs to stay reachable only by the service. */
+const fixedEmbeddedSettings = ['listen_addresses', 'port', 'unix_socket_directories', 'password_encryption', 'hba_file', 'ident_file', 'config_file', 'data_directory'];
+const embeddedSettingsList = z.string().transform((text, ctx) => {
+  const settings: Record<string, string> = {};
+  for (const item of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const match = /^([a-z_][a-z0-9_.]*)\s*=\s*(\S(?:.*\S)?)$/i.exec(item);
+    if (!match) {
+      ctx.addIssue({ code: 'custom', message: `"${item}" is not name=value (for example shared_buffers=2GB,work_mem=32MB)` });
+      return z.NEVER;
+    }
+    const name = (match[1] as string).toLowerCase();
+    if (fixedEmbeddedSettings.includes(name)) {
+      ctx.addIssue({ code: 'custom', message: `${name} is set by the service itself and cannot be changed here` });
+      return z.NEVER;
+    }
+    settings[name] = match[2] as string;
+  }
+  return settings;
+});
+
 const environmentSchema = z.object({
   /** production: settings meant only for development and tests (a built-in identity provider, loopback OAuth clients) are refused. */
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -46,6 +66,10 @@ const environmentSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   DATABASE_POOL_SIZE: positiveInt.default(10),
+  /** The memory the embedded server's settings are sized for (shared_buffers a quarter, ...); unset: the machine's. */
+  EMBEDDED_PG_MEMORY_MB: positiveInt.min(256).optional(),
+  /** Settings of the embedded server that replace the computed ones or add to them: name=value,name=value. */
+  EMBEDDED_PG_SETTINGS: embeddedSettingsList.optional(),
   /** Connections kept apart for request searches, so a flood of searches cannot take the ones charges, jobs and /healthz use. */
   DATABASE_CATALOG_POOL_SIZE: positiveInt.default(6),
   /** Longest a request's search statement may run; one that runs longer is cancelled and answered 503, charging nothing. */

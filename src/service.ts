@@ -28,7 +28,7 @@ import { createMailer } from './providers/mailer.js';
 import { isCatalogEmpty, seedCatalog } from './seed/load.js';
 import { ensurePrivateFolder, writePrivateFile } from './store/data-dir.js';
 import { openDatabase, type Database, type DatabaseOptions } from './store/db.js';
-import { startEmbeddedPostgres, type EmbeddedServer } from './store/embedded.js';
+import { embeddedSettingsOf, startEmbeddedPostgres, type EmbeddedServer } from './store/embedded.js';
 import { migrate } from './store/migrate.js';
 import { startBackgroundWork, type BackgroundWork } from './worker/index.js';
 
@@ -63,7 +63,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   let connectionString = config.DATABASE_URL;
   if (!connectionString) {
     say('Starting the embedded PostgreSQL server ...');
-    embedded = await startEmbeddedPostgres(config.dataDir, log, { temporary: options.temporaryDatabase ?? false });
+    embedded = await startEmbeddedPostgres(config.dataDir, log, { temporary: options.temporaryDatabase ?? false, settings: embeddedSettingsOf(config) });
     say(`  its data: ${embedded.databaseDir}`);
     connectionString = embedded.connectionString;
   }

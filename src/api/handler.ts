@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import type { Logger } from '../log.js';
 
 export interface RequestContext {
-  app: AppContext;
+  context: AppContext;
   principal: Principal;
   requestId: string;
   log: Logger;

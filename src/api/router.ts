@@ -20,12 +20,12 @@ const apiKeyHeader = 'x-api-key';
  * (and alias), each authenticating the key, applying the rate limit, validating the request
  * with the operation's schema, running its handler and wrapping the answer in the envelope.
  */
-export function createApiRouter(app: AppContext, handlers: readonly BoundHandler[]): express.Router {
+export function createApiRouter(context: AppContext, handlers: readonly BoundHandler[]): express.Router {
   const router = express.Router();
-  const rateLimits = createRateLimits(app.config, app.db.pool);
-  const concurrency = AccountConcurrency.fromConfig(app.config);
+  const rateLimits = createRateLimits(context.config, context.db.pool);
+  const concurrency = AccountConcurrency.fromConfig(context.config);
   // The longest a request can be running: past it, a claim left in flight belongs to a process that died.
-  const inFlightLeaseMs = Math.max(120_000, 2 * app.config.DATABASE_STATEMENT_TIMEOUT_MS);
+  const inFlightLeaseMs = Math.max(120_000, 2 * context.config.DATABASE_STATEMENT_TIMEOUT_MS);
   const handlerById = new Map(handlers.map((h) => [h.operationId, h]));
   router.use(express.json({ limit: '2mb', strict: false }));
   router.use(requireJsonBody);
@@ -41,7 +41,7 @@ export function createApiRouter(app: AppContext, handlers: readonly BoundHandler
         let claim: Claim | null = null;
         try {
           res.locals.operationId = operation.operationId;
-          const principal = await authenticate(app, operation, req);
+          const principal = await authenticate(context, operation, req);
           res.locals.accountId = principal.accountId;
           await applyRateLimit(rateLimits, principal, operation, res);
           // Read once, checked for what no schema can refuse, before anything walks it (the idempotency hash does).
@@ -49,7 +49,7 @@ export function createApiRouter(app: AppContext, handlers: readonly BoundHandler
           const idempotencyKey = operation.method === 'POST' ? idempotencyKeyOf(req.headers[idempotencyHeader]) : null;
           if (idempotencyKey) {
             const { apiKey: _apiKey, ...body } = isObject(req.body) ? req.body : {};
-            claim = await claimIdempotencyKey(app.db.pool, {
+            claim = await claimIdempotencyKey(context.db.pool, {
               accountId: principal.accountId,
               key: idempotencyKey,
               hash: requestHash(operation.method, `${req.baseUrl}${req.path}`, body),
@@ -63,18 +63,18 @@ export function createApiRouter(app: AppContext, handlers: readonly BoundHandler
             }
           }
           // Every operation, so that none that charges (or reads the balance) can forget it.
-          await ensureMonthlyGrant(app, principal);
+          await ensureMonthlyGrant(context, principal);
           const input = parseWith(operation.input, fields);
           leave = enterOrRefuse(concurrency, principal, operation, res);
-          const context: RequestContext = {
-            app,
+          const requestContext: RequestContext = {
+            context,
             principal,
             requestId: String(res.locals.requestId),
-            log: app.log.child({ requestId: res.locals.requestId, operationId: operation.operationId }),
+            log: context.log.child({ requestId: res.locals.requestId, operationId: operation.operationId }),
             signal: abortedWhenClientLeaves(res),
             ledgerKey: claim?.kind === 'run' ? claim.ledgerKey : null,
           };
-          const result = await handler.run(input, context);
+          const result = await handler.run(input, requestContext);
           const status = result.status ?? 200;
           const body = JSON.stringify(envelope(operation, result));
           if (claim?.kind === 'run') await claim.finish(status, body);
@@ -103,7 +103,7 @@ export function createApiRouter(app: AppContext, handlers: readonly BoundHandler
  * DELETE). Both at once must agree: two different keys in one request is a client bug, not a
  * choice for the service to make.
  */
-async function authenticate(app: AppContext, operation: AnyOperation, req: Request): Promise<Principal> {
+async function authenticate(context: AppContext, operation: AnyOperation, req: Request): Promise<Principal> {
   const header = req.headers[apiKeyHeader];
   const fromHeader = typeof header === 'string' && header.length > 0 ? header : null;
   const carrier = bodyMethods.has(operation.method) ? (isObject(req.body) ? req.body : {}) : req.query;
@@ -119,7 +119,7 @@ async function authenticate(app: AppContext, operation: AnyOperation, req: Reque
     const where = bodyMethods.has(operation.method) ? 'in the JSON body' : 'in the query string';
     throw new AppError('unauthorized', `Missing API key: send it in the x-api-key header (preferred), or as apiKey ${where}.`);
   }
-  const principal = await app.authenticator.authenticate(key);
+  const principal = await context.authenticator.authenticate(key);
   if (!principal) throw new AppError('unauthorized', 'Invalid API key.');
   return principal;
 }

@@ -10,9 +10,9 @@ const grantedMonths = new Set<string>();
  * nothing) when the balance is short. An entry with an idempotency key (from the request's
  * Idempotency-Key) is applied once, however often the request is run.
  */
-export async function chargeForRecords(app: AppContext, principal: Principal, count: number, entry: LedgerEntryInput): Promise<number> {
+export async function chargeForRecords(context: AppContext, principal: Principal, count: number, entry: LedgerEntryInput): Promise<number> {
   if (count === 0) return 0;
-  await app.db.transaction((tx) => charge(tx, principal.accountId, count, entry));
+  await context.db.transaction((tx) => charge(tx, principal.accountId, count, entry));
   return count;
 }
 
@@ -22,10 +22,10 @@ export async function chargeForRecords(app: AppContext, principal: Principal, co
  * it; the grant is idempotent in the ledger (safe under concurrent first requests), and the
  * in-memory set only spares the query on later calls.
  */
-export async function ensureMonthlyGrant(app: AppContext, principal: Principal, now = new Date()): Promise<void> {
+export async function ensureMonthlyGrant(context: AppContext, principal: Principal, now = new Date()): Promise<void> {
   if (principal.plan !== 'free') return;
   const key = `${principal.accountId}:${now.toISOString().slice(0, 7)}`;
   if (grantedMonths.has(key)) return;
-  await app.db.transaction((tx) => grantMonthlyFreeCredits(tx, principal.accountId, principal.plan, app.config.FREE_PLAN_MONTHLY_CREDITS, now));
+  await context.db.transaction((tx) => grantMonthlyFreeCredits(tx, principal.accountId, principal.plan, context.config.FREE_PLAN_MONTHLY_CREDITS, now));
   grantedMonths.add(key);
 }

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { openDatabase, type Database } from './db.js';
-import { startEmbeddedPostgres, type EmbeddedServer } from './embedded.js';
+import { embeddedSettingsOf, startEmbeddedPostgres, type EmbeddedServer } from './embedded.js';
 import { migrate } from './migrate.js';
 
 export interface OpenStore {
@@ -18,7 +18,7 @@ export async function openStore(config: Config, log: Logger): Promise<OpenStore>
   let embedded: EmbeddedServer | null = null;
   let url = config.DATABASE_URL;
   if (!url) {
-    embedded = await startEmbeddedPostgres(config.dataDir, log);
+    embedded = await startEmbeddedPostgres(config.dataDir, log, { settings: embeddedSettingsOf(config) });
     url = embedded.connectionString;
   }
   const db = openDatabase(url, config.DATABASE_POOL_SIZE);

@@ -97,6 +97,11 @@ describe('company search filters', () => {
       { employeeCountV2: { min: 11, max: 500 } },
       (row) => row.employee_count_min !== null && row.employee_count_min >= 11 && row.employee_count_max !== null && row.employee_count_max <= 500,
     );
+    // Fractional bounds compare as numbers against the integer columns (the query rounds them inwards).
+    await expectFilter(
+      { employeeCountV2: { min: 10.5, max: 500.5 } },
+      (row) => row.employee_count_min !== null && row.employee_count_min >= 10.5 && row.employee_count_max !== null && row.employee_count_max <= 500.5,
+    );
   });
 
   it('totalFundingUSD and lastFundingUSD ranges', async () => {

@@ -85,6 +85,10 @@ describe('people search filters', () => {
       { searchParams: { yearsOfExperience: { min: 5, max: 12 } } },
       (row) => row.years_experience !== null && row.years_experience >= 5 && row.years_experience <= 12,
     );
+    await expectPeople(
+      { searchParams: { yearsOfExperience: { min: 4.5, max: 12.5 } } },
+      (row) => row.years_experience !== null && row.years_experience >= 4.5 && row.years_experience <= 12.5,
+    );
   });
 
   it('tags: anyOf, allOf, noneOf', async () => {

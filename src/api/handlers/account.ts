@@ -5,9 +5,9 @@ import { listIndustries as industryTaxonomy, listRegions as regionReference } fr
 import { handle } from '../handler.js';
 
 export const accountHandlers = [
-  handle(getCreditBalance, async (_input, { app, principal }) => {
-    const monthly = app.config.FREE_PLAN_MONTHLY_CREDITS;
-    const balance = await getBalance(app.db.pool, principal.accountId);
+  handle(getCreditBalance, async (_input, { context, principal }) => {
+    const monthly = context.config.FREE_PLAN_MONTHLY_CREDITS;
+    const balance = await getBalance(context.db.pool, principal.accountId);
     return {
       output: {
         balance,
@@ -19,7 +19,7 @@ export const accountHandlers = [
   }),
   handle(listRegions, async () => ({ output: regionReference() })),
   handle(listIndustries, async () => ({ output: { industries: industryTaxonomy() } })),
-  handle(createExclusionList, async (input, { app, principal }) => ({
-    output: await storeExclusionList(app.db, principal.accountId, input),
+  handle(createExclusionList, async (input, { context, principal }) => ({
+    output: await storeExclusionList(context.db, principal.accountId, input),
   })),
 ];

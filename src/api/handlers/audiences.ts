@@ -10,8 +10,8 @@ import * as members from '../../core/audiences/members.js';
 import { handle } from '../handler.js';
 
 export const audienceHandlers = [
-  handle(createAudience, async (input, { app, principal }) => {
-    const row = await audiences.createAudience(app.db.pool, principal.accountId, input);
+  handle(createAudience, async (input, { context, principal }) => {
+    const row = await audiences.createAudience(context.db.pool, principal.accountId, input);
     const summary = audiences.summarize(row);
     return {
       output: {
@@ -25,8 +25,8 @@ export const audienceHandlers = [
       message: 'Free. Next: set its filters with updateAudienceSearchParams.',
     };
   }),
-  handle(updateAudienceSearchParams, async (input, { app, principal }) => {
-    const row = await audiences.setSearchParams(app.db, principal.accountId, input.audienceId, input);
+  handle(updateAudienceSearchParams, async (input, { context, principal }) => {
+    const row = await audiences.setSearchParams(context.db, principal.accountId, input.audienceId, input);
     return {
       output: {
         audienceId: String(row.id),
@@ -40,8 +40,8 @@ export const audienceHandlers = [
       },
     };
   }),
-  handle(buildAudience, async (input, { app, principal }) => {
-    const row = await startBuild(app.db, principal.accountId, input.audienceId);
+  handle(buildAudience, async (input, { context, principal }) => {
+    const row = await startBuild(context.db, principal.accountId, input.audienceId);
     const searches = row.creation_method === 'NORMAL'
       ? `up to ${row.max_companies} companies by the company filters, then up to ${row.max_prospects} prospects at them`
       : `up to ${row.max_prospects} prospects by the prospect filters`;
@@ -56,33 +56,33 @@ export const audienceHandlers = [
       },
     };
   }),
-  handle(getAudienceStatus, async (input, { app, principal }) => {
-    const row = await audiences.requireAudience(app.db.pool, principal.accountId, input.audienceId);
+  handle(getAudienceStatus, async (input, { context, principal }) => {
+    const row = await audiences.requireAudience(context.db.pool, principal.accountId, input.audienceId);
     return { output: { ...audiences.summarize(row), failureReason: row.failure_reason, builtAt: row.built_at?.toISOString() ?? null } };
   }),
-  handle(exportCompanies, async (input, { app, principal }) => ({
-    output: await requestExport(app, principal.accountId, { ...input, kind: 'companies' }),
+  handle(exportCompanies, async (input, { context, principal }) => ({
+    output: await requestExport(context, principal.accountId, { ...input, kind: 'companies' }),
   })),
-  handle(exportProspects, async (input, { app, principal }) => ({
-    output: await requestExport(app, principal.accountId, { ...input, kind: 'prospects' }),
+  handle(exportProspects, async (input, { context, principal }) => ({
+    output: await requestExport(context, principal.accountId, { ...input, kind: 'prospects' }),
   })),
-  handle(getExportStatus, async (input, { app, principal }) => ({
-    output: await exportStatus(app, principal.accountId, input.audienceId, input.exportId),
+  handle(getExportStatus, async (input, { context, principal }) => ({
+    output: await exportStatus(context, principal.accountId, input.audienceId, input.exportId),
   })),
-  handle(listAudiences, async (input, { app, principal }) => ({
-    output: await audiences.listAudiences(app.db.pool, app.services.cursors, principal.accountId, input),
+  handle(listAudiences, async (input, { context, principal }) => ({
+    output: await audiences.listAudiences(context.db.pool, context.services.cursors, principal.accountId, input),
   })),
-  handle(listAudienceCompanies, async (input, { app, principal }) => ({
-    output: await members.listAudienceCompanies(app.db.pool, app.services.cursors, principal.accountId, input),
+  handle(listAudienceCompanies, async (input, { context, principal }) => ({
+    output: await members.listAudienceCompanies(context.db.pool, context.services.cursors, principal.accountId, input),
   })),
-  handle(deleteAudience, async (input, { app, principal }) => {
-    const deleted = await removeAudience(app, principal.accountId, input.audienceId);
+  handle(deleteAudience, async (input, { context, principal }) => {
+    const deleted = await removeAudience(context, principal.accountId, input.audienceId);
     return {
       output: deleted,
       ...(deleted.refundedCredits > 0 ? { message: `Free. ${deleted.refundedCredits} credits of the cancelled enrichment were refunded.` } : {}),
     };
   }),
-  handle(listAudienceProspects, async (input, { app, principal }) => ({
-    output: await members.listAudienceProspects(app.db.pool, app.services.cursors, principal.accountId, input),
+  handle(listAudienceProspects, async (input, { context, principal }) => ({
+    output: await members.listAudienceProspects(context.db.pool, context.services.cursors, principal.accountId, input),
   })),
 ];

@@ -7,29 +7,29 @@ import { revealSingle, revealSync } from '../../core/contacts/reveal.js';
 import { handle } from '../handler.js';
 
 export const contactHandlers = [
-  handle(revealContactSync, async (input, { app, principal, requestId, ledgerKey }) => {
-    const { creditsCharged, ...output } = await revealSync(app, principal, input, { requestId, ledgerKey });
+  handle(revealContactSync, async (input, { context, principal, requestId, ledgerKey }) => {
+    const { creditsCharged, ...output } = await revealSync(context, principal, input, { requestId, ledgerKey });
     return { output, creditsCharged };
   }),
-  handle(revealContactSingle, async (input, { app, principal, requestId, ledgerKey }) => {
-    const { creditsCharged, ...output } = await revealSingle(app, principal, input, { requestId, ledgerKey });
+  handle(revealContactSingle, async (input, { context, principal, requestId, ledgerKey }) => {
+    const { creditsCharged, ...output } = await revealSingle(context, principal, input, { requestId, ledgerKey });
     return { output, creditsCharged };
   }),
-  handle(startBatchContactEnrichment, async (input, { app, principal }) => {
-    const output = await startBatch(app, principal, input);
+  handle(startBatchContactEnrichment, async (input, { context, principal }) => {
+    const output = await startBatch(context, principal, input);
     return {
       output,
       status: 202,
       message: `Charged per profile and type found as each profile completes, at most ${output.maxCredits} credits. Poll pollBatchContactEnrichment about every 30 seconds.`,
     };
   }),
-  handle(pollBatchContactEnrichment, async (input, { app, principal }) => ({ output: await pollBatch(app, principal, input) })),
-  handle(liveEnrichCompany, async (input, { app, principal, requestId, ledgerKey, log }) => {
-    const { creditsCharged, message, ...output } = await liveFetchCompany(app, principal, input, { requestId, ledgerKey }, log);
+  handle(pollBatchContactEnrichment, async (input, { context, principal }) => ({ output: await pollBatch(context, principal, input) })),
+  handle(liveEnrichCompany, async (input, { context, principal, requestId, ledgerKey, log }) => {
+    const { creditsCharged, message, ...output } = await liveFetchCompany(context, principal, input, { requestId, ledgerKey }, log);
     return { output, creditsCharged, message };
   }),
-  handle(liveEnrichPerson, async (input, { app, principal, requestId, ledgerKey, log }) => {
-    const { creditsCharged, message, ...output } = await liveFetchProfile(app, principal, input, { requestId, ledgerKey }, log);
+  handle(liveEnrichPerson, async (input, { context, principal, requestId, ledgerKey, log }) => {
+    const { creditsCharged, message, ...output } = await liveFetchProfile(context, principal, input, { requestId, ledgerKey }, log);
     return { output, creditsCharged, message };
   }),
 ];

@@ -5,13 +5,13 @@ import { substringTerms } from '../../core/search/cost.js';
 import { handle } from '../handler.js';
 
 export const countHandlers = [
-  handle(companyCount, async (input, { app, principal, requestId, signal, ledgerKey }) => {
-    const counted = await app.db.catalogRead(signal, (db) => countCompanies(db, principal.accountId, input, { budgetMs: app.config.COUNT_EXACT_BUDGET_MS, signal }), {
+  handle(companyCount, async (input, { context, principal, requestId, signal, ledgerKey }) => {
+    const counted = await context.db.catalogRead(signal, (db) => countCompanies(db, principal.accountId, input, { budgetMs: context.config.COUNT_EXACT_BUDGET_MS, signal }), {
       readsAccountData: Boolean(input.companyExclusionListIDs?.length),
-      costly: substringTerms({ company: input.searchParams }) > app.config.COSTLY_SEARCH_SUBSTRINGS,
+      costly: substringTerms({ company: input.searchParams }) > context.config.COSTLY_SEARCH_SUBSTRINGS,
     });
     // Charged after the count, so a count refused or stopped costs nothing; a count of 0 costs its credit.
-    const creditsCharged = await chargeForRecords(app, principal, 1, {
+    const creditsCharged = await chargeForRecords(context, principal, 1, {
       unit: companyCount.credits.unit,
       reason: 'company count',
       reference: requestId,
@@ -19,12 +19,12 @@ export const countHandlers = [
     });
     return { output: { ...counted, exactUpTo: exactCountBound }, creditsCharged };
   }),
-  handle(peopleCount, async (input, { app, principal, requestId, signal, ledgerKey }) => {
-    const counted = await app.db.catalogRead(signal, (db) => countPeople(db, principal.accountId, input, { budgetMs: app.config.COUNT_EXACT_BUDGET_MS, signal }), {
+  handle(peopleCount, async (input, { context, principal, requestId, signal, ledgerKey }) => {
+    const counted = await context.db.catalogRead(signal, (db) => countPeople(db, principal.accountId, input, { budgetMs: context.config.COUNT_EXACT_BUDGET_MS, signal }), {
       readsAccountData: Boolean(input.companyExclusionListIDs?.length || input.prospectExclusionListIDs?.length),
-      costly: substringTerms({ people: input.searchParams }) > app.config.COSTLY_SEARCH_SUBSTRINGS,
+      costly: substringTerms({ people: input.searchParams }) > context.config.COSTLY_SEARCH_SUBSTRINGS,
     });
-    const creditsCharged = await chargeForRecords(app, principal, 1, {
+    const creditsCharged = await chargeForRecords(context, principal, 1, {
       unit: peopleCount.credits.unit,
       reason: 'people count',
       reference: requestId,

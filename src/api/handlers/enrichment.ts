@@ -3,12 +3,12 @@ import { enrichmentStatus, estimateEnrichment, triggerEnrichment as trigger } fr
 import { handle } from '../handler.js';
 
 export const enrichmentHandlers = [
-  handle(estimateEnrichmentCost, async ({ audienceId, ...options }, { app, principal }) => ({
-    output: await estimateEnrichment(app.db, principal.accountId, audienceId, options),
+  handle(estimateEnrichmentCost, async ({ audienceId, ...options }, { context, principal }) => ({
+    output: await estimateEnrichment(context.db, principal.accountId, audienceId, options),
     message: 'Free. Show totalCredits and timeEstimate to the user and get explicit confirmation before triggerEnrichment with these exact values.',
   })),
-  handle(triggerEnrichment, async ({ audienceId, ...options }, { app, principal }) => {
-    const run = await trigger(app, principal.accountId, audienceId, options);
+  handle(triggerEnrichment, async ({ audienceId, ...options }, { context, principal }) => {
+    const run = await trigger(context, principal.accountId, audienceId, options);
     return {
       output: run,
       creditsCharged: run.estimatedCredits,
@@ -17,7 +17,7 @@ export const enrichmentHandlers = [
         'Poll getEnrichmentStatus about every 30 seconds.',
     };
   }),
-  handle(getEnrichmentStatus, async (input, { app, principal }) => ({
-    output: await enrichmentStatus(app.db.pool, principal.accountId, input.audienceId),
+  handle(getEnrichmentStatus, async (input, { context, principal }) => ({
+    output: await enrichmentStatus(context.db.pool, principal.accountId, input.audienceId),
   })),
 ];

@@ -7,20 +7,20 @@ import { searchPeople } from '../../core/search/people-search.js';
 import { handle } from '../handler.js';
 
 export const searchHandlers = [
-  handle(companySearch, async (input, { app, principal, requestId, signal, ledgerKey }) => {
-    const page = await app.db.catalogRead(signal, (db) => searchCompanies(db, app.services.cursors, principal.accountId, input), {
+  handle(companySearch, async (input, { context, principal, requestId, signal, ledgerKey }) => {
+    const page = await context.db.catalogRead(signal, (db) => searchCompanies(db, context.services.cursors, principal.accountId, input), {
       readsAccountData: Boolean(input.companyExclusionListIDs?.length),
-      costly: substringTerms({ company: input.searchParams }) > app.config.COSTLY_SEARCH_SUBSTRINGS,
+      costly: substringTerms({ company: input.searchParams }) > context.config.COSTLY_SEARCH_SUBSTRINGS,
     });
-    const creditsCharged = await chargeForRecords(app, principal, page.data.length, requestEntry({ requestId, ledgerKey }, companySearch.credits.unit, 'company search'));
+    const creditsCharged = await chargeForRecords(context, principal, page.data.length, requestEntry({ requestId, ledgerKey }, companySearch.credits.unit, 'company search'));
     return { output: page, creditsCharged };
   }),
-  handle(peopleSearch, async (input, { app, principal, requestId, signal, ledgerKey }) => {
-    const page = await app.db.catalogRead(signal, (db) => searchPeople(db, app.services.cursors, principal.accountId, input), {
+  handle(peopleSearch, async (input, { context, principal, requestId, signal, ledgerKey }) => {
+    const page = await context.db.catalogRead(signal, (db) => searchPeople(db, context.services.cursors, principal.accountId, input), {
       readsAccountData: Boolean(input.companyExclusionListIDs?.length || input.prospectExclusionListIDs?.length),
-      costly: substringTerms({ people: input.searchParams }) > app.config.COSTLY_SEARCH_SUBSTRINGS,
+      costly: substringTerms({ people: input.searchParams }) > context.config.COSTLY_SEARCH_SUBSTRINGS,
     });
-    const creditsCharged = await chargeForRecords(app, principal, page.data.length, requestEntry({ requestId, ledgerKey }, peopleSearch.credits.unit, 'people search'));
+    const creditsCharged = await chargeForRecords(context, principal, page.data.length, requestEntry({ requestId, ledgerKey }, peopleSearch.credits.unit, 'people search'));
     return { output: page, creditsCharged };
   }),
 ];

@@ -48,14 +48,14 @@ export interface StartedBatch {
 }
 
 export async function startBatch(
-  app: AppContext,
+  context: AppContext,
   principal: Principal,
   input: { profileUrls: string[]; enrichmentType: ContactTypes },
 ): Promise<StartedBatch> {
   const refs = parseAll(input.profileUrls);
   const types = input.enrichmentType;
   const perItem = worstCaseOf(types);
-  const balance = await getBalance(app.db.pool, principal.accountId);
+  const balance = await getBalance(context.db.pool, principal.accountId);
   if (balance < perItem) {
     throw new AppError(
       'insufficient_credits',
@@ -63,7 +63,7 @@ export async function startBatch(
       { details: { required: perItem, balance } },
     );
   }
-  const personIds = await findPersonIds(app.db.pool, refs);
+  const personIds = await findPersonIds(context.db.pool, refs);
   const firstIndexOf = new Map<number, number>();
   const items = input.profileUrls.map((profileUrl, index) => {
     const personId = personIds[index] ?? null;
@@ -76,7 +76,7 @@ export async function startBatch(
   const pending = items.filter((i) => i.status === 'PENDING').length;
   const status: TaskStatus = pending === 0 ? 'DONE' : 'QUEUED';
 
-  const taskId = await app.db.transaction(async (tx) => {
+  const taskId = await context.db.transaction(async (tx) => {
     const task = await tx.query<{ id: number }>(
       `INSERT INTO contact_batch_tasks (account_id, status, get_work_emails, get_personal_emails, get_phone_numbers, total, completed_at)
        VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $2 = 'DONE' THEN now() END) RETURNING id`,
@@ -155,22 +155,22 @@ const displayedItems = `
    WHERE i.account_id = $1 AND i.task_id = $2`;
 
 export async function pollBatch(
-  app: AppContext,
+  context: AppContext,
   principal: Principal,
   input: { taskId: string; cursor?: string | null | undefined; pageSize: number },
 ): Promise<BatchPage> {
   const taskId = Number(input.taskId);
-  const task = await app.db.pool.query<{ status: TaskStatus; failure_reason: string | null }>(
+  const task = await context.db.pool.query<{ status: TaskStatus; failure_reason: string | null }>(
     'SELECT status, failure_reason FROM contact_batch_tasks WHERE account_id = $1 AND id = $2',
     [principal.accountId, taskId],
   );
   const row = task.rows[0];
   if (!row) throw new AppError('not_found', `Batch task ${input.taskId} not found.`);
-  const pages = app.services.cursors.scope(principal.accountId, 'pollBatchContactEnrichment', { taskId });
+  const pages = context.services.cursors.scope(principal.accountId, 'pollBatchContactEnrichment', { taskId });
   // The cursor holds the index of the next item to show.
   const from = pages.decode(input.cursor);
   const [stats, page] = await Promise.all([
-    app.db.pool.query<{ total: number; processed: number; found: number; not_found: number; credits: number }>(
+    context.db.pool.query<{ total: number; processed: number; found: number; not_found: number; credits: number }>(
       `SELECT count(*)::int AS total,
               count(*) FILTER (WHERE d.status <> 'PENDING')::int AS processed,
               count(*) FILTER (WHERE d.status = 'FOUND')::int AS found,
@@ -179,7 +179,7 @@ export async function pollBatch(
          FROM (${displayedItems}) d`,
       [principal.accountId, taskId],
     ),
-    app.db.pool.query<{
+    context.db.pool.query<{
       item_index: number; profile_url: string; status: ItemStatus; work_emails: string[]; personal_emails: string[];
       phone_numbers: string[]; credits_charged: number; reason: string | null;
     }>(`${displayedItems} AND i.item_index >= $3 ORDER BY i.item_index LIMIT $4`, [principal.accountId, taskId, from, input.pageSize + 1]),

@@ -61,23 +61,23 @@ interface StoredProfileRow extends ProfileRow {
 export type LiveFetchDeps = Pick<AppContext, 'db' | 'config' | 'log'> & { services: Pick<Services, 'networkSource'> };
 
 export async function liveFetchCompany(
-  app: AppContext,
+  context: AppContext,
   principal: Principal,
   input: { type: CompanyIdentifierType; value: string },
   origin: ChargeOrigin,
   log: Logger,
 ): Promise<LiveCompanyResult> {
   const ref = parseCompanyIdentifier(input.type, input.value);
-  const stored = await findStoredCompany(app.db.pool, ref);
-  await requireLiveFetchBalance(app, principal);
+  const stored = await findStoredCompany(context.db.pool, ref);
+  await requireLiveFetchBalance(context, principal);
   // Unknown to the catalog: a numeric reference asks the network by id, not as a slug made of digits.
   const liveRef: CompanyRef = stored ? { slug: stored.network_primary_slug, orgId: stored.network_org_id } : ref.orgId ? { orgId: ref.orgId } : ref;
-  const { networkSource } = app.services;
-  const outcome = await fetchLive(app, log, networkSource, (signal) => networkSource.fetchCompany(liveRef, signal), liveRef.slug || liveRef.orgId);
+  const { networkSource } = context.services;
+  const outcome = await fetchLive(context, log, networkSource, (signal) => networkSource.fetchCompany(liveRef, signal), liveRef.slug || liveRef.orgId);
 
   if (outcome.status === 'live') {
     const live = outcome.data;
-    const record = await app.db.transaction(async (tx) => {
+    const record = await context.db.transaction(async (tx) => {
       await charge(tx, principal.accountId, liveFetchPrice, requestEntry(origin, 'liveEnrichCompany', 'live company fetch'));
       if (!stored) return { ...toCompanyRecord(companyRowFromLive(live)), last_sort_key: '' };
       return toCompanyRecord(await refreshCompany(tx, stored, live));
@@ -100,7 +100,7 @@ export async function liveFetchCompany(
 }
 
 export async function liveFetchProfile(
-  app: AppContext,
+  context: AppContext,
   principal: Principal,
   input: { identifier: string } & ProfileDetailOptions,
   origin: ChargeOrigin,
@@ -108,15 +108,15 @@ export async function liveFetchProfile(
 ): Promise<LiveProfileResult> {
   const ref = parsePersonIdentifier(input.identifier, 'identifier');
   const details: ProfileDetailOptions = { getDetailedEducation: input.getDetailedEducation, getDetailedWorkExperience: input.getDetailedWorkExperience };
-  const stored = await findStoredProfile(app.db.pool, ref);
-  await requireLiveFetchBalance(app, principal);
+  const stored = await findStoredProfile(context.db.pool, ref);
+  await requireLiveFetchBalance(context, principal);
   const liveRef: ProfileRef = stored ? { slug: stored.network_slug, userId: stored.network_user_id } : ref.userId ? { userId: ref.userId } : ref;
-  const { networkSource } = app.services;
-  const outcome = await fetchLive(app, log, networkSource, (signal) => networkSource.fetchProfile(liveRef, signal), liveRef.slug || liveRef.userId);
+  const { networkSource } = context.services;
+  const outcome = await fetchLive(context, log, networkSource, (signal) => networkSource.fetchProfile(liveRef, signal), liveRef.slug || liveRef.userId);
 
   if (outcome.status === 'live') {
     const live = outcome.data;
-    const record = await app.db.transaction(async (tx) => {
+    const record = await context.db.transaction(async (tx) => {
       await charge(tx, principal.accountId, liveFetchPrice, requestEntry(origin, 'liveEnrichPerson', 'live profile fetch'));
       if (!stored) return { ...toProfileRecord(profileRowFromLive(live), details), last_sort_key: '' };
       return toProfileRecord(await refreshProfile(tx, stored.id, live), details);
@@ -145,33 +145,33 @@ export async function liveFetchProfile(
  * priced the work themselves (audience enrichment charges upfront). True when live data was
  * stored; false when the network had nothing or failed, and the stored record stands.
  */
-export async function refreshCompanyFromNetwork(app: LiveFetchDeps, companyId: number, log: Logger, signal?: AbortSignal): Promise<boolean> {
-  const stored = await findStoredCompany(app.db.pool, { serviceId: companyId });
+export async function refreshCompanyFromNetwork(context: LiveFetchDeps, companyId: number, log: Logger, signal?: AbortSignal): Promise<boolean> {
+  const stored = await findStoredCompany(context.db.pool, { serviceId: companyId });
   if (!stored) return false;
-  const { networkSource } = app.services;
+  const { networkSource } = context.services;
   const ref: CompanyRef = { slug: stored.network_primary_slug, orgId: stored.network_org_id };
-  const outcome = await fetchLive(app, log, networkSource, (s) => networkSource.fetchCompany(ref, s), ref.slug || ref.orgId, signal);
+  const outcome = await fetchLive(context, log, networkSource, (s) => networkSource.fetchCompany(ref, s), ref.slug || ref.orgId, signal);
   // A caller that gave up (a job stopping) hears so, rather than "nothing new".
   signal?.throwIfAborted();
   if (outcome.status !== 'live') return false;
-  await refreshCompany(app.db.pool, stored, outcome.data);
+  await refreshCompany(context.db.pool, stored, outcome.data);
   return true;
 }
 
 /** As refreshCompanyFromNetwork, for one catalog person. */
-export async function refreshPersonFromNetwork(app: LiveFetchDeps, personId: number, log: Logger, signal?: AbortSignal): Promise<boolean> {
-  const row = await app.db.pool.query<{ network_slug: string | null; network_user_id: number | null }>(
+export async function refreshPersonFromNetwork(context: LiveFetchDeps, personId: number, log: Logger, signal?: AbortSignal): Promise<boolean> {
+  const row = await context.db.pool.query<{ network_slug: string | null; network_user_id: number | null }>(
     'SELECT network_slug, network_user_id FROM people WHERE id = $1',
     [personId],
   );
   const stored = row.rows[0];
   if (!stored) return false;
-  const { networkSource } = app.services;
+  const { networkSource } = context.services;
   const ref: ProfileRef = { slug: stored.network_slug, userId: stored.network_user_id };
-  const outcome = await fetchLive(app, log, networkSource, (s) => networkSource.fetchProfile(ref, s), ref.slug || ref.userId, signal);
+  const outcome = await fetchLive(context, log, networkSource, (s) => networkSource.fetchProfile(ref, s), ref.slug || ref.userId, signal);
   signal?.throwIfAborted();
   if (outcome.status !== 'live') return false;
-  await refreshProfile(app.db.pool, personId, outcome.data);
+  await refreshProfile(context.db.pool, personId, outcome.data);
   return true;
 }
 
@@ -182,8 +182,8 @@ function storedMessage(outcome: LiveOutcome<unknown>): string {
 }
 
 /** A refusal before the network is asked when the balance cannot pay for a successful fetch: a caller who cannot pay should not wait for one. */
-async function requireLiveFetchBalance(app: AppContext, principal: Principal): Promise<void> {
-  const balance = await getBalance(app.db.pool, principal.accountId);
+async function requireLiveFetchBalance(context: AppContext, principal: Principal): Promise<void> {
+  const balance = await getBalance(context.db.pool, principal.accountId);
   if (balance < liveFetchPrice) {
     throw new AppError('insufficient_credits', `A live fetch needs ${liveFetchPrice} credits and the balance is ${balance}. Nothing was charged.`, {
       details: { required: liveFetchPrice, balance },
@@ -196,7 +196,7 @@ async function requireLiveFetchBalance(app: AppContext, principal: Principal): P
  * and reduces every way it can go wrong to "failed": the caller then answers from stored data.
  */
 async function fetchLive<T>(
-  app: Pick<AppContext, 'config'>,
+  context: Pick<AppContext, 'config'>,
   log: Logger,
   source: NetworkSource,
   fetch: (signal: AbortSignal) => Promise<T | null>,
@@ -204,7 +204,7 @@ async function fetchLive<T>(
   callerSignal?: AbortSignal,
 ): Promise<LiveOutcome<T>> {
   if (!ref) return { status: 'absent' };
-  const timeoutMs = app.config.NETWORK_SOURCE_TIMEOUT_MS;
+  const timeoutMs = context.config.NETWORK_SOURCE_TIMEOUT_MS;
   const controller = new AbortController();
   const forwardAbort = () => controller.abort();
   if (callerSignal?.aborted) controller.abort();

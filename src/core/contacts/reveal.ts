@@ -73,31 +73,31 @@ export interface SyncRevealResult extends FoundContacts {
 }
 
 export async function revealSync(
-  app: AppContext,
+  context: AppContext,
   principal: Principal,
   input: { profileUrl: string; enrichmentType: ContactTypes },
   origin: ChargeOrigin,
 ): Promise<SyncRevealResult> {
   const ref = parsePersonIdentifier(input.profileUrl, 'profileUrl');
   const types = input.enrichmentType;
-  const personId = await findPersonId(app.db.pool, ref);
+  const personId = await findPersonId(context.db.pool, ref);
   const none = { workEmails: 0, personalEmails: 0, phoneNumbers: 0 };
   if (personId === null) {
     return { profileUrl: input.profileUrl, found: false, workEmails: [], personalEmails: [], phoneNumbers: [], creditsByType: none, creditsCharged: 0 };
   }
-  const balance = await getBalance(app.db.pool, principal.accountId);
+  const balance = await getBalance(context.db.pool, principal.accountId);
   if (balance < cheapestOf(types)) {
     throw new AppError('insufficient_credits', `A contact found here costs at least ${cheapestOf(types)} credits and the balance is ${balance}. Nothing was charged.`, {
       details: { required: cheapestOf(types), balance },
     });
   }
-  const result = (await revealContactDetails(app, [personId], types)).get(personId);
+  const result = (await revealContactDetails(context, [personId], types)).get(personId);
   if (!result || result.unavailable) throw providersUnavailable();
   const found = valuesOf(result);
   const creditsByType = priceOfFound(found, types);
   const amount = totalOf(creditsByType);
   // The contacts are shown only once paid for: a short balance withholds them all.
-  await app.db.transaction((tx) =>
+  await context.db.transaction((tx) =>
     charge(tx, principal.accountId, amount, requestEntry(origin, 'revealContact', 'contact reveal (sync)')),
   );
   return { profileUrl: input.profileUrl, found: true, ...found, creditsByType, creditsCharged: amount };
@@ -114,28 +114,28 @@ export interface SingleRevealResult {
 }
 
 export async function revealSingle(
-  app: AppContext,
+  context: AppContext,
   principal: Principal,
   input: { profileUrl: string },
   origin: ChargeOrigin,
 ): Promise<SingleRevealResult> {
   const ref = parsePersonIdentifier(input.profileUrl, 'profileUrl');
-  const balance = await getBalance(app.db.pool, principal.accountId);
+  const balance = await getBalance(context.db.pool, principal.accountId);
   if (balance < singleRevealPrice) {
     throw new AppError('insufficient_credits', `A reveal attempt costs ${singleRevealPrice} credit and the balance is ${balance}. Nothing was charged.`, {
       details: { required: singleRevealPrice, balance },
     });
   }
-  const personId = await findPersonId(app.db.pool, ref);
+  const personId = await findPersonId(context.db.pool, ref);
   let workEmail: string | null = null;
   let directPhone: string | null = null;
   if (personId !== null) {
-    const result = (await revealContactDetails(app, [personId], { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: true })).get(personId);
+    const result = (await revealContactDetails(context, [personId], { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: true })).get(personId);
     if (!result || result.unavailable) throw providersUnavailable();
     workEmail = result.workEmails[0]?.value ?? null;
     directPhone = result.phoneNumbers[0]?.value ?? null;
   }
-  await app.db.transaction((tx) =>
+  await context.db.transaction((tx) =>
     charge(tx, principal.accountId, singleRevealPrice, requestEntry(origin, 'revealContactSingle', 'single contact reveal')),
   );
   return { profileUrl: input.profileUrl, found: workEmail !== null || directPhone !== null, workEmail, directPhone, creditsCharged: singleRevealPrice };

@@ -1,5 +1,5 @@
 import type { PeopleSearchParams } from '../../../operations/schemas/filters.js';
-import { addIntegerRange } from './company-filters.js';
+import { addRange } from './company-filters.js';
 import { containsPattern, type SqlConditions } from './sql.js';
 
 /**
@@ -13,7 +13,7 @@ export function addPeopleConditions(sql: SqlConditions, params: PeopleSearchPara
   if (excluded.length) sql.add(`NOT (p.title ILIKE ANY(${sql.bind(excluded.map(containsPattern))}::text[]))`);
   // bpchar[] matches the char(3) column: a text[] would cast the column, hiding its statistics and index.
   if (params.country3LetterCode?.length) sql.add(`p.country3 = ANY(${sql.bind(params.country3LetterCode)}::bpchar[])`);
-  addIntegerRange(sql, 'p.years_experience', params.yearsOfExperience, 'integer');
+  addRange(sql, 'p.years_experience', params.yearsOfExperience);
   const tags = params.tags;
   if (tags?.anyOf?.length) sql.add(`p.tags && ${sql.bind(tags.anyOf)}::text[]`);
   if (tags?.allOf?.length) sql.add(`p.tags @> ${sql.bind(tags.allOf)}::text[]`);
