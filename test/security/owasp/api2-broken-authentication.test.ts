@@ -128,8 +128,10 @@ describe('API2 broken authentication', () => {
         far.push(b.ms);
       }
       const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number;
-      // Keys are looked up by their SHA-256 hash, so a shared prefix buys nothing; only noise may differ.
-      expect(Math.abs(median(near) - median(far))).toBeLessThan(5);
+      // Keys are looked up by their SHA-256 hash, so a shared prefix buys nothing; only noise may
+      // differ, and on a loaded machine the noise of one median is a few ms, or a share of it. A
+      // near miss that did more work (a second lookup, a comparison by prefix) would take about twice as long.
+      expect(Math.abs(median(near) - median(far))).toBeLessThan(Math.max(5, median(far) / 2));
     });
   });
 });
