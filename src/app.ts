@@ -6,7 +6,7 @@ import { buildOpenApiDocument } from './api/openapi.js';
 import { createApiRouter } from './api/router.js';
 import { rateLimitsPerMinute } from './config.js';
 import type { AppContext } from './context.js';
-import { AppError } from './errors.js';
+import { AppError, retryAfterSeconds } from './errors.js';
 import { mountDownloadRoute } from './http/downloads.js';
 import { readLlmsTxt } from './http/llms-txt.js';
 import { mountMetrics } from './http/metrics.js';
@@ -30,7 +30,7 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
       const replicas = context.db.replicas?.status();
       res.json({ status: 'ok', ...(replicas ? { replicas: replicas.map(({ name, healthy, lagMs, reason }) => ({ name, healthy, lagMs, reason })) } : {}) });
     } catch {
-      res.status(503).json({ status: 'unavailable', reason: 'database unreachable' });
+      res.status(503).set('Retry-After', String(retryAfterSeconds.unavailable)).json({ status: 'unavailable', reason: 'database unreachable' });
     }
   });
   const openApi = buildOpenApiDocument(context.publicUrl, rateLimitsPerMinute(context.config));

@@ -99,6 +99,12 @@ const environmentSchema = z.object({
   /** Of those, searches (the search rate-limit class) at once. */
   ACCOUNT_CONCURRENT_SEARCHES: positiveInt.default(2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Longest a client may take to send a request's headers, counted from its first byte (or from the connection, for a new one): slow-header clients are cut off. */
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(20_000),
+  /** Longest a client may take to send a whole request, body included: slow-body clients are cut off. */
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(60_000),
+  /** How long an idle keep-alive connection is kept between requests (a little longer than common proxies and client pools). */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(65_000),
 
   SEED_ON_EMPTY: booleanFlag.default(true),
   SEED_COMPANIES: nonNegativeInt.default(20_000),
@@ -172,7 +178,7 @@ const environmentSchema = z.object({
   JOB_RETENTION_DAYS: positiveInt.default(30),
   /** How often one instance sweeps for expired exports, finished jobs and expired MCP results. */
   RETENTION_SWEEP_MINUTES: positiveInt.default(60),
-  /** For tests and demos only: a pause at each step (and between batches) of a build or enrichment, so a job can be watched or killed mid-way. */
+  /** For tests and demos only: a pause at each step (and between batches) of a build or enrichment, and between the pages of an export, so a job can be watched or killed mid-way. */
   JOB_STEP_DELAY_MS: nonNegativeInt.default(0),
 
   /** Live professional-network source over HTTP; unset: the simulated source over the stored catalog. */
@@ -193,6 +199,7 @@ const environmentSchema = z.object({
   CONTACT_BATCH_LEASE_SECONDS: positiveInt.default(120),
 }).superRefine((env, ctx) => {
   const issue = (variable: string, message: string) => ctx.addIssue({ code: 'custom', path: [variable], message });
+  if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) issue('HTTP_HEADERS_TIMEOUT_MS', 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)');
   if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) issue('OIDC_CLIENT_ID', 'is required with OIDC_ISSUER');
   if (!env.OIDC_ISSUER && (env.OIDC_CLIENT_ID || env.OIDC_CLIENT_SECRET)) issue('OIDC_ISSUER', 'is required with OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
   if (env.OIDC_DEV_PROVIDER && env.OIDC_ISSUER) issue('OIDC_DEV_PROVIDER', 'cannot be combined with OIDC_ISSUER: the built-in provider replaces the external one');

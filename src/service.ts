@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { idempotencyKeysRetention } from './api/idempotency.js';
 import { rateLimitRetention } from './api/rate-limit.js';
@@ -155,16 +155,58 @@ export function retentionTasks(context: AppContext): RetentionTask[] {
   ];
 }
 
+/**
+ * What one client may hold of the server, set deliberately rather than left to Node's defaults
+ * (which let a request's headers take 60 s and its body 5 minutes, and look for such clients only
+ * every 30 s). Measured in RELIABILITY.md ("Slow and abusive clients"); documented in the README.
+ * Bodies are bounded where they are read: 2 MB for the REST API (src/api/router.ts), 4 MB for MCP.
+ */
+export const httpLimits = {
+  /** Headers of one request: Node's own 16 KiB, said here; more is answered 431. */
+  maxHeaderSize: 16 * 1024,
+  /** Header lines of one request: far more than any client sends, far fewer than Node's 2,000. */
+  maxHeadersCount: 100,
+  /** How often the server looks for requests past their header or request timeout. */
+  connectionsCheckingIntervalMs: 1_000,
+} as const;
+
 function listen(config: Config): Promise<Server> {
   return new Promise((resolve, reject) => {
     void import('node:http').then(({ createServer }) => {
-      const server = createServer();
-      // Agents keep connections open between calls; keep them a little longer than common client pools.
-      server.keepAliveTimeout = 65_000;
-      server.headersTimeout = 66_000;
+      const server = createServer({
+        maxHeaderSize: httpLimits.maxHeaderSize,
+        connectionsCheckingInterval: httpLimits.connectionsCheckingIntervalMs,
+        requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+        headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+        keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      });
+      server.maxHeadersCount = httpLimits.maxHeadersCount;
+      // No idle cut-off beyond these: a request that is being answered (a long export listing, an MCP stream) is not the client's stall.
+      server.timeout = 0;
+      closeConnectionsThatNeverAsk(server, config.HTTP_HEADERS_TIMEOUT_MS);
       server.once('error', reject);
       server.listen(config.PORT, config.HOST, () => resolve(server));
     });
+  });
+}
+
+/**
+ * Node's header timeout starts with a request's first byte: a connection that never sends one
+ * would be held for ever (a thousand of them, a file descriptor each). Such a connection gets the
+ * same time to start as a request gets to send its headers; one that has started is Node's to
+ * answer (408).
+ */
+function closeConnectionsThatNeverAsk(server: Server, timeoutMs: number): void {
+  const asked = new WeakSet<Socket>();
+  server.prependListener('request', (req: IncomingMessage) => {
+    asked.add(req.socket);
+  });
+  server.on('connection', (socket: Socket) => {
+    const timer = setTimeout(() => {
+      if (!asked.has(socket) && socket.bytesRead === 0) socket.destroy();
+    }, timeoutMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
   });
 }
 

@@ -42,3 +42,36 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
   if (!parsed.success) throw validationError(parsed.error);
   return parsed.data;
 }
+
+/** No operation's fields nest this deep; JSON that does is refused before anything recurses into it. */
+export const maxNesting = 32;
+
+/**
+ * What a schema cannot refuse, by the field it came in: a NUL character (PostgreSQL cannot store it
+ * in text, and it would end a C string early elsewhere), and values nested deeper than any
+ * operation's fields (walking them recursively, as hashing and validation do, would overflow the
+ * stack). The walk keeps its own stack. REST refuses these before anything else reads the request;
+ * the MCP gateway before it asks anyone to confirm a call.
+ */
+export function unreadableValues(fields: Record<string, unknown>): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const pending: Array<{ value: unknown; path: string; depth: number }> = [{ value: fields, path: '', depth: 0 }];
+  while (pending.length > 0 && issues.length < 20) {
+    const { value, path, depth } = pending.pop() as { value: unknown; path: string; depth: number };
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) issues.push({ field: path, message: 'must not contain a NUL character (\\u0000)' });
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > maxNesting) {
+      issues.push({ field: path, message: `nested deeper than ${maxNesting} levels; no field of this operation nests like that` });
+      continue;
+    }
+    const children = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+    for (let i = children.length - 1; i >= 0; i--) {
+      const [key, child] = children[i] as readonly [string, unknown];
+      pending.push({ value: child, path: path ? `${path}.${key}` : key, depth: depth + 1 });
+    }
+  }
+  return issues;
+}

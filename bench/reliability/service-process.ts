@@ -11,6 +11,8 @@ import path from 'node:path';
 export interface ServiceProcess {
   url: string;
   child: ChildProcess;
+  /** The last lines it wrote (its log, at LOG_LEVEL warn by default): what a failed scenario shows. */
+  recentOutput(): string;
   /** Ends the process with the signal (SIGTERM: an orderly stop; SIGKILL: a crash) and waits for it. */
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -23,21 +25,20 @@ export async function startServiceProcess(env: Record<string, string>, dataDir?:
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-20_000);
       const match = /is listening on (http:\/\/[^\s]+)/.exec(output);
       if (match) resolve(match[1] as string);
     };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
     child.once('exit', (code) => reject(new Error(`the service exited (${code}) before listening:\n${output.slice(-2000)}`)));
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     url,
     child,
+    recentOutput: () => output,
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;

@@ -20,7 +20,11 @@ const numberRange = (what: string) =>
       path: ['min'],
     });
 
-const isoDate = z.iso.date('expected a date as YYYY-MM-DD').max(10);
+// Year 0000 fits the pattern but not PostgreSQL's calendar (it has no year zero): refused here, by the field.
+const isoDate = z.iso
+  .date('expected a date as YYYY-MM-DD')
+  .max(10)
+  .refine((date) => !date.startsWith('0000-'), 'expected a date from 0001-01-01 to 9999-12-31 (there is no year 0000)');
 
 const dateRange = (what: string) =>
   z

@@ -36,14 +36,17 @@ export function buildOpenApiDocument(publicUrl: string, rateLimits: Record<strin
       version: '1.0.0',
       description:
         'Company search, people search, live enrichment, contact enrichment and audiences, metered in credits. ' +
-        'Authenticate with apiKey: in the JSON body for POST, PATCH and PUT; in the query string for GET and DELETE.',
+        'Authenticate with the x-api-key header (preferred: query strings end up in proxy logs), or with the field apiKey: ' +
+        'in the JSON body for POST, PATCH and PUT, in the query string for GET and DELETE. Both at once must be the same key (otherwise 400).',
     },
     servers: [{ url: publicUrl }],
     paths,
+    security: [{ apiKeyHeader: [] }],
     components: {
       schemas: { Error: errorBody, ChargeInfo: chargeInfoJsonSchema },
       securitySchemes: {
-        apiKeyQuery: { type: 'apiKey', in: 'query', name: 'apiKey', description: 'For GET and DELETE.' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The preferred way, for every operation.' },
+        apiKeyQuery: { type: 'apiKey', in: 'query', name: 'apiKey', description: 'GET and DELETE, as the spec has it: prefer the header, as query strings are logged by proxies.' },
       },
     },
   };
@@ -59,7 +62,7 @@ function operationObject(operation: AnyOperation, isAlias: boolean, rateLimits: 
   }));
   const hasBody = ['POST', 'PATCH', 'PUT'].includes(operation.method);
   if (!hasBody) {
-    parameters.push({ name: 'apiKey', in: 'query', required: true, schema: { type: 'string' } });
+    parameters.push({ name: 'apiKey', in: 'query', required: false, schema: { type: 'string' }, description: 'Your API key, when it is not in the x-api-key header (preferred).' });
     for (const [name, schema] of Object.entries(properties)) {
       if (!inPath.has(name)) parameters.push({ name, in: 'query', required: required.has(name), schema });
     }
@@ -84,6 +87,8 @@ function operationObject(operation: AnyOperation, isAlias: boolean, rateLimits: 
     summary: operation.title,
     description: operation.description,
     tags: [operation.category],
+    // The body field apiKey (POST, PATCH, PUT) is the spec's other way; OpenAPI cannot name a body field as a scheme.
+    security: hasBody ? [{ apiKeyHeader: [] }] : [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
     ...(isAlias ? { deprecated: false, 'x-alias-of': operation.path } : {}),
     parameters,
     ...(hasBody
@@ -94,8 +99,8 @@ function operationObject(operation: AnyOperation, isAlias: boolean, rateLimits: 
               'application/json': {
                 schema: {
                   ...input,
-                  properties: { apiKey: { type: 'string', description: 'Your API key.' }, ...bodyProperties },
-                  required: ['apiKey', ...[...required].filter((name) => !inPath.has(name))],
+                  properties: { apiKey: { type: 'string', description: 'Your API key, when it is not in the x-api-key header (preferred).' }, ...bodyProperties },
+                  required: [...required].filter((name) => !inPath.has(name)),
                 },
                 example: { apiKey: '<API_KEY>', ...(operation.example as object) },
               },

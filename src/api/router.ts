@@ -10,9 +10,10 @@ import { AccountConcurrency } from './concurrency.js';
 import { errorBody, toAppError } from './error-handler.js';
 import { claimIdempotencyKey, idempotencyHeader, idempotencyKeyOf, replayedHeader, requestHash, type Claim } from './idempotency.js';
 import { createRateLimits, type RateLimits } from './rate-limit.js';
-import { parseWith } from '../validation.js';
+import { parseWith, unreadableValues } from '../validation.js';
 
 const bodyMethods = new Set(['POST', 'PATCH', 'PUT']);
+const apiKeyHeader = 'x-api-key';
 
 /**
  * The REST API under /v1, built from the operation registry: one route per operation path
@@ -43,6 +44,8 @@ export function createApiRouter(context: AppContext, handlers: readonly BoundHan
           const principal = await authenticate(context, operation, req);
           res.locals.accountId = principal.accountId;
           await applyRateLimit(rateLimits, principal, operation, res);
+          // Read once, checked for what no schema can refuse, before anything walks it (the idempotency hash does).
+          const fields = refuseUnreadableValues(rawInput(operation, req));
           const idempotencyKey = operation.method === 'POST' ? idempotencyKeyOf(req.headers[idempotencyHeader]) : null;
           if (idempotencyKey) {
             const { apiKey: _apiKey, ...body } = isObject(req.body) ? req.body : {};
@@ -61,7 +64,7 @@ export function createApiRouter(context: AppContext, handlers: readonly BoundHan
           }
           // Every operation, so that none that charges (or reads the balance) can forget it.
           await ensureMonthlyGrant(context, principal);
-          const input = parseWith(operation.input, refuseNulCharacters(rawInput(operation, req)));
+          const input = parseWith(operation.input, fields);
           leave = enterOrRefuse(concurrency, principal, operation, res);
           const requestContext: RequestContext = {
             context,
@@ -94,12 +97,27 @@ export function createApiRouter(context: AppContext, handlers: readonly BoundHan
   return router;
 }
 
+/**
+ * The key travels in the `x-api-key` header (preferred: query strings end up in proxies' logs),
+ * or as the spec's `apiKey` field (JSON body for POST, PATCH and PUT; query string for GET and
+ * DELETE). Both at once must agree: two different keys in one request is a client bug, not a
+ * choice for the service to make.
+ */
 async function authenticate(context: AppContext, operation: AnyOperation, req: Request): Promise<Principal> {
+  const header = req.headers[apiKeyHeader];
+  const fromHeader = typeof header === 'string' && header.length > 0 ? header : null;
   const carrier = bodyMethods.has(operation.method) ? (isObject(req.body) ? req.body : {}) : req.query;
-  const key = (carrier as Record<string, unknown>).apiKey;
-  const where = bodyMethods.has(operation.method) ? 'in the JSON body' : 'in the query string';
-  if (typeof key !== 'string' || key.length === 0) {
-    throw new AppError('unauthorized', `Missing API key: send it as apiKey ${where}.`);
+  const field = (carrier as Record<string, unknown>).apiKey;
+  const fromField = typeof field === 'string' && field.length > 0 ? field : null;
+  if (fromHeader !== null && fromField !== null && fromHeader !== fromField) {
+    throw new AppError('invalid_request', 'Two different API keys: the x-api-key header and the apiKey field disagree. Send the key once, preferably in the x-api-key header.', {
+      details: { issues: [{ field: 'apiKey', message: 'differs from the x-api-key header' }] },
+    });
+  }
+  const key = fromHeader ?? fromField;
+  if (key === null) {
+    const where = bodyMethods.has(operation.method) ? 'in the JSON body' : 'in the query string';
+    throw new AppError('unauthorized', `Missing API key: send it in the x-api-key header (preferred), or as apiKey ${where}.`);
   }
   const principal = await context.authenticator.authenticate(key);
   if (!principal) throw new AppError('unauthorized', 'Invalid API key.');
@@ -148,24 +166,11 @@ function requireJsonBody(req: Request, _res: Response, next: NextFunction): void
   next();
 }
 
-/**
- * PostgreSQL cannot store NUL in text, and a NUL would end a C string early elsewhere: refuse it
- * by the field it came in, before anything reads it.
- */
-function refuseNulCharacters(fields: Record<string, unknown>): Record<string, unknown> {
-  const issues: Array<{ field: string; message: string }> = [];
-  const visit = (value: unknown, path: string): void => {
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) issues.push({ field: path, message: 'must not contain a NUL character (\\u0000)' });
-    } else if (Array.isArray(value)) {
-      value.forEach((item, index) => visit(item, `${path}.${index}`));
-    } else if (isObject(value)) {
-      for (const [key, item] of Object.entries(value)) visit(item, path ? `${path}.${key}` : key);
-    }
-  };
-  visit(fields, '');
+/** A NUL character or nesting deeper than any operation's fields, refused by the field it came in (see unreadableValues). */
+function refuseUnreadableValues(fields: Record<string, unknown>): Record<string, unknown> {
+  const issues = unreadableValues(fields);
   if (issues.length) {
-    throw new AppError('invalid_request', `Invalid request: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { details: { issues } });
+    throw new AppError('invalid_request', `Invalid request: ${issues.slice(0, 5).map((i) => `${i.field}: ${i.message}`).join('; ')}`, { details: { issues } });
   }
   return fields;
 }

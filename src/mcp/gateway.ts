@@ -6,7 +6,7 @@ import type { Principal } from '../auth/api-keys.js';
 import type { Config } from '../config.js';
 import { canonicalJson } from '../core/search/cursor.js';
 import type { Logger } from '../log.js';
-import { describeIssues } from '../validation.js';
+import { describeIssues, unreadableValues } from '../validation.js';
 import type { Backend, RestAnswer } from './backend.js';
 import { catalog, type CatalogEntry } from './catalog.js';
 import type { BalanceCache } from './guards/balance.js';
@@ -142,8 +142,10 @@ export class Gateway {
     const { confirmationToken: inlineToken, ...fields } = payload as Record<string, unknown>;
     const confirmationToken = args.confirmationToken ?? (typeof inlineToken === 'string' ? inlineToken : undefined);
     const parsed = operation.input.safeParse(fields);
-    if (!parsed.success) {
-      return result(invalidPayload(operation, describeIssues(parsed.error)));
+    const unreadable = unreadableValues(fields);
+    if (!parsed.success || unreadable.length) {
+      // What the REST API would refuse, refused before a user is asked to confirm a call that cannot run.
+      return result(invalidPayload(operation, [...unreadable, ...(parsed.success ? [] : describeIssues(parsed.error))]));
     }
     const input = parsed.data as Record<string, unknown>;
     const hash = payloadHash(operation.operationId, input);

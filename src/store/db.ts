@@ -133,6 +133,13 @@ function createPool(
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // Nor one that is checked out between two statements (a transaction awaiting its caller, a
+  // cancellable read) when the server ends it (a restart, an operator's stop): the pool listens on
+  // idle connections only, and an 'error' event nobody listens to ends the process. The client
+  // is then no longer queryable: its next statement fails as unavailable, and its release drops it.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return pool;
 }
 

@@ -23,6 +23,8 @@ export async function writeExportFile(
   row: ExportRow,
   prospectCapId: number | null,
   checkpoint: () => void,
+  /** Between pages: the job's pause of JOB_STEP_DELAY_MS (tests and demos that must catch an export mid-way). */
+  pauseBetweenPages: () => Promise<void> = () => Promise.resolve(),
 ): Promise<{ rows: number; bytes: number }> {
   let rows = 0;
   const limit = row.estimated_rows;
@@ -38,6 +40,7 @@ export async function writeExportFile(
       after = page.lastId;
       yield page.records.join('');
       if (page.records.length < take) break;
+      await pauseBetweenPages();
     }
   }
   const { bytes } = await storage.write(storageKeyOf(row), chunks());

@@ -158,7 +158,7 @@ export async function runExport(context: AppContext, run: JobRun<{ exportId: num
   // Done by an earlier attempt, or ended (EXPIRED) with its deleted audience.
   if (row.status !== 'PENDING' && row.status !== 'RUNNING') return;
   await context.db.pool.query(`UPDATE audience_exports SET status = 'RUNNING' WHERE account_id = $1 AND id = $2 AND status = 'PENDING'`, [accountId, exportId]);
-  const written = await writeExportFile(context.db, context.services.exportStorage, row, null, run.checkpoint);
+  const written = await writeExportFile(context.db, context.services.exportStorage, row, null, run.checkpoint, () => run.pause(context.config.JOB_STEP_DELAY_MS));
   run.checkpoint();
   await finishExport(context, row, written);
   await run.progress({ rows: written.rows, bytes: written.bytes });
