@@ -23,7 +23,25 @@ export const stopWords = new Set([
   'each', 'every', 'before', 'after', 'here', 'more', 'most', 'much', 'many', 'new', 'already', 'right', 'away',
 ]);
 
-/** Lowercase words of a text: camelCase and punctuation split, apostrophes dropped ("don't" is "dont"). */
+/** Verbs spelt -ise in British English and -ize in American: the stemmer leaves "organis" and "organ" apart. */
+const izeVerbs = /^(organ|priorit|custom|optim|normal|summar|final|categor|recogn|author|personal|visual|special|util|standard|synchron|real|emphas|minim|maxim|initial|capital|central|local|character|itemis|memor|monet|scrutin|sanit|tokenis)is(e|es|ed|ing|er|ers|ation|ations)$/;
+const britishWords: Record<string, string> = {
+  analyse: 'analyze', analysed: 'analyzed', analysing: 'analyzing', catalogue: 'catalog', catalogues: 'catalogs', colour: 'color',
+  behaviour: 'behavior', favourite: 'favorite', favourites: 'favorites', centre: 'center', centres: 'centers', licence: 'license',
+  programme: 'program', programmes: 'programs', enrol: 'enroll', enrolment: 'enrollment', cheque: 'check', labelled: 'labeled',
+  cancelled: 'canceled', cancelling: 'canceling', modelled: 'modeled', travelling: 'traveling', judgement: 'judgment',
+};
+
+/** One spelling for a word, the American one: "organisation" and "organization" are one term. */
+function american(word: string): string {
+  const british = britishWords[word];
+  if (british) return british;
+  if (word.endsWith('isation') || word.endsWith('isations')) return word.replace(/isation(s?)$/, 'ization$1');
+  const verb = izeVerbs.exec(word);
+  return verb ? `${verb[1]}iz${verb[2]}` : word;
+}
+
+/** Lowercase words of a text: camelCase and punctuation split, apostrophes dropped ("don't" is "dont"), British spellings made American. */
 export function words(text: string): string[] {
   return text
     // Plural acronyms are words: "VPs", "CTOs".
@@ -33,7 +51,8 @@ export function words(text: string): string[] {
     .toLowerCase()
     .replace(/['’]/g, '')
     .split(/[^a-z0-9]+/)
-    .filter((word) => word.length > 0);
+    .filter((word) => word.length > 0)
+    .map(american);
 }
 
 const stemCache = new Map<string, string>();
@@ -51,13 +70,23 @@ export function terms(text: string): string[] {
   return words(text).filter((word) => !stopWords.has(word)).map(stem);
 }
 
+/**
+ * A word as the lexicon matches it: stemmed, except that an adverb in -ly keeps its own form ("completely" is no
+ * question about completion, "currently" none about live data), and the possessive "its" is not "it" ("has its filters"
+ * asks nothing about progress, "has it finished" does).
+ */
+export function lexiconStem(word: string): string {
+  if (word === 'its' || (word.length > 5 && word.endsWith('ly'))) return word;
+  return stem(word);
+}
+
 interface Phrase {
   concept: string;
   stems: string[];
 }
 
 function phrasesOf(groups: Record<string, readonly string[]>, prefix: string): Phrase[] {
-  return Object.entries(groups).flatMap(([concept, list]) => list.map((phrase) => ({ concept: `${prefix}${concept}`, stems: words(phrase).map(stem) })));
+  return Object.entries(groups).flatMap(([concept, list]) => list.map((phrase) => ({ concept: `${prefix}${concept}`, stems: words(phrase).map(lexiconStem) })));
 }
 
 /** Every phrase of the lexicon by its first stem, longest first. */
@@ -103,7 +132,7 @@ const listedThings = new Set(['o_audience', 'o_savedSearch', 'o_exclusion', 'o_r
 
 function conceptsOfWords(list: string[]): Set<string> {
   const found = new Set<string>();
-  for (const word of list) for (const phrase of phrasesByFirstStem.get(stem(word)) ?? []) if (phrase.stems.length === 1) found.add(phrase.concept);
+  for (const word of list) for (const phrase of phrasesByFirstStem.get(lexiconStem(word)) ?? []) if (phrase.stems.length === 1) found.add(phrase.concept);
   return found;
 }
 
@@ -116,7 +145,7 @@ function thingAt(stems: string[], index: number): boolean {
 /** The concepts a text speaks of: every lexicon phrase found in it, on whole stemmed words (stop words kept, for phrases such as "do not contact"). */
 export function conceptsOf(text: string): Set<string> {
   const all = words(text);
-  const stems = all.map(stem);
+  const stems = all.map(lexiconStem);
   const found = new Set<string>();
   for (let i = 0; i < stems.length; ) {
     const candidates = phrasesByFirstStem.get(stems[i] as string) ?? [];
@@ -150,4 +179,154 @@ export function conceptsOf(text: string): Set<string> {
   const ownPlural = /\b(my|our|all|which|what)\s+(?:\w+\s+)?(\w+s)\b/.exec(text.toLowerCase());
   if (ownPlural && [...conceptsOfWords([ownPlural[2] as string])].some((c) => listedThings.has(c))) found.add('a_list');
   return found;
+}
+
+/** Words that open a clause of circumstance inside a request: what follows says when or why, not what is asked. */
+const circumstance = /\s(?:before|after|once|until|till|unless|because|since|including|as soon as|so that|whenever|while)\s/;
+/** A clause that opens on its subject ("the price is ok", "we signed three customers") states a fact unless it asks something. */
+const subjectFirst = /^(?:i|im|we|it|its|they|he|she|my|our|their|the|this|that|these|those|there)\b/;
+/** "I do not want a file": what a clause refuses is not asked for. */
+const refused = /\b(?:do not|dont|not|no longer|never)\s+(?:want|need|care)\b/;
+const asking = /\b(?:want|wanna|need|needs|would|like to|have to|has to|must|should|please|can|could|help|trying|looking|let|lets|how)\b/;
+
+/** "vendors which make payroll software", "people who work at stripe.com": what follows describes the thing, it is no act asked for. */
+function relativeAt(clause: string): number {
+  // "folks running IT", "companies selling gear": a participle after a thing describes it.
+  for (const match of clause.matchAll(/\b(\w+)\s+\w{3,}ing\b/g)) {
+    if ([...conceptsOfWords([match[1] as string])].some((concept) => concept.startsWith('o_'))) return (match.index as number) + (match[1] as string).length;
+  }
+  for (const match of clause.matchAll(/\s(?:who|which|whose)\s/g)) {
+    const before = words(clause.slice(0, match.index)).at(-1);
+    if (before && [...conceptsOfWords([before])].some((concept) => concept.startsWith('o_'))) return match.index;
+  }
+  return -1;
+}
+
+export interface ReadQuery {
+  /** The concepts the query asks for. */
+  concepts: Set<string>;
+  /** The index terms said only in clauses that set the scene, when another clause asks for something: they weigh less. */
+  settingTerms: Set<string>;
+}
+
+/**
+ * A query read for search_endpoints: conceptsOf, except that the acts (`a_` concepts) of the clauses that only set the
+ * scene are left out when another clause asks for something, and their words weigh less. "begin the enrichment, the price
+ * is ok" asks to begin, not for a price; "put the filters on my audience before it is built" asks to set filters; "estimate
+ * it, then start" asks first for the estimate: the first clause that asks for an act is the goal. Things (`o_`) are kept
+ * from every clause: they say what the request is about.
+ */
+export function readQuery(text: string): ReadQuery {
+  const clauses: { clause: string; setting: boolean; question: boolean; describes?: boolean }[] = [];
+  for (const sentence of text.toLowerCase().match(/[^;!?]+(?:[;!?]|$)|[;!?]/g) ?? []) {
+    const parts = sentence
+      .replace(/[;!?]$/, '')
+      .split(/[,:()"“”]|\.(?=\s|$)|\s(?:and then|then|but|after that|afterwards)\s/)
+      .map((part) => part.trim())
+      .filter((part) => part.length > 0);
+    parts.forEach((part, i) => {
+      // The question mark is the last clause's: "I triggered it, which step is it on?" asks in its second clause.
+      const question = sentence.endsWith('?') && i === parts.length - 1;
+      // A circumstance or a description inside a clause ("… before it is built", "vendors who make …") is set apart.
+      const cuts = [part.search(circumstance), relativeAt(part)].filter((at) => at > 0);
+      const at = cuts.length ? Math.min(...cuts) : -1;
+      if (at > 0) clauses.push({ clause: part.slice(0, at), setting: false, question: false }, { clause: part.slice(at), setting: true, question, describes: true });
+      else clauses.push({ clause: part, setting: refused.test(part), question });
+    });
+  }
+  for (const clause of clauses) clause.setting ||= subjectFirst.test(clause.clause) && !clause.question && !asking.test(clause.clause);
+  // The acts of a circumstance or a description are never asked for; those of a statement are, when nothing else asks.
+  const all = conceptsOf(clauses.filter((clause) => !clause.describes).map((clause) => clause.clause).join(' . '));
+  for (const concept of conceptsOf(text)) if (!concept.startsWith('a_')) all.add(concept);
+  const concepts = new Set([...all].filter((concept) => !concept.startsWith('a_')));
+  const asked = clauses.filter((clause) => !clause.setting);
+  const goal = asked.find((clause) => [...conceptsOf(clause.clause)].some((concept) => concept.startsWith('a_')));
+  if (goal) for (const concept of conceptsOf(goal.clause)) concepts.add(concept);
+  else for (const concept of all) concepts.add(concept);
+  // Contacts for an audience's people are what enriching the audience gets.
+  if (concepts.has('o_contactInfo') && concepts.has('o_audience') && !concepts.has('a_export') && !concepts.has('a_list')) concepts.add('o_enrichment');
+  const askedTerms = new Set(asked.flatMap((clause) => terms(clause.clause)));
+  const settingTerms = askedTerms.size ? new Set(clauses.filter((clause) => clause.setting).flatMap((clause) => terms(clause.clause)).filter((term) => !askedTerms.has(term))) : new Set<string>();
+  return { concepts, settingTerms };
+}
+
+export const queryConcepts = (text: string): Set<string> => readQuery(text).concepts;
+
+/**
+ * Every word the ranker knows: the registry's text, the lexicon's phrases and the reference data's names. A query word
+ * outside it is likely a typo ("compnay", "enrichement", "adress"); spellingOf finds the known word it was meant as.
+ */
+const knownWords = new Set<string>([
+  ...stopWords,
+  ...operations.flatMap((operation) => words(`${operation.operationId} ${operation.title} ${operation.summary} ${operation.description} ${operation.keywords.join(' ')}`)),
+  ...Object.values(objectConcepts).flatMap((list) => list.flatMap((phrase) => words(phrase))),
+  ...Object.values(actionConcepts).flatMap((list) => list.flatMap((phrase) => words(phrase))),
+  ...REGIONS.flatMap((region) => words(region)),
+  ...COUNTRIES.flatMap((country) => words([country.name, ...country.cities, ...country.states.flatMap((state) => [state.name, ...state.cities])].join(' '))),
+  ...INDUSTRIES.flatMap((industry) => words([industry.name, ...industry.keywords].join(' '))),
+  ...Object.values(TITLES).flatMap((bySeniority) => Object.values(bySeniority).flat().flatMap((title) => words(title))),
+]);
+const knownStems = new Set([...knownWords].map(stem));
+/** Known words of four letters or more by their first letter: a typo rarely changes the first letter. */
+const correctable = new Map<string, string[]>();
+for (const word of knownWords) {
+  if (word.length < 4 || /\d/.test(word)) continue;
+  const list = correctable.get(word[0] as string) ?? [];
+  list.push(word);
+  correctable.set(word[0] as string, list);
+}
+
+const vowels = new Set(['a', 'e', 'i', 'o', 'u', 'y']);
+
+/**
+ * Whether `typed` is one slip away from `known`: two neighbouring letters swapped ("serach", "compnay"), one vowel for another
+ * ("audiance"), a vowel left out or put in ("peple"), a letter doubled or undoubled ("adress"). Other edits too often turn
+ * one English word into another ("selling" is not "spelling") to be read as slips.
+ */
+function isSlipOf(typed: string, known: string): boolean {
+  if (typed.length === known.length) {
+    const differ: number[] = [];
+    for (let i = 0; i < typed.length && differ.length <= 2; i += 1) if (typed[i] !== known[i]) differ.push(i);
+    if (differ.length === 1) return vowels.has(typed[differ[0] as number] as string) && vowels.has(known[differ[0] as number] as string);
+    const [i, j] = differ as [number, number];
+    return differ.length === 2 && j === i + 1 && typed[i] === known[j] && typed[j] === known[i];
+  }
+  const [longer, shorter] = typed.length > known.length ? [typed, known] : [known, typed];
+  if (longer.length !== shorter.length + 1) return false;
+  let at = 0;
+  while (at < shorter.length && longer[at] === shorter[at]) at += 1;
+  if (longer.slice(at + 1) !== shorter.slice(at)) return false;
+  const extra = longer[at] as string;
+  return vowels.has(extra) || extra === longer[at - 1] || extra === longer[at + 1];
+}
+
+const spellingCache = new Map<string, string>();
+/** The known word a query word was meant as: itself when known, else the known word it is one slip away from. */
+export function spellingOf(word: string): string {
+  if (word.length < 5 || knownWords.has(word) || knownStems.has(stem(word)) || /\d/.test(word)) return word;
+  let meant = spellingCache.get(word);
+  if (meant === undefined) {
+    meant = (correctable.get(word[0] as string) ?? []).find((candidate) => isSlipOf(word, candidate)) ?? word;
+    if (spellingCache.size < 10_000) spellingCache.set(word, meant);
+  }
+  return meant;
+}
+
+/**
+ * What a query quotes, said in words: a profile URL, an email address, a domain are things of the service, and "with 50
+ * people" is a company's headcount, not people to find.
+ */
+const literals: [RegExp, string][] = [
+  [/\b(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/[\w%-]+\/?/gi, ' profile url '],
+  [/\b(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/company\/[\w%-]+\/?/gi, ' company url '],
+  [/\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g, ' email address '],
+  [/\b(?:https?:\/\/)?(?:www\.)?[a-z0-9-]+\.(?:com|io|ai|co|net|org|de|fr|uk|es|it|nl|se|dk|no|fi|ch|at|be|eu|app|dev|tech|us|ca|au|in|jp|br)\b(?:\/\S*)?/gi, ' company domain '],
+  [/\b(with|than|over|under|above|below|between|to|and|of|from|least|most|about|around)\s+(\d[\d,.]*\s*[km+]?)\s*(?:people|employees|staff|persons|workers|heads|ftes?)\b/gi, '$1 $2 headcount'],
+];
+
+/** A query with its quoted literals said in words and its typos corrected in place (punctuation kept for readQuery, camelCase identifiers left as they are). */
+export function corrected(text: string): string {
+  let plain = text;
+  for (const [pattern, words] of literals) plain = plain.replace(pattern, words);
+  return plain.replace(/[A-Za-z]+/g, (word) => (/^[A-Z]?[a-z]+$/.test(word) ? spellingOf(word.toLowerCase()) : word));
 }

@@ -2,7 +2,7 @@ import MiniSearch, { type Query } from 'minisearch';
 import type { AnyOperation, OperationCategory } from '../../operations/define.js';
 import { operations } from '../../operations/index.js';
 import { audienceWorkflowStep, catalog, type CatalogEntry } from './catalog.js';
-import { conceptsOf, stem, stopWords, terms, words } from './concepts.js';
+import { conceptsOf, corrected, readQuery, stem, stopWords, terms, words } from './concepts.js';
 
 /**
  * search_endpoints: plain-language intent in, ranked operations out. MiniSearch ranks the
@@ -189,6 +189,8 @@ index.addAll(documents);
 export const weights = {
   text: { title: 2, keywords: 2, name: 2, summary: 1.5, description: 0.4 },
   concept: 1.5,
+  /** A word said only where the query sets the scene ("… before it is built"). */
+  settingTerm: 0.3,
   defines: 4,
   identifier: 8,
   /** A question about progress: status operations up, the operations that start the work down. */
@@ -212,7 +214,7 @@ export const weights = {
 /** The MiniSearch query of a text: its words (fuzzy only when unknown), the concepts it speaks of, and any identifier it quotes. */
 function queryOf(text: string): { query: Query; concepts: Set<string> } {
   const queryTerms = [...new Set(terms(text))];
-  const concepts = conceptsOf(text);
+  const { concepts, settingTerms } = readQuery(text);
   const identifiers = identifierTokens(text);
   const queries: Query[] = [];
   if (queryTerms.length) {
@@ -223,6 +225,7 @@ function queryOf(text: string): { query: Query; concepts: Set<string> } {
       fuzzy: (term) => (vocabulary.has(term) ? false : term.length >= 6 ? 2 : term.length >= 4 ? 1 : false),
       prefix: false,
       weights: { fuzzy: 0.3, prefix: 0.4 },
+      boostTerm: (term) => (settingTerms.has(term) ? weights.settingTerm : 1),
     });
   }
   if (concepts.size) {
@@ -241,7 +244,8 @@ const operationById = new Map(operations.map((operation) => [operation.operation
 const profiles = new Map(operations.map((operation) => [operation.operationId, profileOf(operation)]));
 
 /** The operations for a query, best first, with their scores. */
-export function rankOperations(text: string): { id: string; score: number }[] {
+export function rankOperations(asTyped: string): { id: string; score: number }[] {
+  const text = corrected(asTyped);
   const { query, concepts } = queryOf(text);
   if ((query as { queries: Query[] }).queries.length === 0) return [];
   const progress = concepts.has('a_status');
