@@ -175,6 +175,8 @@ export function conceptsOf(text: string): Set<string> {
     if (placeStems.has(stemmed) || industryStems.has(stemmed)) found.add('o_criteria');
     if (titleStems.has(stemmed)) found.add('o_person');
   }
+  // "what am I tracking", "what have we built": a question about what one has is asked for as a list.
+  if (/\b(?:what|which)\s+(?:\w+\s+)?(?:do|have|am|are|did)\s+(?:i|we)\b/.test(text.toLowerCase())) found.add('a_list');
   // "my audiences", "all our saved searches": things of one's own, in the plural, are asked for as a list.
   const ownPlural = /\b(my|our|all|which|what)\s+(?:\w+\s+)?(\w+s)\b/.exec(text.toLowerCase());
   if (ownPlural && [...conceptsOfWords([ownPlural[2] as string])].some((c) => listedThings.has(c))) found.add('a_list');
@@ -202,8 +204,35 @@ function relativeAt(clause: string): number {
   return -1;
 }
 
+/**
+ * The kind of thing an identifier names, as an `i_` concept: audienceId is an audience (`i_audience`), savedSearchId a saved
+ * search, taskId a task. A query that names one thing of a kind by its number ("audience 14", "saved search 4") asks for
+ * an operation that takes that identifier.
+ */
+export function instanceOf(phrase: string): string | null {
+  const list = words(phrase);
+  for (let from = 0; from < list.length; from += 1) {
+    const thing = [...conceptsOf(list.slice(from).join(' '))].find((concept) => concept.startsWith('o_') && concept !== 'o_none' && concept !== 'o_criteria');
+    if (thing) return `i_${thing.slice(2)}`;
+  }
+  const last = list.at(-1);
+  return last && !stopWords.has(last) && !/^\d/.test(last) ? `i_${stem(last)}` : null;
+}
+
+/** "audience 14", "saved search #4", "suppression list no. 2": the words before a number name the thing it identifies. */
+function instancesOf(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.toLowerCase().matchAll(/\b((?:[a-z-]+\s+){0,2}[a-z-]+)\s+(?:#|no\.?\s*|number\s+|id\s+)?#?\d+\b(?![\d,.]*\s*[-–]\s*\d)(?!\s*(?:%|k\b|m\b|credits|people|employees|staff|companies|records|rows|profiles|results|prospects|leads|days|weeks))/g)) {
+    // "firms with 50": a number after a preposition is a quantity, not an identifier.
+    if (stopWords.has(words(match[1] as string).at(-1) ?? '')) continue;
+    const instance = instanceOf(match[1] as string);
+    if (instance) found.push(instance);
+  }
+  return found;
+}
+
 export interface ReadQuery {
-  /** The concepts the query asks for. */
+  /** The concepts the query asks for, with the `i_` kinds of thing it names one of by number. */
   concepts: Set<string>;
   /** The index terms said only in clauses that set the scene, when another clause asks for something: they weigh less. */
   settingTerms: Set<string>;
@@ -243,8 +272,9 @@ export function readQuery(text: string): ReadQuery {
   const goal = asked.find((clause) => [...conceptsOf(clause.clause)].some((concept) => concept.startsWith('a_')));
   if (goal) for (const concept of conceptsOf(goal.clause)) concepts.add(concept);
   else for (const concept of all) concepts.add(concept);
-  // Contacts for an audience's people are what enriching the audience gets.
-  if (concepts.has('o_contactInfo') && concepts.has('o_audience') && !concepts.has('a_export') && !concepts.has('a_list')) concepts.add('o_enrichment');
+  // Contacts for an audience's people, asked for or priced, are what enriching the audience gets.
+  if (concepts.has('o_contactInfo') && concepts.has('o_audience') && ['a_lookup', 'a_run', 'a_estimate', 'a_status'].some((act) => concepts.has(act))) concepts.add('o_enrichment');
+  for (const instance of instancesOf(text)) concepts.add(instance);
   const askedTerms = new Set(asked.flatMap((clause) => terms(clause.clause)));
   const settingTerms = askedTerms.size ? new Set(clauses.filter((clause) => clause.setting).flatMap((clause) => terms(clause.clause)).filter((term) => !askedTerms.has(term))) : new Set<string>();
   return { concepts, settingTerms };
@@ -321,7 +351,7 @@ const literals: [RegExp, string][] = [
   [/\b(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/company\/[\w%-]+\/?/gi, ' company url '],
   [/\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g, ' email address '],
   [/\b(?:https?:\/\/)?(?:www\.)?[a-z0-9-]+\.(?:com|io|ai|co|net|org|de|fr|uk|es|it|nl|se|dk|no|fi|ch|at|be|eu|app|dev|tech|us|ca|au|in|jp|br)\b(?:\/\S*)?/gi, ' company domain '],
-  [/\b(with|than|over|under|above|below|between|to|and|of|from|least|most|about|around)\s+(\d[\d,.]*\s*[km+]?)\s*(?:people|employees|staff|persons|workers|heads|ftes?)\b/gi, '$1 $2 headcount'],
+  [/\b(with|than|over|under|above|below|between|to|and|of|from|least|most|about|around)\s+(\d[\d,.]*(?:\s*(?:-|–|to|and)\s*\d[\d,.]*)?\s*[km+]?)\s*(?:people|employees|staff|persons|workers|heads|ftes?)\b/gi, '$1 $2 headcount'],
 ];
 
 /** A query with its quoted literals said in words and its typos corrected in place (punctuation kept for readQuery, camelCase identifiers left as they are). */

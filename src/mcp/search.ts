@@ -2,7 +2,7 @@ import MiniSearch, { type Query } from 'minisearch';
 import type { AnyOperation, OperationCategory } from '../../operations/define.js';
 import { operations } from '../../operations/index.js';
 import { audienceWorkflowStep, catalog, type CatalogEntry } from './catalog.js';
-import { conceptsOf, corrected, readQuery, stem, stopWords, terms, words } from './concepts.js';
+import { conceptsOf, corrected, instanceOf, readQuery, stem, stopWords, terms, words } from './concepts.js';
 
 /**
  * search_endpoints: plain-language intent in, ranked operations out. MiniSearch ranks the
@@ -87,6 +87,8 @@ interface Profile {
   answers: string[];
   /** The things its operationId names. */
   things: string[];
+  /** The kinds of thing it takes one of by identifier (`i_audience` for audienceId). */
+  instances: string[];
 }
 
 /**
@@ -95,6 +97,8 @@ interface Profile {
  * things) is not asking for this operation, however many of its other words match.
  */
 function profileOf(operation: AnyOperation): Profile {
+  const identifiers = (catalog.get(operation.operationId)?.fields ?? []).map((field) => field.name).filter((name) => /I[dD]$/.test(name));
+  const instances = identifiers.map((name) => instanceOf(words(name).slice(0, -1).join(' '))).filter((instance): instance is string => instance !== null);
   const named = [...conceptsOf(words(operation.operationId).join(' '))];
   // The resources its path names by id are things it is about: /v1/audiences/{audienceId}/export/prospects is about an audience.
   const resources = [...operation.path.matchAll(/\/([a-z-]+)\/\{\w+\}/g)].map((match) => (match[1] as string).replace(/-/g, ' '));
@@ -104,6 +108,7 @@ function profileOf(operation: AnyOperation): Profile {
     verb,
     answers: named.filter((c) => c.startsWith('a_') && !verbActs.has(c)),
     things: [...new Set(named.filter((c) => c.startsWith('o_') && c !== 'o_none'))],
+    instances,
   };
 }
 
@@ -121,6 +126,10 @@ function agreement(profile: Profile, asked: Set<string>): number {
   if (askedThings.length && profile.things.length) {
     const matched = profile.things.filter((thing) => asked.has(thing)).length;
     factor *= matched === 0 ? weights.otherThing : weights.unaskedThing ** (profile.things.length - matched) * weights.matchedThing ** (matched - 1);
+  }
+  // One thing named by its number: the operations about such things that take none (list them all, create one) are not meant.
+  for (const instance of asked) {
+    if (instance.startsWith('i_') && !profile.instances.includes(instance) && profile.things.includes(`o_${instance.slice(2)}`)) factor *= weights.noInstance;
   }
   return factor;
 }
@@ -209,6 +218,8 @@ export const weights = {
   unaskedThing: 0.8,
   /** Each further thing of an operation the query names: the more completely a query names what an operation is about, the more it is that one. */
   matchedThing: 1.6,
+  /** An operation about a kind of thing that takes no identifier of it, when the query names one such thing by number. */
+  noInstance: 0.5,
 };
 
 /** The MiniSearch query of a text: its words (fuzzy only when unknown), the concepts it speaks of, and any identifier it quotes. */
