@@ -176,7 +176,12 @@ export function conceptsOf(text: string): Set<string> {
     if (titleStems.has(stemmed)) found.add('o_person');
   }
   // "what am I tracking", "what have we built": a question about what one has is asked for as a list.
-  if (/\b(?:what|which)\s+(?:\w+\s+)?(?:do|have|am|are|did)\s+(?:i|we)\b/.test(text.toLowerCase())) found.add('a_list');
+  if (/\b(?:what|which)\s+(?:\w+\s+)?(?:do|have|am|are|did)\s+(?:i|we)\b/.test(text.toLowerCase())) {
+    found.add('a_list');
+    // "what have I built": what one made is what one has.
+    found.delete('a_run');
+    found.delete('a_create');
+  }
   // "my audiences", "all our saved searches": things of one's own, in the plural, are asked for as a list.
   const ownPlural = /\b(my|our|all|which|what)\s+(?:\w+\s+)?(\w+s)\b/.exec(text.toLowerCase());
   if (ownPlural && [...conceptsOfWords([ownPlural[2] as string])].some((c) => listedThings.has(c))) found.add('a_list');
@@ -187,9 +192,14 @@ export function conceptsOf(text: string): Set<string> {
 const circumstance = /\s(?:before|after|once|until|till|unless|because|since|including|as soon as|so that|whenever|while)\s/;
 /** A clause that opens on its subject ("the price is ok", "we signed three customers") states a fact unless it asks something. */
 const subjectFirst = /^(?:i|im|we|it|its|they|he|she|my|our|their|the|this|that|these|those|there)\b/;
+/** The acts that are an operation's verb, not a kind of answer. */
+const verbs = new Set(['a_create', 'a_update', 'a_delete', 'a_list', 'a_status', 'a_run', 'a_add', 'a_export']);
+/** A yes-no question ("has my cohort been filled", "is the export done") about work that runs asks about its progress. */
+const yesNoQuestion = /^(?:is|has|have|did|was|are|were)\s+(?!there\b|this\b|that\b)/;
+
 /** "I do not want a file": what a clause refuses is not asked for. */
 const refused = /\b(?:do not|dont|not|no longer|never)\s+(?:want|need|care)\b/;
-const asking = /\b(?:want|wanna|need|needs|would|like to|have to|has to|must|should|please|can|could|help|trying|looking|let|lets|how)\b/;
+const asking = /\b(?:want|wants|wanna|need|needs|would|like to|have to|has to|must|should|please|can|could|help|trying|looking|hunting|searching|asks|asking|requests|interested|let|lets|how)\b/;
 
 /** "vendors which make payroll software", "people who work at stripe.com": what follows describes the thing, it is no act asked for. */
 function relativeAt(clause: string): number {
@@ -272,8 +282,16 @@ export function readQuery(text: string): ReadQuery {
   const goal = asked.find((clause) => [...conceptsOf(clause.clause)].some((concept) => concept.startsWith('a_')));
   if (goal) for (const concept of conceptsOf(goal.clause)) concepts.add(concept);
   else for (const concept of all) concepts.add(concept);
+  const plain = text.toLowerCase().replace(/^\s*(?:[\w ]{1,20}:\s*)?["“]?/, '');
+  if (yesNoQuestion.test(plain) && ['a_run', 'a_export', 'a_batch', 'o_enrichment', 'o_run'].some((concept) => concepts.has(concept))) concepts.add('a_status');
   // Contacts for an audience's people, asked for or priced, are what enriching the audience gets.
   if (concepts.has('o_contactInfo') && concepts.has('o_audience') && ['a_lookup', 'a_run', 'a_estimate', 'a_status'].some((act) => concepts.has(act))) concepts.add('o_enrichment');
+  // Things of a kind the lexicon does not name, with a place or an industry, are businesses: people are named by their titles
+  // ("breweries in Portugal", "wineries in France").
+  const unnamedPlural = words(text).some((word) => word.length >= 5 && /[^s]s$/.test(word) && !stopWords.has(word) && conceptsOfWords([word]).size === 0 && !placeStems.has(stem(word)));
+  if (unnamedPlural && concepts.has('o_criteria') && !concepts.has('o_person') && !concepts.has('o_company')) concepts.add('o_company');
+  // An audience's filters, with no act said, are to be set ("the filters for my segment need the title CTO").
+  if (concepts.has('o_filters') && concepts.has('o_audience') && ![...concepts].some((concept) => verbs.has(concept))) concepts.add('a_update');
   for (const instance of instancesOf(text)) concepts.add(instance);
   const askedTerms = new Set(asked.flatMap((clause) => terms(clause.clause)));
   const settingTerms = askedTerms.size ? new Set(clauses.filter((clause) => clause.setting).flatMap((clause) => terms(clause.clause)).filter((term) => !askedTerms.has(term))) : new Set<string>();
