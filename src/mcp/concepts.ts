@@ -175,6 +175,13 @@ export function conceptsOf(text: string): Set<string> {
     if (placeStems.has(stemmed) || industryStems.has(stemmed)) found.add('o_criteria');
     if (titleStems.has(stemmed)) found.add('o_person');
   }
+  // "new list for my campaign", "a new alert": "new" before a thing one keeps makes one; "also suppress …" adds to what is there.
+  all.forEach((word, i) => {
+    if (word !== 'new') return;
+    const next = all.slice(i + 1, i + 3).join(' ');
+    if (/^lists?\b/.test(next) || [...conceptsOf(next)].some((concept) => listedThings.has(concept))) found.add('a_create');
+  });
+  if (/^\W*(?:\w+:\s*["“]?)?(?:also|additionally|plus)\b/.test(text.toLowerCase())) found.add('a_add');
   // "what am I tracking", "what have we built": a question about what one has is asked for as a list.
   if (/\b(?:what|which)\s+(?:\w+\s+)?(?:do|have|am|are|did)\s+(?:i|we)\b/.test(text.toLowerCase())) {
     found.add('a_list');
@@ -189,7 +196,7 @@ export function conceptsOf(text: string): Set<string> {
 }
 
 /** Words that open a clause of circumstance inside a request: what follows says when or why, not what is asked. */
-const circumstance = /\s(?:before|after|once|until|till|unless|because|since|including|as soon as|so that|whenever|while)\s/;
+const circumstance = /\s(?:before|after|once|until|till|unless|because|since|including|without|as soon as|so that|whenever|while)\s/;
 /** A clause that opens on its subject ("the price is ok", "we signed three customers") states a fact unless it asks something. */
 const subjectFirst = /^(?:i|im|we|it|its|they|he|she|my|our|their|the|this|that|these|those|there)\b/;
 /** The acts that are an operation's verb, not a kind of answer. */
@@ -198,7 +205,7 @@ const verbs = new Set(['a_create', 'a_update', 'a_delete', 'a_list', 'a_status',
 const yesNoQuestion = /^(?:is|has|have|did|was|are|were)\s+(?!there\b|this\b|that\b)/;
 
 /** "I do not want a file": what a clause refuses is not asked for. */
-const refused = /\b(?:do not|dont|not|no longer|never)\s+(?:want|need|care)\b/;
+const refused = /\b(?:do not|dont|not|no longer|never)\s+(?:want|need|care)\b|^without\b/;
 const asking = /\b(?:want|wants|wanna|need|needs|would|like to|have to|has to|must|should|please|can|could|help|trying|looking|hunting|searching|asks|asking|requests|interested|let|lets|how)\b/;
 
 /** "vendors which make payroll software", "people who work at stripe.com": what follows describes the thing, it is no act asked for. */
@@ -256,7 +263,7 @@ export interface ReadQuery {
  * from every clause: they say what the request is about.
  */
 export function readQuery(text: string): ReadQuery {
-  const clauses: { clause: string; setting: boolean; question: boolean; describes?: boolean }[] = [];
+  const clauses: { clause: string; setting: boolean; question: boolean; describes?: boolean; refuses?: boolean }[] = [];
   for (const sentence of text.toLowerCase().match(/[^;!?]+(?:[;!?]|$)|[;!?]/g) ?? []) {
     const parts = sentence
       .replace(/[;!?]$/, '')
@@ -270,13 +277,15 @@ export function readQuery(text: string): ReadQuery {
       const cuts = [part.search(circumstance), relativeAt(part)].filter((at) => at > 0);
       const at = cuts.length ? Math.min(...cuts) : -1;
       if (at > 0) clauses.push({ clause: part.slice(0, at), setting: false, question: false }, { clause: part.slice(at), setting: true, question, describes: true });
-      else clauses.push({ clause: part, setting: refused.test(part), question });
+      else if (refused.test(part)) clauses.push({ clause: part, setting: true, question, refuses: true });
+      else clauses.push({ clause: part, setting: false, question });
     });
   }
   for (const clause of clauses) clause.setting ||= subjectFirst.test(clause.clause) && !clause.question && !asking.test(clause.clause);
   // The acts of a circumstance or a description are never asked for; those of a statement are, when nothing else asks.
-  const all = conceptsOf(clauses.filter((clause) => !clause.describes).map((clause) => clause.clause).join(' . '));
-  for (const concept of conceptsOf(text)) if (!concept.startsWith('a_')) all.add(concept);
+  // What a clause refuses ("without rerunning it", "I do not want a file") is neither asked for nor what the query is about.
+  const all = conceptsOf(clauses.filter((clause) => !clause.describes && !clause.refuses).map((clause) => clause.clause).join(' . '));
+  for (const concept of conceptsOf(clauses.filter((clause) => !clause.refuses).map((clause) => clause.clause).join(' . '))) if (!concept.startsWith('a_')) all.add(concept);
   const concepts = new Set([...all].filter((concept) => !concept.startsWith('a_')));
   const asked = clauses.filter((clause) => !clause.setting);
   const goal = asked.find((clause) => [...conceptsOf(clause.clause)].some((concept) => concept.startsWith('a_')));
@@ -361,14 +370,15 @@ export function spellingOf(word: string): string {
 }
 
 /**
- * What a query quotes, said in words: a profile URL, an email address, a domain are things of the service, and "with 50
- * people" is a company's headcount, not people to find.
+ * What a query quotes, said in words: a profile URL and an email address are things of the service, a domain names one
+ * company and says nothing of what is asked (its parts, "acme" and "com", are no words), and "with 50 people" is a
+ * company's headcount, not people to find.
  */
 const literals: [RegExp, string][] = [
   [/\b(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/[\w%-]+\/?/gi, ' profile url '],
   [/\b(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/company\/[\w%-]+\/?/gi, ' company url '],
   [/\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g, ' email address '],
-  [/\b(?:https?:\/\/)?(?:www\.)?[a-z0-9-]+\.(?:com|io|ai|co|net|org|de|fr|uk|es|it|nl|se|dk|no|fi|ch|at|be|eu|app|dev|tech|us|ca|au|in|jp|br)\b(?:\/\S*)?/gi, ' company domain '],
+  [/\b(?:https?:\/\/)?(?:www\.)?[a-z0-9-]+\.(?:com|io|ai|co|net|org|de|fr|uk|es|it|nl|se|dk|no|fi|ch|at|be|eu|app|dev|tech|us|ca|au|in|jp|br)\b(?:\/\S*)?/gi, ' '],
   [/\b(with|than|over|under|above|below|between|to|and|of|from|least|most|about|around)\s+(\d[\d,.]*(?:\s*(?:-|–|to|and)\s*\d[\d,.]*)?\s*[km+]?)\s*(?:people|employees|staff|persons|workers|heads|ftes?)\b/gi, '$1 $2 headcount'],
 ];
 

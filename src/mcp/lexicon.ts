@@ -44,7 +44,7 @@ export const objectConcepts: Record<string, readonly string[]> = {
     'saved search', 'alert', 'watch', 'watchlist', 'monitor', 'subscription', 'subscribe', 'unsubscribe', 'feed', 'notify', 'notification',
     'recurring', 'keep an eye', 'new matches', 'schedule', 'scheduled', 'run daily', 'run weekly', 'runs daily', 'runs weekly', 'run every', 'daily', 'weekly', 'every week', 'every day', 'every monday',
     'tracker', 'standing search', 'saved query', 'saved filter', 'ping me', 'tell me when', 'let me know when', 'ongoing', 'periodic', 'periodically', 'monthly', 'how often', 'automatically',
-    'track', 'tracking', 'pops up', 'pop up', 'whenever',
+    'track', 'tracking', 'pops up', 'pop up', 'whenever', 'hear about', 'hear when', 'hear of',
   ],
   run: ['run', 'runs', 'execution', 'rerun'],
   entries: [

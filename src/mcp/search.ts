@@ -127,12 +127,18 @@ function agreement(profile: Profile, asked: Set<string>): number {
     const matched = profile.things.filter((thing) => asked.has(thing)).length;
     factor *= matched === 0 ? weights.otherThing : weights.unaskedThing ** (profile.things.length - matched) * weights.matchedThing ** (matched - 1);
   }
+  // The things an account keeps (audiences, saved searches, exclusion lists) are what a query naming one is about: the people
+  // and companies it also names are their contents ("monitor for new VPs", "the companies of my segment").
+  const askedKept = askedThings.filter((thing) => keptThings.has(thing));
+  if (askedKept.length && !askedKept.some((thing) => profile.things.includes(thing))) factor *= weights.otherKeptThing;
   // One thing named by its number: the operations about such things that take none (list them all, create one) are not meant.
   for (const instance of asked) {
     if (instance.startsWith('i_') && !profile.instances.includes(instance) && profile.things.includes(`o_${instance.slice(2)}`)) factor *= weights.noInstance;
   }
   return factor;
 }
+
+const keptThings = new Set(['o_audience', 'o_savedSearch', 'o_exclusion']);
 
 /** A status operation's starter: an operation whose workflow goes on to a status operation. */
 function startsPolledWork(operation: AnyOperation): boolean {
@@ -220,6 +226,8 @@ export const weights = {
   matchedThing: 1.6,
   /** An operation about a kind of thing that takes no identifier of it, when the query names one such thing by number. */
   noInstance: 0.5,
+  /** An operation about none of the kept things (audiences, saved searches, exclusion lists) the query names. */
+  otherKeptThing: 0.6,
 };
 
 /** The MiniSearch query of a text: its words (fuzzy only when unknown), the concepts it speaks of, and any identifier it quotes. */
