@@ -164,7 +164,7 @@ export function conceptsOf(text: string): Set<string> {
   }
   // "run" after a determiner, "runs" and "executions" name runs, not the act of running.
   all.forEach((word, i) => {
-    if ((word === 'run' && determiners.has(all[i - 1] ?? '')) || word === 'runs' || word === 'execution' || word === 'executions') {
+    if ((word === 'run' && (determiners.has(all[i - 1] ?? '') || /^\d/.test(all[i + 1] ?? ''))) || word === 'runs' || word === 'execution' || word === 'executions') {
       found.add('o_run');
       if (!all.some((other, k) => k !== i && (other === 'run' || other === 'rerun') && !determiners.has(all[k - 1] ?? ''))) found.delete('a_run');
     }
@@ -182,6 +182,10 @@ export function conceptsOf(text: string): Set<string> {
     if (/^lists?\b/.test(next) || [...conceptsOf(next)].some((concept) => listedThings.has(concept))) found.add('a_create');
   });
   if (/^\W*(?:\w+:\s*["“]?)?(?:also|additionally|plus)\b/.test(text.toLowerCase())) found.add('a_add');
+  // "who is jane@acme.com": who, asked of an email address, is the person behind it.
+  if (found.has('o_emailAddress') && /\bwho\b/.test(text.toLowerCase())) found.add('a_reverseLookup');
+  // "which domains are on exclusion list 4": a question about what is in a thing asks for its contents.
+  if (/^\W*(?:\w+:\s*["“]?)?(?:which|what)\s+\w+\s+(?:are|is)\s+(?:on|in|inside)\b/.test(text.toLowerCase())) found.add('a_list');
   // "what am I tracking", "what have we built": a question about what one has is asked for as a list.
   if (/\b(?:what|which)\s+(?:\w+\s+)?(?:do|have|am|are|did)\s+(?:i|we)\b/.test(text.toLowerCase())) {
     found.add('a_list');
@@ -199,6 +203,8 @@ export function conceptsOf(text: string): Set<string> {
 const circumstance = /\s(?:before|after|once|until|till|unless|because|since|including|without|as soon as|so that|whenever|while)\s/;
 /** A clause that opens on its subject ("the price is ok", "we signed three customers") states a fact unless it asks something. */
 const subjectFirst = /^(?:i|im|we|it|its|they|he|she|my|our|their|the|this|that|these|those|there)\b/;
+/** "filters are set", "audience 4 was a mistake": a clause whose verb is a form of "to be" after its subject states how things are. */
+const statement = /^(?!(?:what|which|who|whose|how|where|when|why|is|are|was|were)\b)(?:[\w-]+\s+){1,3}(?:is|are|was|were|looks|seems)\b/;
 /** The acts that are an operation's verb, not a kind of answer. */
 const verbs = new Set(['a_create', 'a_update', 'a_delete', 'a_list', 'a_status', 'a_run', 'a_add', 'a_export']);
 /** A yes-no question ("has my cohort been filled", "is the export done") about work that runs asks about its progress. */
@@ -267,7 +273,7 @@ export function readQuery(text: string): ReadQuery {
   for (const sentence of text.toLowerCase().match(/[^;!?]+(?:[;!?]|$)|[;!?]/g) ?? []) {
     const parts = sentence
       .replace(/[;!?]$/, '')
-      .split(/[,:()"“”]|\.(?=\s|$)|\s(?:and then|then|but|after that|afterwards)\s/)
+      .split(/[,:()"“”]|\.(?=\s|$)|\s(?:and then|then|but|after that|afterwards)\s|\s(?:and|so)\s(?=(?:i\s+|we\s+)?(?:need|want|would like)\b)/)
       .map((part) => part.trim())
       .filter((part) => part.length > 0);
     parts.forEach((part, i) => {
@@ -281,7 +287,7 @@ export function readQuery(text: string): ReadQuery {
       else clauses.push({ clause: part, setting: false, question });
     });
   }
-  for (const clause of clauses) clause.setting ||= subjectFirst.test(clause.clause) && !clause.question && !asking.test(clause.clause);
+  for (const clause of clauses) clause.setting ||= (subjectFirst.test(clause.clause) || statement.test(clause.clause)) && !clause.question && !asking.test(clause.clause);
   // The acts of a circumstance or a description are never asked for; those of a statement are, when nothing else asks.
   // What a clause refuses ("without rerunning it", "I do not want a file") is neither asked for nor what the query is about.
   const all = conceptsOf(clauses.filter((clause) => !clause.describes && !clause.refuses).map((clause) => clause.clause).join(' . '));

@@ -35,7 +35,7 @@ export const objectConcepts: Record<string, readonly string[]> = {
     'deny list', 'ignore list',
     'from the exclusion list', 'from my exclusion list', 'from our exclusion list', 'to the exclusion list', 'to our exclusion list',
     'to my exclusion list', 'on the exclusion list', 'on our exclusion list', 'off the exclusion list', 'do not contact', 'do not contact list', 'dnc', 'dnc list', 'exclusion list', 'suppression list', 'block list', 'opt out', 'skip list', 'never show', 'leave out', 'already contacted', 'dedupe',
-    'allowlist', 'whitelist', 'unsuppress',
+    'allowlist', 'whitelist', 'unsuppress', 'unexclude', 'unblock', 'unblacklist',
     // Said as a wish not to see or reach someone again.
     'not see', 'never see', 'dont target', 'do not target', 'dont show', 'do not show', 'stop showing', 'avoid', 'skip',
     'never contact', 'never prospect', 'never target', 'never email', 'never reach', 'never call', 'stop contacting', 'keep out', 'keep away', 'no longer contact', 'dont contact',
@@ -79,12 +79,12 @@ export const objectConcepts: Record<string, readonly string[]> = {
 };
 /** What an operation does: an act, or a kind of answer (a count, a file, a suggestion, live data). */
 export const actionConcepts: Record<string, readonly string[]> = {
-  count: ['count', 'how many', 'how much', 'number of', 'total', 'tally', 'how big', 'size of', 'market size', 'volume',
+  count: ['count', 'size my', 'size the', 'size our', 'size up', 'how many', 'how much', 'number of', 'total', 'tally', 'how big', 'size of', 'market size', 'volume',
     'how large', 'quantity', 'universe of', 'approximately how many', 'roughly how many', 'amount of',
   ],
   typeahead: [
     'autocomplete', 'auto complete', 'typeahead', 'type ahead', 'suggest', 'suggestion', 'as i type', 'as you type', 'typed', 'typing',
-    'partial', 'first letters', 'prefix', 'starts with', 'begin of', 'beginning of', 'spell', 'spelling', 'resolve',
+    'partial', 'first letters', 'prefix', 'starts with', 'begins with', 'beginning with', 'starting with', 'start with', 'begin of', 'beginning of', 'spell', 'spelling', 'resolve',
     'autofill', 'auto fill', 'complete the name', 'exact name', 'correct spelling', 'right spelling', 'canonical',
     'way to write', 'how to write', 'how do i write', 'how to spell', 'spelled', 'written',
   ],
@@ -109,7 +109,7 @@ export const actionConcepts: Record<string, readonly string[]> = {
   ],
   delete: [
     'delete', 'remove', 'erase', 'trash', 'discard', 'drop', 'destroy', 'get rid of', 'throw away', 'purge', 'wipe', 'no longer need',
-    'gone', 'cancel', 'unsubscribe', 'stop watching',
+    'gone', 'cancel', 'unsubscribe', 'stop watching', 'unexclude', 'unblock', 'unsuppress', 'unblacklist',
     'kill', 'scrap', 'clean up', 'dispose', 'eliminate', 'forget', 'deleted', 'removed',
     'nuke', 'ditch', 'axe', 'bin', 'done with', 'finished with', 'for good', 'stop it',
   ],
@@ -119,7 +119,7 @@ export const actionConcepts: Record<string, readonly string[]> = {
   update: ['update', 'change', 'edit', 'modify', 'tweak', 'adjust', 'rename', 'reschedule', 'pause', 'cadence', 'frequency', 'set the', 'configure', 'limit',
     'alter', 'amend', 'revise', 'replace', 'switch', 'instead', 'instead of', 'turn off', 'turn on', 'move to', 'reconfigure', 'correct', 'put',
     'from now on', 'going forward', 'henceforth', 'should go to', 'should be',
-    'narrow', 'restrict', 'apply', 'only include', 'should only', 'widen', 'broaden',
+    'narrow', 'restrict', 'apply', 'only include', 'should only', 'widen', 'broaden', 'use only', 'only use', 'keep only', 'only keep',
   ],
   list: ['list', 'lists', 'all my', 'all our', 'overview', 'browse', 'page through', 'what is in', 'history', 'previous', 'timeline', 'made it into', 'inside', 'within',
     'enumerate', 'show all', 'see all', 'inventory',
@@ -129,7 +129,7 @@ export const actionConcepts: Record<string, readonly string[]> = {
   status: [
     'status', 'progress', 'done', 'finished', 'finish', 'complete', 'completed', 'ready', 'fail', 'failed', 'crash', 'crashed', 'stuck',
     'still', 'yet', 'how far', 'state', 'going', 'is it', 'has it', 'did it', 'went wrong', 'over', 'check on', 'where is', 'how is',
-    'poll', 'polling', 'eta', 'how long', 'percent', 'stage', 'pending', 'queued', 'in progress', 'any news', 'news on', 'update on', 'what happened', 'succeed', 'succeeded', 'error', 'errored', 'broke', 'hanging',
+    'poll', 'polling', 'gone through', 'go through', 'went through', 'eta', 'how long', 'percent', 'stage', 'pending', 'queued', 'in progress', 'any news', 'news on', 'update on', 'what happened', 'succeed', 'succeeded', 'error', 'errored', 'broke', 'hanging',
   ],
   run: ['run', 'execute', 'fire', 'trigger', 'launch', 'kick off', 'start', 'go ahead', 'begin', 'now', 'right now', 'immediately', 'proceed', 'generate', 'fill', 'populate', 'build',
     'ok go', 'go for it', 'lets go', 'do it', 'carry out', 'perform', 'initiate', 'commence',
