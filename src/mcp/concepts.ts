@@ -182,12 +182,17 @@ export function conceptsOf(text: string): Set<string> {
     if (/^lists?\b/.test(next) || [...conceptsOf(next)].some((concept) => listedThings.has(concept))) found.add('a_create');
   });
   if (/^\W*(?:\w+:\s*["“]?)?(?:also|additionally|plus)\b/.test(text.toLowerCase())) found.add('a_add');
+  // "make saved search 8 manual only": making one that exists, named by its number, something else changes it.
+  if (/\bmake\s+(?:my\s+|the\s+|our\s+)?(?:[a-z-]+\s+){1,2}(?:#|no\.?\s*)?\d+\b/.test(text.toLowerCase())) {
+    found.delete('a_create');
+    found.add('a_update');
+  }
   // "who is jane@acme.com": who, asked of an email address, is the person behind it.
   if (found.has('o_emailAddress') && /\bwho\b/.test(text.toLowerCase())) found.add('a_reverseLookup');
   // "which domains are on exclusion list 4": a question about what is in a thing asks for its contents.
   if (/^\W*(?:\w+:\s*["“]?)?(?:which|what)\s+\w+\s+(?:are|is)\s+(?:on|in|inside)\b/.test(text.toLowerCase())) found.add('a_list');
   // "what am I tracking", "what have we built": a question about what one has is asked for as a list.
-  if (/\b(?:what|which)\s+(?:\w+\s+)?(?:do|have|am|are|did)\s+(?:i|we)\b/.test(text.toLowerCase())) {
+  if (/\b(?:what|which)\s+(?:\w+\s+){0,3}(?:do|have|am|are|did)\s+(?:i|we)\b/.test(text.toLowerCase())) {
     found.add('a_list');
     // "what have I built": what one made is what one has.
     found.delete('a_run');
@@ -299,6 +304,8 @@ export function readQuery(text: string): ReadQuery {
   else for (const concept of all) concepts.add(concept);
   const plain = text.toLowerCase().replace(/^\s*(?:[\w ]{1,20}:\s*)?["“]?/, '');
   if (yesNoQuestion.test(plain) && ['a_run', 'a_export', 'a_batch', 'o_enrichment', 'o_run'].some((concept) => concepts.has(concept))) concepts.add('a_status');
+  // "I have the email of someone and want their name": knowing an address and asking who is a reverse lookup.
+  if (/\bhave\s+(?:an?\s+|the\s+|his\s+|her\s+|their\s+|this\s+|that\s+)?(?:work\s+)?(?:e-?mail|email address)\b.*\b(?:name|who|job|title|works?)\b/.test(text.toLowerCase())) concepts.add('a_reverseLookup');
   // Contacts for an audience's people, asked for or priced, are what enriching the audience gets.
   if (concepts.has('o_contactInfo') && concepts.has('o_audience') && ['a_lookup', 'a_run', 'a_estimate', 'a_status'].some((act) => concepts.has(act))) concepts.add('o_enrichment');
   // Things of a kind the lexicon does not name, with a place or an industry, are businesses: people are named by their titles

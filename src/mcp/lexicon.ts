@@ -79,7 +79,7 @@ export const objectConcepts: Record<string, readonly string[]> = {
 };
 /** What an operation does: an act, or a kind of answer (a count, a file, a suggestion, live data). */
 export const actionConcepts: Record<string, readonly string[]> = {
-  count: ['count', 'size my', 'size the', 'size our', 'size up', 'how many', 'how much', 'number of', 'total', 'tally', 'how big', 'size of', 'market size', 'volume',
+  count: ['count', 'a number', 'quick number', 'the number', 'just the number', 'the figure', 'just the figure', 'size my', 'size the', 'size our', 'size up', 'how many', 'how much', 'number of', 'total', 'tally', 'how big', 'size of', 'market size', 'volume',
     'how large', 'quantity', 'universe of', 'approximately how many', 'roughly how many', 'amount of',
   ],
   typeahead: [
@@ -88,17 +88,17 @@ export const actionConcepts: Record<string, readonly string[]> = {
     'autofill', 'auto fill', 'complete the name', 'exact name', 'correct spelling', 'right spelling', 'canonical',
     'way to write', 'how to write', 'how do i write', 'how to spell', 'spelled', 'written',
   ],
-  live: ['live', 'fresh', 'latest', 'current', 'up to date', 'real time', 'refresh', 'stale', 'outdated', 'old', 'moved',
+  live: ['live', 'up to the minute', 'fresh', 'latest', 'current', 'up to date', 'real time', 'refresh', 'stale', 'outdated', 'old', 'moved',
     'scrape', 'scraped', 'crawl', 'newest', 'recent', 'today', 'changed jobs', 'job change',
   ],
   batch: ['batch', 'bulk', 'mass', 'many', 'hundreds', 'thousands', 'pile', 'lots of', 'in the background', 'all of them', 'upload', 'profile links', 'profile urls', 'list of profiles',
     'several', 'multiple', 'list of urls', 'all at once', 'at once', 'in one go', 'in one time',
   ],
   validation: ['validate', 'validation', 'verify', 'verification', 'valid', 'bounce', 'deliverable', 'deliverability', 'fake', 'real', 'throwaway', 'disposable', 'mx',
-    'exists', 'exist', 'reachable', 'safe to send', 'bounces', 'catch all', 'accept mail', 'accepts mail', 'typo',
+    'exists', 'exist', 'reachable', 'safe to send', 'bounces', 'catch all', 'accept mail', 'accepts mail', 'accept messages', 'accept email', 'receive mail', 'receive email', 'receives mail', 'typo',
   ],
   reverseLookup: ['who is behind', 'who owns', 'whose', 'reverse', 'owner of', 'identify', 'behind', 'by email', 'by work email', 'from email', 'from an email', 'email lookup', 'person behind',
-    'who is this', 'belongs to', 'belong to', 'unmask', 'put a name to', 'who uses',
+    'who is this', 'put a face to', 'belongs to', 'belong to', 'unmask', 'put a name to', 'who uses',
     'who is he', 'who is she', 'who sent', 'who wrote', 'who emailed', 'who mailed',
   ],
   estimate: ['estimate', 'cost', 'price', 'quote', 'how much', 'how expensive', 'ballpark', 'set me back', 'set us back', 'what would it cost', 'damage', 'would it take', 'would take', 'would cost', 'will cost', 'going to cost',
