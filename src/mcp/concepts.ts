@@ -295,13 +295,17 @@ export function readQuery(text: string): ReadQuery {
   for (const clause of clauses) clause.setting ||= (subjectFirst.test(clause.clause) || statement.test(clause.clause)) && !clause.question && !asking.test(clause.clause);
   // The acts of a circumstance or a description are never asked for; those of a statement are, when nothing else asks.
   // What a clause refuses ("without rerunning it", "I do not want a file") is neither asked for nor what the query is about.
-  const all = conceptsOf(clauses.filter((clause) => !clause.describes && !clause.refuses).map((clause) => clause.clause).join(' . '));
-  for (const concept of conceptsOf(clauses.filter((clause) => !clause.refuses).map((clause) => clause.clause).join(' . '))) if (!concept.startsWith('a_')) all.add(concept);
+  const read = clauses.map((clause) => ({ ...clause, concepts: conceptsOf(clause.clause) }));
+  const all = new Set<string>();
+  for (const clause of read) {
+    if (clause.refuses) continue;
+    for (const concept of clause.concepts) if (!clause.describes || !concept.startsWith('a_')) all.add(concept);
+  }
   const concepts = new Set([...all].filter((concept) => !concept.startsWith('a_')));
-  const asked = clauses.filter((clause) => !clause.setting);
-  const goal = asked.find((clause) => [...conceptsOf(clause.clause)].some((concept) => concept.startsWith('a_')));
-  if (goal) for (const concept of conceptsOf(goal.clause)) concepts.add(concept);
+  const goal = read.find((clause) => !clause.setting && [...clause.concepts].some((concept) => concept.startsWith('a_')));
+  if (goal) for (const concept of goal.concepts) concepts.add(concept);
   else for (const concept of all) concepts.add(concept);
+  const asked = clauses.filter((clause) => !clause.setting);
   const plain = text.toLowerCase().replace(/^\s*(?:[\w ]{1,20}:\s*)?["“]?/, '');
   if (yesNoQuestion.test(plain) && ['a_run', 'a_export', 'a_batch', 'o_enrichment', 'o_run'].some((concept) => concepts.has(concept))) concepts.add('a_status');
   // "I have the email of someone and want their name": knowing an address and asking who is a reverse lookup.
@@ -388,8 +392,8 @@ export function spellingOf(word: string): string {
  * company's headcount, not people to find.
  */
 const literals: [RegExp, string][] = [
-  [/\b(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/[\w%-]+\/?/gi, ' profile url '],
-  [/\b(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/company\/[\w%-]+\/?/gi, ' company url '],
+  [/\b(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/[\w%-]+\/?/gi, ' this profile '],
+  [/\b(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/company\/[\w%-]+\/?/gi, ' this company '],
   [/\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g, ' email address '],
   [/\b(?:https?:\/\/)?(?:www\.)?[a-z0-9-]+\.(?:com|io|ai|co|net|org|de|fr|uk|es|it|nl|se|dk|no|fi|ch|at|be|eu|app|dev|tech|us|ca|au|in|jp|br)\b(?:\/\S*)?/gi, ' '],
   [/\b(with|than|over|under|above|below|between|to|and|of|from|least|most|about|around)\s+(\d[\d,.]*(?:\s*(?:-|–|to|and)\s*\d[\d,.]*)?\s*[km+]?)\s*(?:people|employees|staff|persons|workers|heads|ftes?)\b/gi, '$1 $2 headcount'],
