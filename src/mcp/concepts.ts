@@ -188,7 +188,7 @@ export function conceptsOf(text: string): Set<string> {
     found.add('a_update');
   }
   // "who is jane@acme.com": who, asked of an email address, is the person behind it.
-  if (found.has('o_emailAddress') && /\bwho\b/.test(text.toLowerCase())) found.add('a_reverseLookup');
+  if (found.has('o_emailAddress') && /\bwho(?:m|se)?\b/.test(text.toLowerCase())) found.add('a_reverseLookup');
   // "which domains are on exclusion list 4": a question about what is in a thing asks for its contents.
   if (/^\W*(?:\w+:\s*["“]?)?(?:which|what)\s+\w+\s+(?:are|is)\s+(?:on|in|inside)\b/.test(text.toLowerCase())) found.add('a_list');
   // "what am I tracking", "what have we built": a question about what one has is asked for as a list.
@@ -199,8 +199,9 @@ export function conceptsOf(text: string): Set<string> {
     found.delete('a_create');
   }
   // "my audiences", "all our saved searches": things of one's own, in the plural, are asked for as a list.
-  const ownPlural = /\b(my|our|all|which|what)\s+(?:\w+\s+)?(\w+s)\b/.exec(text.toLowerCase());
-  if (ownPlural && [...conceptsOfWords([ownPlural[2] as string])].some((c) => listedThings.has(c))) found.add('a_list');
+  // The word before the plural may be the one that names the thing: "my standing queries".
+  const ownPlural = /\b(my|our|all|which|what)\s+(?:(\w+)\s+)?(\w+s)\b/.exec(text.toLowerCase());
+  if (ownPlural && [...conceptsOfWords([ownPlural[3] as string, ...(ownPlural[2] ? [ownPlural[2]] : [])])].some((c) => listedThings.has(c))) found.add('a_list');
   return found;
 }
 
@@ -318,7 +319,13 @@ export function readQuery(text: string): ReadQuery {
   if (unnamedPlural && concepts.has('o_criteria') && !concepts.has('o_person') && !concepts.has('o_company')) concepts.add('o_company');
   // An audience's filters, with no act said, are to be set ("the filters for my segment need the title CTO").
   if (concepts.has('o_filters') && concepts.has('o_audience') && ![...concepts].some((concept) => verbs.has(concept))) concepts.add('a_update');
-  for (const instance of instancesOf(text)) concepts.add(instance);
+  const instances = instancesOf(text);
+  for (const instance of instances) concepts.add(instance);
+  // "tracker 4 should run weekly": what a thing that exists should do is a change to it.
+  if (instances.length && /\bshould\b/.test(text.toLowerCase()) && !concepts.has('a_delete')) {
+    concepts.delete('a_run');
+    concepts.add('a_update');
+  }
   const askedTerms = new Set(asked.flatMap((clause) => terms(clause.clause)));
   const settingTerms = askedTerms.size ? new Set(clauses.filter((clause) => clause.setting).flatMap((clause) => terms(clause.clause)).filter((term) => !askedTerms.has(term))) : new Set<string>();
   return { concepts, settingTerms };
