@@ -41,12 +41,12 @@ describe('the generalisation set', () => {
         `old set (n=${old.count}) top-1 ${percent(old.top1Rate)}, top-3 ${percent(old.top3Rate)}`,
     );
     // Floors below the figures in BENCHMARKS.md (the issue's targets, 92 % and 99 % held out, are not reached yet).
-    expect(held.top1Rate).toBeGreaterThanOrEqual(0.65);
-    expect(held.top3Rate).toBeGreaterThanOrEqual(0.85);
-    expect(tuned.top1Rate).toBeGreaterThanOrEqual(0.8);
-    expect(tuned.top3Rate).toBeGreaterThanOrEqual(0.92);
-    expect(old.top1Rate).toBeGreaterThanOrEqual(0.9);
-    expect(old.top3Rate).toBeGreaterThanOrEqual(0.98);
+    expect(held.top1Rate).toBeGreaterThanOrEqual(0.72);
+    expect(held.top3Rate).toBeGreaterThanOrEqual(0.88);
+    expect(tuned.top1Rate).toBeGreaterThanOrEqual(0.94);
+    expect(tuned.top3Rate).toBeGreaterThanOrEqual(0.98);
+    expect(old.top1Rate).toBeGreaterThanOrEqual(0.93);
+    expect(old.top3Rate).toBeGreaterThanOrEqual(0.99);
 
     const queries = phrasings.map((p) => p.query);
     for (const query of queries) searchEndpoints(query);
