@@ -14,7 +14,11 @@ export const createExclusionList = defineOperation({
     'Pass its exclusionListId in companyExclusionListIDs or prospectExclusionListIDs of a search, a count, a saved search or an audience\'s filters. ' +
     'Entries that match nothing are kept and reported in unmatched. Add or remove entries later with addExclusionListEntries and removeExclusionListEntries. Free.',
   category: 'account',
-  keywords: ['exclusion', 'exclude', 'suppression', 'suppress', 'blocklist', 'blacklist', 'do not contact', 'customers', 'skip', 'remove', 'dedupe', 'list', 'people', 'dnc', 'existing'],
+  keywords: [
+    'exclusion', 'exclude', 'suppression', 'suppress', 'blocklist', 'blacklist', 'do not contact', 'customers', 'skip',
+    'remove', 'dedupe', 'list', 'people', 'dnc', 'existing', 'never contact', 'customer list', 'do not prospect',
+    'skip in results', 'upload customers', 'new exclusion list',
+  ],
   method: 'POST',
   path: '/v1/exclusion-lists',
   input: z

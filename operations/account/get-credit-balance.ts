@@ -8,7 +8,10 @@ export const getCreditBalance = defineOperation({
   description:
     'Returns the current credit balance and the plan. Check it before large jobs (searches of many pages, audience builds, enrichments). Free.',
   category: 'account',
-  keywords: ['credits', 'credit', 'balance', 'remaining', 'left', 'quota', 'plan', 'billing', 'usage', 'account', 'wallet', 'budget', 'how many', 'org'],
+  keywords: [
+    'credits', 'credit', 'balance', 'remaining', 'left', 'quota', 'plan', 'billing', 'usage', 'account', 'wallet',
+    'budget', 'how many', 'org', 'money left', 'remaining credits', 'allowance', 'subscription', 'out of credits', 'spent',
+  ],
   method: 'GET',
   path: '/v1/credits',
   aliasPaths: ['/v1/get-org-credits'],

@@ -9,7 +9,10 @@ export const listCountrySubdivisions = defineOperation({
     'Reference data: ISO 3166-2 codes (US-CA) and names (California) of subdivisions, for one country (countryCode, recommended) or all (several thousand). ' +
     'headquartersStateName takes the names; listRegions lists the states the catalog uses most. Free.',
   category: 'account',
-  keywords: ['subdivisions', 'states', 'provinces', 'regions', 'counties', 'iso 3166-2', 'state codes', 'country', 'enum', 'reference', 'administrative'],
+  keywords: [
+    'subdivisions', 'states', 'provinces', 'regions', 'counties', 'iso 3166-2', 'state codes', 'country', 'enum',
+    'reference', 'administrative', 'states of a country', 'regions of a country', 'iso 3166-2 codes', 'subdivision codes',
+  ],
   method: 'GET',
   path: '/v1/enums/country-subdivisions',
   input: z.strictObject({

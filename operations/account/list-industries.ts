@@ -7,7 +7,10 @@ export const listIndustries = defineOperation({
   summary: 'List the industry taxonomy (slugs and names) accepted by the industriesV2 filter.',
   description: 'Reference data: each industry has a slug (use it in industriesV2), a name and a group. Free.',
   category: 'account',
-  keywords: ['industries', 'industry', 'sector', 'sectors', 'vertical', 'verticals', 'taxonomy', 'categories', 'enum', 'reference', 'slugs'],
+  keywords: [
+    'industries', 'industry', 'sector', 'sectors', 'vertical', 'verticals', 'taxonomy', 'categories', 'enum', 'reference',
+    'slugs', 'industry names', 'sector list', 'line of business', 'allowed industries', 'industry slugs',
+  ],
   method: 'GET',
   path: '/v1/enums/industries',
   aliasPaths: ['/v1/industries'],

@@ -9,7 +9,10 @@ export const listLanguages = defineOperation({
     'Reference data: the language names that appear in profile records (languages[].name) and the proficiency levels (languages[].proficiency_name), ' +
     'with the languages most often listed as second languages marked. Free.',
   category: 'account',
-  keywords: ['languages', 'language', 'spoken', 'speaks', 'proficiency', 'fluent', 'bilingual', 'enum', 'reference', 'values'],
+  keywords: [
+    'languages', 'language', 'spoken', 'speaks', 'proficiency', 'fluent', 'bilingual', 'enum', 'reference', 'values',
+    'language names', 'languages spoken', 'proficiency levels',
+  ],
   method: 'GET',
   path: '/v1/enums/languages',
   input: z.strictObject({}),

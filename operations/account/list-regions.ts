@@ -8,7 +8,10 @@ export const listRegions = defineOperation({
   description:
     'Reference data for location filters: headquartersCountryCode takes the two-letter codes, country3LetterCode the three-letter codes, headquartersStateName the state names. Free.',
   category: 'account',
-  keywords: ['regions', 'region', 'countries', 'country', 'codes', 'iso', 'states', 'provinces', 'geography', 'locations', 'enum', 'reference'],
+  keywords: [
+    'regions', 'region', 'countries', 'country', 'codes', 'iso', 'states', 'provinces', 'geography', 'locations', 'enum',
+    'reference', 'country codes', 'iso codes', 'world regions', 'geographies', 'supported countries',
+  ],
   method: 'GET',
   path: '/v1/enums/regions',
   aliasPaths: ['/v1/regions'],

@@ -11,7 +11,10 @@ export const listTags = defineOperation({
     'Reference data: prospectTags are the slugs of peopleSearch\'s tags filter (anyOf, allOf, noneOf), companyFlags those of companySearch\'s specialFlags, ' +
     'fundingStages the values of stage. Each tag and flag says what it means. Free.',
   category: 'account',
-  keywords: ['tags', 'tag', 'labels', 'flags', 'special flags', 'stages', 'enum', 'reference', 'values', 'vocabulary', 'decision maker', 'allowed'],
+  keywords: [
+    'tags', 'tag', 'labels', 'flags', 'special flags', 'stages', 'enum', 'reference', 'values', 'vocabulary',
+    'decision maker', 'allowed', 'funding stages', 'company flags', 'prospect tags', 'allowed values',
+  ],
   method: 'GET',
   path: '/v1/enums/tags',
   input: z.strictObject({}),

@@ -9,7 +9,10 @@ export const listTimeZones = defineOperation({
     'Reference data: every IANA time zone name, its area (the part before the slash) and its offset from UTC at the time of the call (asOf), which moves with daylight saving time. ' +
     'Use it to plan outreach in the prospect\'s local hours. Free.',
   category: 'account',
-  keywords: ['time zones', 'timezone', 'timezones', 'tz', 'iana', 'utc', 'offset', 'local time', 'hours', 'enum', 'reference'],
+  keywords: [
+    'time zones', 'timezone', 'timezones', 'tz', 'iana', 'utc', 'offset', 'local time', 'hours', 'enum', 'reference',
+    'time zone names', 'utc offsets', 'call planning',
+  ],
   method: 'GET',
   path: '/v1/enums/time-zones',
   input: z.strictObject({}),

@@ -11,7 +11,10 @@ export const buildAudience = defineOperation({
     'Credits: 1 per company found plus 1 per prospect found, charged once when the build completes (at most maxCompanies + maxProspects). ' +
     'A failed build ends FAILED and charges nothing. Fails with invalid_state if the audience is not DRAFT or has no filters.',
   category: 'audience',
-  keywords: ['audience', 'build', 'run', 'generate', 'populate', 'fill', 'execute', 'compile', 'create list'],
+  keywords: [
+    'audience', 'build', 'run', 'generate', 'populate', 'fill', 'execute', 'compile', 'create list', 'materialize',
+    'assemble', 'collect', 'gather', 'kick off', 'records into',
+  ],
   method: 'POST',
   path: '/v1/audiences/{audienceId}/build',
   input: z.strictObject({ audienceId }),

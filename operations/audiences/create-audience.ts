@@ -11,7 +11,11 @@ export const createAudience = defineOperation({
     'Creates an empty audience in status DRAFT. Then set its filters with updateAudienceSearchParams and build it with buildAudience. ' +
     'creationMethod NORMAL searches companies first and then prospects within them; START_FROM_PROSPECTS searches prospects only. Free.',
   category: 'audience',
-  keywords: ['audience', 'create', 'new', 'list', 'segment', 'saved', 'campaign', 'prospect list', 'lead list', 'start', 'workflow', 'make', 'name', 'named', 'called', 'outbound'],
+  keywords: [
+    'audience', 'create', 'new', 'list', 'segment', 'saved', 'campaign', 'prospect list', 'lead list', 'start', 'workflow',
+    'make', 'name', 'named', 'called', 'outbound', 'new audience', 'cohort', 'bucket', 'target list', 'draft', 'empty',
+    'set up',
+  ],
   method: 'POST',
   path: '/v1/audiences/create',
   input: z.strictObject({

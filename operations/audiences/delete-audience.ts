@@ -11,7 +11,10 @@ export const deleteAudience = defineOperation({
     'and what it had not delivered is refunded by its refund rules (refundedCredits). Its export files are deleted and their download links answer 410. ' +
     'The credit ledger keeps every entry. Cannot be undone. Free.',
   category: 'audience',
-  keywords: ['audience', 'delete', 'remove', 'discard', 'drop', 'cancel', 'stop', 'abort', 'erase', 'destroy', 'get rid of', 'clean up'],
+  keywords: [
+    'audience', 'delete', 'remove', 'discard', 'drop', 'cancel', 'stop', 'abort', 'erase', 'destroy', 'get rid of',
+    'clean up', 'nuke', 'trash', 'throw away', 'scrap', 'cancel build', 'gone',
+  ],
   method: 'DELETE',
   path: '/v1/audiences/{audienceId}',
   input: z.strictObject({ audienceId }),

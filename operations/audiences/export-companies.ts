@@ -10,7 +10,10 @@ export const exportCompanies = defineOperation({
     'Writes the audience\'s companies to a CSV file in the background. Read its link with getExportStatus, or give userEmail to have it mailed. ' +
     'Free, subject to the account\'s monthly export quota; at most maxRowsAllowed rows per export.',
   category: 'audience',
-  keywords: ['export', 'download', 'csv', 'spreadsheet', 'file', 'companies', 'accounts', 'excel', 'save', 'crm', 'company list', 'account list'],
+  keywords: [
+    'export', 'download', 'csv', 'spreadsheet', 'file', 'companies', 'accounts', 'excel', 'save', 'crm', 'company list',
+    'account list', 'xlsx', 'google sheets', 'hubspot', 'salesforce', 'import', 'firms', 'organizations',
+  ],
   method: 'POST',
   path: '/v1/audiences/{audienceId}/export/companies',
   input: z.strictObject({

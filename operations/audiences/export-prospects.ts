@@ -11,7 +11,10 @@ export const exportProspects = defineOperation({
     'onlyWithContacts keeps only prospects with at least one email or phone. Read the link with getExportStatus, or give userEmail. ' +
     'Free, subject to the monthly export quota; at most maxRowsAllowed rows per export.',
   category: 'audience',
-  keywords: ['export', 'download', 'csv', 'spreadsheet', 'file', 'prospects', 'people', 'leads', 'contacts', 'excel', 'crm'],
+  keywords: [
+    'export', 'download', 'csv', 'spreadsheet', 'file', 'prospects', 'people', 'leads', 'contacts', 'excel', 'crm', 'xlsx',
+    'google sheets', 'hubspot', 'salesforce', 'outreach', 'sequencer', 'mail merge', 'with emails',
+  ],
   method: 'POST',
   path: '/v1/audiences/{audienceId}/export/prospects',
   input: z.strictObject({

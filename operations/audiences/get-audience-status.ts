@@ -10,7 +10,10 @@ export const getAudienceStatus = defineOperation({
     'Returns status (DRAFT, BUILDING, NORMAL, FAILED), numCompanies and numProspects. Poll every 30 to 60 seconds while BUILDING, never in a tight loop. ' +
     'On FAILED, create a new audience. Free.',
   category: 'audience',
-  keywords: ['audience', 'status', 'poll', 'progress', 'state', 'ready', 'done', 'check', 'counts', 'how many', 'built', 'far', 'along', 'finished', 'wait'],
+  keywords: [
+    'audience', 'status', 'poll', 'progress', 'state', 'ready', 'done', 'check', 'counts', 'how many', 'built', 'far',
+    'along', 'finished', 'wait', 'built yet', 'building', 'is it ready', 'eta', 'still running', 'stuck', 'failed',
+  ],
   method: 'GET',
   path: '/v1/audiences/{audienceId}',
   input: z.strictObject({ audienceId }),

@@ -9,7 +9,10 @@ export const getExportStatus = defineOperation({
   summary: 'Read an export\'s status and, when READY, its signed download link.',
   description: 'Returns the export\'s status (PENDING, RUNNING, READY, FAILED, or EXPIRED once its file was deleted after the retention period: export again), its row count, why it failed when it did, and when READY an absolute download link that expires. Free.',
   category: 'audience',
-  keywords: ['export', 'status', 'download', 'link', 'url', 'csv', 'ready', 'file', 'get'],
+  keywords: [
+    'export', 'status', 'download', 'link', 'url', 'csv', 'ready', 'file', 'get', 'download link', 'where is my file',
+    'file ready', 'grab the file', 'expired', 'signed url',
+  ],
   method: 'GET',
   path: '/v1/audiences/{audienceId}/exports/{exportId}',
   input: z.strictObject({ audienceId, exportId: resourceId('exportId') }),

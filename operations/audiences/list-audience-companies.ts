@@ -10,7 +10,10 @@ export const listAudienceCompanies = defineOperation({
   summary: 'Page through the companies of a built audience without exporting it.',
   description: 'Returns the companies a build put in the audience, in a stable order, cursor-paged. Free: the build already paid for them.',
   category: 'audience',
-  keywords: ['audience', 'companies', 'view', 'browse', 'records', 'results', 'contents', 'show'],
+  keywords: [
+    'audience', 'companies', 'view', 'browse', 'records', 'results', 'contents', 'show', 'firms', 'organizations',
+    'accounts', 'which companies', 'peek', 'inside', 'look at',
+  ],
   method: 'GET',
   path: '/v1/audiences/{audienceId}/companies',
   input: z.strictObject({ audienceId, pageSize: queryPageSize, cursor }),

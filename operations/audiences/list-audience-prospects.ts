@@ -11,7 +11,10 @@ export const listAudienceProspects = defineOperation({
   description:
     'Returns the prospects a build put in the audience, cursor-paged, each with the emails and phones found by enrichment (empty before). Free.',
   category: 'audience',
-  keywords: ['audience', 'prospects', 'people', 'leads', 'view', 'browse', 'members', 'results', 'contents', 'show', 'contacts'],
+  keywords: [
+    'audience', 'prospects', 'people', 'leads', 'view', 'browse', 'members', 'results', 'contents', 'show', 'contacts',
+    'who is in', 'leads in audience', 'names', 'with emails', 'peek', 'inside', 'look at',
+  ],
   method: 'GET',
   path: '/v1/audiences/{audienceId}/prospects',
   input: z.strictObject({ audienceId, pageSize: queryPageSize, cursor }),

@@ -9,7 +9,10 @@ export const listAudiences = defineOperation({
   summary: 'List the account\'s audiences, newest first.',
   description: 'Pages through the audiences of the account, newest first, with their status and counts. Free.',
   category: 'audience',
-  keywords: ['audiences', 'list', 'my', 'saved', 'all', 'browse', 'show', 'existing', 'lists', 'have', 'own', 'mine', 'overview'],
+  keywords: [
+    'audiences', 'list', 'my', 'saved', 'all', 'browse', 'show', 'existing', 'lists', 'have', 'own', 'mine', 'overview',
+    'segments', 'cohorts', 'what have i built', 'my audiences', 'saved lists',
+  ],
   method: 'GET',
   path: '/v1/audiences',
   input: z.strictObject({

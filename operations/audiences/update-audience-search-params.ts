@@ -14,7 +14,11 @@ export const updateAudienceSearchParams = defineOperation({
     'companyExclusionListIDs and prospectExclusionListIDs leave out what exclusion lists hold (companies already in a CRM, people already contacted): set them before building. ' +
     'Only while the audience is DRAFT; after a build, create a new audience to use other filters. Free.',
   category: 'audience',
-  keywords: ['audience', 'filters', 'exclusion lists', 'criteria', 'search params', 'set', 'update', 'configure', 'define', 'targeting', 'icp', 'ideal customer profile'],
+  keywords: [
+    'audience', 'filters', 'exclusion lists', 'criteria', 'search params', 'set', 'update', 'configure', 'define',
+    'targeting', 'icp', 'ideal customer profile', 'narrow', 'restrict', 'change criteria', 'edit filters', 'include',
+    'apply', 'titles', 'caps', 'max companies', 'max prospects',
+  ],
   method: 'PATCH',
   path: '/v1/audiences/{audienceId}/search-params',
   input: z.strictObject({

@@ -11,7 +11,11 @@ export const findPersonByWorkEmail = defineOperation({
     'Looks the work email up among the catalog\'s contact points and returns the person it belongs to (name, title, company, location, profile URL) when one matches. ' +
     'Costs 2 credits when a person is found and nothing when none is.',
   category: 'contact',
-  keywords: ['reverse', 'lookup', 'email lookup', 'who is', 'whose email', 'identify', 'by email', 'work email', 'match', 'owner', 'resolve'],
+  keywords: [
+    'reverse', 'lookup', 'email lookup', 'who is', 'whose email', 'identify', 'by email', 'work email', 'match', 'owner',
+    'resolve', 'who is this', 'who sent', 'person behind', 'owner of email', 'identify sender', 'name from email',
+    'reverse email',
+  ],
   method: 'POST',
   path: '/v1/people/by-work-email',
   input: z.strictObject({ email: z.string().trim().min(1).max(inputLimits.emailLength).describe('A work email address.') }),

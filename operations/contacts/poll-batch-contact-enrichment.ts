@@ -11,7 +11,10 @@ export const pollBatchContactEnrichment = defineOperation({
     'Returns the job status, overallStats (profiles done, found, credits charged) and one page of pageResults in submission order; pass nextCursor for the next page. ' +
     'Poll about every 30 seconds while the job runs. Free.',
   category: 'contact',
-  keywords: ['batch', 'poll', 'status', 'progress', 'results', 'task', 'job', 'contacts', 'emails', 'phones', 'check'],
+  keywords: [
+    'batch', 'poll', 'status', 'progress', 'results', 'task', 'job', 'contacts', 'emails', 'phones', 'check',
+    'batch results', 'task status', 'job progress', 'bulk results', 'how far',
+  ],
   method: 'GET',
   path: '/v1/contact-enrichment/batch/{taskId}',
   input: z.strictObject({ taskId: resourceId('taskId'), cursor, pageSize: queryPageSize }),

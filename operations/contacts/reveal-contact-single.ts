@@ -9,7 +9,10 @@ export const revealContactSingle = defineOperation({
   description:
     'Reveals the work email and direct phone of the person at profileUrl, together, when available. Each attempt costs 1 credit, including attempts that find nothing.',
   category: 'contact',
-  keywords: ['reveal', 'single', 'work email', 'direct phone', 'dial', 'contact', 'details', 'one', 'cheap', 'lookup', 'attempt'],
+  keywords: [
+    'reveal', 'single', 'work email', 'direct phone', 'dial', 'contact', 'details', 'one', 'cheap', 'lookup', 'attempt',
+    'cheapest', 'one credit', 'work email and phone', 'direct dial', 'single attempt',
+  ],
   method: 'POST',
   path: '/v1/contact-details/single',
   input: z.strictObject({ profileUrl }),

@@ -19,7 +19,11 @@ export const revealContactSync = defineOperation({
     'Looks up the contact details of the person at profileUrl and returns them at once. Charged per data type found: work email 2, ' +
     'personal email 2, phone number 3; nothing for a type that finds nothing (empty array).',
   category: 'contact',
-  keywords: ['reveal', 'email', 'emails', 'phone', 'phones', 'mobile', 'number', 'contact', 'contact info', 'find email', 'lookup', 'enrich', 'person', 'one', 'instant', 'immediate', 'immediately', 'realtime', 'right away'],
+  keywords: [
+    'reveal', 'email', 'emails', 'phone', 'phones', 'mobile', 'number', 'contact', 'contact info', 'find email', 'lookup',
+    'enrich', 'person', 'one', 'instant', 'immediate', 'immediately', 'realtime', 'right away', 'get email',
+    'phone number', 'cell', 'mobile number', 'personal email', 'contact details', 'right now',
+  ],
   method: 'POST',
   path: '/v1/individual-reveal/sync',
   input: z.strictObject({

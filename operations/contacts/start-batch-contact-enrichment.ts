@@ -11,7 +11,11 @@ export const startBatchContactEnrichment = defineOperation({
     'Starts a background job revealing the contact types asked for, for up to 1,000 profiles. Returns a taskId; poll pollBatchContactEnrichment ' +
     'about every 30 seconds and page its results with the cursor. Charged like revealContactSync, per data type found, as each profile completes.',
   category: 'contact',
-  keywords: ['batch', 'bulk', 'many', 'list', 'emails', 'phones', 'contacts', 'reveal', 'enrich', 'job', 'async', 'background', 'submit', 'upload', 'links', 'urls', 'hundreds', 'several', 'multiple'],
+  keywords: [
+    'batch', 'bulk', 'many', 'list', 'emails', 'phones', 'contacts', 'reveal', 'enrich', 'job', 'async', 'background',
+    'submit', 'upload', 'links', 'urls', 'hundreds', 'several', 'multiple', 'bulk reveal', 'profile urls',
+    'csv of profiles', 'mass', 'pile', 'all at once',
+  ],
   method: 'POST',
   path: '/v1/contact-enrichment/batch',
   input: z.strictObject({

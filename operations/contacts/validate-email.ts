@@ -11,7 +11,11 @@ export const validateEmail = defineOperation({
     'whether the domain is a disposable-mail service and whether the address is a role mailbox (sales@, support@). valid is true for a well-formed address whose domain ' +
     'receives mail and is not disposable; role addresses can be valid. Costs 1 credit per call.',
   category: 'contact',
-  keywords: ['validate', 'validation', 'verify', 'verification', 'check', 'email', 'address', 'deliverable', 'bounce', 'mx', 'disposable', 'role', 'valid', 'is this email real'],
+  keywords: [
+    'validate', 'validation', 'verify', 'verification', 'check', 'email', 'address', 'deliverable', 'bounce', 'mx',
+    'disposable', 'role', 'valid', 'is this email real', 'will it bounce', 'is it real', 'check address', 'safe to send',
+    'mailbox', 'catch-all', 'typo', 'exists',
+  ],
   method: 'POST',
   path: '/v1/email/validate',
   input: z.strictObject({ email: z.string().trim().min(1).max(inputLimits.emailLength).describe('The address to check.') }),

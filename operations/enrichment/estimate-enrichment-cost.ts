@@ -34,7 +34,10 @@ export const estimateEnrichmentCost = defineOperation({
     'Show the estimate to the user and obtain explicit confirmation before triggering. To lower the cost, lower maxProspectsToEnrich or switch types off. ' +
     'Requires a NORMAL audience. Free.',
   category: 'enrichment',
-  keywords: ['estimate', 'cost', 'price', 'quote', 'how much', 'credits', 'enrichment', 'enrich', 'preview', 'budget', 'time', 'contacts'],
+  keywords: [
+    'estimate', 'cost', 'price', 'quote', 'how much', 'credits', 'enrichment', 'enrich', 'preview', 'budget', 'time',
+    'contacts', 'how many credits', 'what would it cost', 'pricing', 'charge', 'spend', 'before enriching', 'afford',
+  ],
   method: 'POST',
   path: '/v1/audiences/{audienceId}/enrichment/estimate',
   input: z.strictObject({ audienceId, ...enrichmentOptions }),

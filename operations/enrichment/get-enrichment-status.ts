@@ -11,7 +11,10 @@ export const getEnrichmentStatus = defineOperation({
     `Returns the stage, progressPercent and the steps completed, running and remaining (${enrichmentSteps.join(', ')}). ` +
     'Complete when progressPercent is 100 or currentStage is DONE. Poll about every 30 seconds. Free.',
   category: 'enrichment',
-  keywords: ['enrichment', 'status', 'progress', 'poll', 'done', 'complete', 'steps', 'stage', 'percent', 'check'],
+  keywords: [
+    'enrichment', 'status', 'progress', 'poll', 'done', 'complete', 'steps', 'stage', 'percent', 'check', 'which step',
+    'eta', 'stuck', 'finished', 'failed', 'how far', 'still running',
+  ],
   method: 'GET',
   path: '/v1/audiences/{audienceId}/enrichment/status',
   input: z.strictObject({ audienceId }),

@@ -12,7 +12,10 @@ export const liveEnrichCompany = defineOperation({
     'When the live fetch fails, the stored version is returned with the same structure, source "stored" and creditsCharged 0. ' +
     'A company that cannot be found at all is a 404. Tell live from stored data by creditsCharged.',
   category: 'enrichment',
-  keywords: ['live', 'fresh', 'real-time', 'refresh', 'fetch', 'scrape', 'company', 'organization', 'enrich', 'update', 'latest', 'single', 'one'],
+  keywords: [
+    'live', 'fresh', 'real-time', 'refresh', 'fetch', 'scrape', 'company', 'organization', 'enrich', 'update', 'latest',
+    'single', 'one', 'up to date', 'current headcount', 'stale', 'latest info', 'recrawl', 'now',
+  ],
   method: 'POST',
   path: '/v1/network-live-fetch/company/single',
   input: z.strictObject({

@@ -12,7 +12,10 @@ export const liveEnrichPerson = defineOperation({
     'When the live fetch fails, a stored profile is returned with found true and creditsCharged 0; with no stored record, found is false. ' +
     'Read found and creditsCharged together.',
   category: 'enrichment',
-  keywords: ['live', 'fresh', 'real-time', 'refresh', 'fetch', 'scrape', 'profile', 'person', 'prospect', 'lead', 'enrich', 'latest', 'single', 'one'],
+  keywords: [
+    'live', 'fresh', 'real-time', 'refresh', 'fetch', 'scrape', 'profile', 'person', 'prospect', 'lead', 'enrich',
+    'latest', 'single', 'one', 'current job', 'up to date', 'stale', 'job change', 'latest profile', 'recrawl',
+  ],
   method: 'POST',
   path: '/v1/network-live-fetch/profile/single',
   input: z.strictObject({

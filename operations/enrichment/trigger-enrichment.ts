@@ -12,7 +12,11 @@ export const triggerEnrichment = defineOperation({
     'Always show the estimate and get the user\'s explicit confirmation of credits and time first. Credits for work a failed run did not do are refunded. ' +
     'Give userEmail to be mailed when it completes. Then poll getEnrichmentStatus about every 30 seconds.',
   category: 'enrichment',
-  keywords: ['enrich', 'enrichment', 'trigger', 'start', 'run', 'launch', 'emails', 'phones', 'contacts', 'append', 'waterfall', 'audience', 'go ahead', 'proceed', 'execute', 'confirm'],
+  keywords: [
+    'enrich', 'enrichment', 'trigger', 'start', 'run', 'launch', 'emails', 'phones', 'contacts', 'append', 'waterfall',
+    'audience', 'go ahead', 'proceed', 'execute', 'confirm', 'get emails for audience', 'find contacts for audience',
+    'approved', 'confirmed', 'spend credits', 'phones and emails',
+  ],
   method: 'POST',
   path: '/v1/audiences/{audienceId}/enrich',
   input: z.strictObject({

@@ -12,7 +12,10 @@ export const addExclusionListEntries = defineOperation({
     'Adds up to 10,000 entries to a list: companies (like currentCompanies entries) to a companies list, profile URLs or slugs to a prospects list. ' +
     'Entries are matched the way search matches; one that matches nothing is kept and reported in unmatched, one already in the list in duplicates. Free.',
   category: 'account',
-  keywords: ['exclusion', 'add', 'append', 'insert', 'entries', 'suppress', 'exclude', 'sync', 'crm', 'customers', 'do not contact', 'update list'],
+  keywords: [
+    'exclusion', 'add', 'append', 'insert', 'entries', 'suppress', 'exclude', 'sync', 'crm', 'customers', 'do not contact',
+    'update list', 'add domains', 'add companies', 'blocklist', 'also exclude', 'sync crm', 'more entries',
+  ],
   method: 'POST',
   path: '/v1/exclusion-lists/{exclusionListId}/entries',
   input: z.strictObject({

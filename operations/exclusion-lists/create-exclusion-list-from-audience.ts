@@ -13,7 +13,11 @@ export const createExclusionListFromAudience = defineOperation({
     'Use it after exporting or contacting an audience, so the next audience (companyExclusionListIDs / prospectExclusionListIDs) does not include them again. ' +
     'The audience must be NORMAL (built). Free.',
   category: 'account',
-  keywords: ['exclusion', 'from audience', 'audience', 'save as', 'suppress', 'already contacted', 'dedupe', 'reuse', 'convert', 'do not contact', 'list'],
+  keywords: [
+    'exclusion', 'from audience', 'audience', 'save as', 'suppress', 'already contacted', 'dedupe', 'reuse', 'convert',
+    'do not contact', 'list', 'do not contact again', 'skip next time', 'convert audience', 'dedupe future audiences',
+    'emailed', 'contacted',
+  ],
   method: 'POST',
   path: '/v1/exclusion-lists/from-audience',
   input: z.strictObject({

@@ -9,7 +9,10 @@ export const deleteExclusionList = defineOperation({
   description:
     'Deletes the list and its entries. Searches and counts that still name it are refused with 404; audiences and saved searches that named it fail their next build or run with a clear reason. Free.',
   category: 'account',
-  keywords: ['exclusion', 'delete', 'remove', 'drop', 'discard', 'list', 'suppression', 'erase', 'whole list'],
+  keywords: [
+    'exclusion', 'delete', 'remove', 'drop', 'discard', 'list', 'suppression', 'erase', 'whole list', 'get rid of',
+    'trash', 'entire list', 'blocklist',
+  ],
   method: 'DELETE',
   path: '/v1/exclusion-lists/{exclusionListId}',
   input: z.strictObject({ exclusionListId }),

@@ -11,7 +11,10 @@ export const listExclusionListEntries = defineOperation({
     'Returns the entries of one exclusion list in the order they were added, cursor-paged: a company reference (domain, networkSlugOrURL, name, networkOrgID) ' +
     'or a profile URL, whether it matched a catalog record and how many. onlyUnmatched=true lists only the entries that matched nothing. Free.',
   category: 'account',
-  keywords: ['exclusion', 'list', 'entries', 'items', 'contents', 'members', 'read', 'view', 'unmatched', 'suppression', 'what is in', 'browse'],
+  keywords: [
+    'exclusion', 'list', 'entries', 'items', 'contents', 'members', 'read', 'view', 'unmatched', 'suppression',
+    'what is in', 'browse', 'what is on', 'who is on', 'entries of', 'unmatched entries',
+  ],
   method: 'GET',
   path: '/v1/exclusion-lists/{exclusionListId}/entries',
   input: z.strictObject({

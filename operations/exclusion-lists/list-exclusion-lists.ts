@@ -11,7 +11,10 @@ export const listExclusionLists = defineOperation({
     'Pages through the account\'s exclusion lists of companies and of prospects, newest first, each with its size (records excluded), entries and unmatched entries. ' +
     'Use their ids in companyExclusionListIDs and prospectExclusionListIDs of searches, counts, saved searches and audience filters. Free.',
   category: 'account',
-  keywords: ['exclusion', 'exclusions', 'lists', 'suppression', 'suppressions', 'do not contact', 'dnc', 'my lists', 'existing', 'customers', 'crm', 'all', 'show'],
+  keywords: [
+    'exclusion', 'exclusions', 'lists', 'suppression', 'suppressions', 'do not contact', 'dnc', 'my lists', 'existing',
+    'customers', 'crm', 'all', 'show', 'my blocklists', 'suppression lists', 'dnc lists', 'blocklists',
+  ],
   method: 'GET',
   path: '/v1/exclusion-lists',
   input: z.strictObject({

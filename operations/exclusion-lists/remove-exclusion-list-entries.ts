@@ -12,7 +12,10 @@ export const removeExclusionListEntries = defineOperation({
     'Removes entries given by entryId (from listExclusionListEntries) or by reference (a company as given when added, written any way search accepts; a profile URL or slug). ' +
     'Records no remaining entry of the list matches are no longer excluded. notFound counts what was not in the list. Free.',
   category: 'account',
-  keywords: ['exclusion', 'remove', 'delete', 'take off', 'unsuppress', 'entries', 'allow', 'un-exclude', 'drop', 'list'],
+  keywords: [
+    'exclusion', 'remove', 'delete', 'take off', 'unsuppress', 'entries', 'allow', 'un-exclude', 'drop', 'list',
+    'allow again', 'show up again', 'no longer a customer', 'unblock', 'whitelist',
+  ],
   method: 'POST',
   path: '/v1/exclusion-lists/{exclusionListId}/entries/remove',
   input: z.strictObject({

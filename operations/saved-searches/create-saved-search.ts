@@ -16,8 +16,9 @@ export const createSavedSearch = defineOperation({
     'Count first (companyCount / peopleCount) to see how many match. Creating it charges nothing.',
   category: 'search',
   keywords: [
-    'saved search', 'save', 'watch', 'monitor', 'alert', 'alerts', 'notify', 'new matches', 'new companies', 'new leads', 'recurring', 'schedule',
-    'daily', 'weekly', 'subscription', 'track', 'signal', 'keep an eye', 'automatic',
+    'saved search', 'save', 'watch', 'monitor', 'alert', 'alerts', 'notify', 'new matches', 'new companies', 'new leads',
+    'recurring', 'schedule', 'daily', 'weekly', 'subscription', 'track', 'signal', 'keep an eye', 'automatic', 'notify me',
+    'ping me', 'tell me when', 'new hires', 'appear', 'pop up', 'tracker', 'standing search', 'every week', 'every day',
   ],
   method: 'POST',
   path: '/v1/saved-searches',

@@ -8,7 +8,10 @@ export const deleteSavedSearch = defineOperation({
   summary: 'Delete a saved search with its runs and records; scheduled runs stop.',
   description: 'Deletes the saved search, its runs and the records they delivered, and stops its schedule. A run in progress is cancelled and charges nothing. Free.',
   category: 'search',
-  keywords: ['saved search', 'delete', 'remove', 'unsubscribe', 'stop watching', 'cancel alert', 'discard', 'drop'],
+  keywords: [
+    'saved search', 'delete', 'remove', 'unsubscribe', 'stop watching', 'cancel alert', 'discard', 'drop', 'stop alerts',
+    'stop notifications', 'turn off', 'kill', 'no longer need',
+  ],
   method: 'DELETE',
   path: '/v1/saved-searches/{savedSearchId}',
   input: z.strictObject({ savedSearchId }),

@@ -10,7 +10,10 @@ export const getSavedSearchRun = defineOperation({
     'Returns the run\'s status (QUEUED, RUNNING, DONE, FAILED), the matches, the new records it delivered, whether more were left for the next run, the credits charged ' +
     'and why it failed when it did. Poll about every 10 seconds while QUEUED or RUNNING. Free.',
   category: 'search',
-  keywords: ['saved search', 'run', 'status', 'poll', 'progress', 'done', 'finished', 'ready', 'did it fail', 'is it done', 'check', 'state'],
+  keywords: [
+    'saved search', 'run', 'status', 'poll', 'progress', 'done', 'finished', 'ready', 'did it fail', 'is it done', 'check',
+    'state', 'run status', 'still running', 'how many new', 'queued', 'failed',
+  ],
   method: 'GET',
   path: '/v1/saved-searches/{savedSearchId}/runs/{runId}',
   input: z.strictObject({ savedSearchId, runId: savedSearchRunId }),

@@ -8,7 +8,10 @@ export const getSavedSearch = defineOperation({
   summary: 'Read one saved search: its filters, schedule, next run and its latest run.',
   description: 'Returns the saved search with its filters, schedule, maxNewRecordsPerRun, userEmail, next scheduled run, and its latest run (or null). Free.',
   category: 'search',
-  keywords: ['saved search', 'get', 'read', 'details', 'show', 'one', 'watch', 'alert', 'schedule', 'next run', 'settings'],
+  keywords: [
+    'saved search', 'get', 'read', 'details', 'show', 'one', 'watch', 'alert', 'schedule', 'next run', 'settings',
+    'configuration', 'setup', 'filters of', 'next scheduled run', 'inspect',
+  ],
   method: 'GET',
   path: '/v1/saved-searches/{savedSearchId}',
   input: z.strictObject({ savedSearchId }),

@@ -11,7 +11,10 @@ export const listSavedSearchRunRecords = defineOperation({
     'With onlyNew=true (default): the records this run delivered. With onlyNew=false: every record this run and the earlier runs delivered, each marked isNew. ' +
     'Companies or people by the saved search\'s kind, in catalog order, cursor-paged. Free: the run paid for them.',
   category: 'search',
-  keywords: ['saved search', 'run', 'records', 'results', 'new', 'new records', 'what is new', 'matches', 'found', 'read', 'page', 'browse'],
+  keywords: [
+    'saved search', 'run', 'records', 'results', 'new', 'new records', 'what is new', 'matches', 'found', 'read', 'page',
+    'browse', 'newcomers', 'what did it find', 'hits', 'delivered', 'latest run', 'last run',
+  ],
   method: 'GET',
   path: '/v1/saved-searches/{savedSearchId}/runs/{runId}/records',
   input: z.strictObject({

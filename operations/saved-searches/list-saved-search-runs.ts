@@ -9,7 +9,10 @@ export const listSavedSearchRuns = defineOperation({
   summary: 'List the runs of a saved search, newest first, with how many new records each found and what it cost.',
   description: 'Pages through the runs of a saved search (by hand or by schedule), newest first: status, matches, new records, credits charged. Free.',
   category: 'search',
-  keywords: ['saved search', 'runs', 'history', 'past runs', 'results', 'log', 'previous', 'when', 'each run', 'list'],
+  keywords: [
+    'saved search', 'runs', 'history', 'past runs', 'results', 'log', 'previous', 'when', 'each run', 'list', 'executions',
+    'run history', 'when did it run', 'timeline', 'how often',
+  ],
   method: 'GET',
   path: '/v1/saved-searches/{savedSearchId}/runs',
   input: z.strictObject({

@@ -9,7 +9,10 @@ export const listSavedSearches = defineOperation({
   summary: 'List the account\'s saved searches (watched searches, alerts) with their schedules, newest first.',
   description: 'Pages through the saved searches of the account, newest first, with their filters, schedule, cap per run and next scheduled run. Free.',
   category: 'search',
-  keywords: ['saved searches', 'saved', 'watches', 'monitors', 'alerts', 'subscriptions', 'my', 'all', 'schedules', 'recurring', 'list', 'show'],
+  keywords: [
+    'saved searches', 'saved', 'watches', 'monitors', 'alerts', 'subscriptions', 'my', 'all', 'schedules', 'recurring',
+    'list', 'show', 'my alerts', 'trackers', 'watching', 'watchlist', 'tracking',
+  ],
   method: 'GET',
   path: '/v1/saved-searches',
   input: z.strictObject({

@@ -11,7 +11,10 @@ export const runSavedSearch = defineOperation({
     `up to maxNewRecords (default ${defaultMaxNewRecords}), at ${newRecordCredits} credits each, charged once when it completes; a run that finds nothing new costs nothing. ` +
     'Poll getSavedSearchRun, then read the records with listSavedSearchRunRecords (free). One run at a time per saved search.',
   category: 'search',
-  keywords: ['saved search', 'run', 'execute', 'refresh', 'check now', 'new matches', 'whats new', 'new since', 'rerun', 'trigger', 'update results', 'start'],
+  keywords: [
+    'saved search', 'run', 'execute', 'refresh', 'check now', 'new matches', 'whats new', 'new since', 'rerun', 'trigger',
+    'update results', 'start', 'check for new', 'run it again', 'immediately', 'manual run', 'right now',
+  ],
   method: 'POST',
   path: '/v1/saved-searches/{savedSearchId}/runs',
   input: z.strictObject({

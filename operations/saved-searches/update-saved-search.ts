@@ -11,7 +11,11 @@ export const updateSavedSearch = defineOperation({
     'Changes only the fields given. New filters replace the old ones (the kind stays); records earlier runs delivered stay delivered, so later runs charge only for records ' +
     'no run delivered before. A new schedule starts counting from now; manual stops the scheduled runs. userEmail null stops the mails. Free; runs are charged as they complete.',
   category: 'search',
-  keywords: ['saved search', 'update', 'change', 'edit', 'modify', 'reschedule', 'pause', 'stop schedule', 'frequency', 'filters', 'rename'],
+  keywords: [
+    'saved search', 'update', 'change', 'edit', 'modify', 'reschedule', 'pause', 'stop schedule', 'frequency', 'filters',
+    'rename', 'switch to daily', 'switch to weekly', 'change email', 'recipient', 'cap', 'limit', 'turn off schedule',
+    'manual', 'instead',
+  ],
   method: 'PATCH',
   path: '/v1/saved-searches/{savedSearchId}',
   input: z.strictObject({

@@ -19,8 +19,9 @@ export const companyCount = defineOperation({
     'Exact up to exactUpTo (1,000); larger counts, or counts that would take too long, are estimates marked exact: false. Costs 1 credit per call, even when the count is 0.',
   category: 'search',
   keywords: [
-    'count', 'how many', 'number of', 'total', 'size', 'market size', 'tam', 'sizing', 'estimate', 'volume', 'companies', 'company',
-    'before spending', 'preview', 'quantity', 'tally',
+    'count', 'how many', 'number of', 'total', 'size', 'market size', 'tam', 'sizing', 'estimate', 'volume', 'companies',
+    'company', 'before spending', 'preview', 'quantity', 'tally', 'universe', 'addressable market', 'how big', 'ballpark',
+    'approximate', 'numbers only', 'before searching',
   ],
   method: 'POST',
   path: '/v1/company-count',

@@ -10,8 +10,9 @@ export const companyTypeahead = defineOperation({
     'in currentCompanies, domains or networkSlugs filters, or an exclusion list. Costs 1 credit per request, whatever it finds.',
   category: 'search',
   keywords: [
-    'typeahead', 'autocomplete', 'auto-complete', 'suggest', 'suggestions', 'as you type', 'typing', 'types', 'complete', 'lookup', 'company name', 'starts with', 'prefix',
-    'resolve', 'which company', 'picker', 'dropdown', 'domain of', 'slug of',
+    'typeahead', 'autocomplete', 'auto-complete', 'suggest', 'suggestions', 'as you type', 'typing', 'types', 'complete',
+    'lookup', 'company name', 'starts with', 'prefix', 'resolve', 'which company', 'picker', 'dropdown', 'domain of',
+    'slug of', 'name prefix', 'complete the name', 'match a name', 'find the domain', 'company id', 'exact company',
   ],
   method: 'GET',
   path: '/v1/typeahead/companies',

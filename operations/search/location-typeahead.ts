@@ -11,8 +11,9 @@ export const locationTypeahead = defineOperation({
     'Costs 1 credit per request.',
   category: 'search',
   keywords: [
-    'typeahead', 'autocomplete', 'suggest', 'location', 'locations', 'city', 'cities', 'state', 'states', 'province', 'place',
-    'places', 'geo', 'where', 'spell', 'spelling',
+    'typeahead', 'autocomplete', 'suggest', 'location', 'locations', 'city', 'cities', 'state', 'states', 'province',
+    'place', 'places', 'geo', 'where', 'spell', 'spelling', 'city names', 'how to write', 'geo lookup', 'location values',
+    'country code', 'filter value',
   ],
   method: 'GET',
   path: '/v1/typeahead/locations',

@@ -14,8 +14,9 @@ export const peopleCount = defineOperation({
     'are estimates marked exact: false. Costs 1 credit per call, even when the count is 0.',
   category: 'search',
   keywords: [
-    'count', 'how many', 'number of', 'total', 'size', 'sizing', 'estimate', 'volume', 'prospects', 'leads',
-    'titles', 'before spending', 'preview', 'reach', 'tally', 'audience size',
+    'count', 'how many', 'number of', 'total', 'size', 'sizing', 'estimate', 'volume', 'prospects', 'leads', 'titles',
+    'before spending', 'preview', 'reach', 'tally', 'audience size', 'how many people', 'pool', 'universe', 'how big',
+    'ballpark', 'approximate', 'persona', 'numbers only',
   ],
   method: 'POST',
   path: '/v1/people-search/count',

@@ -2,7 +2,7 @@ import MiniSearch, { type Query } from 'minisearch';
 import type { AnyOperation, OperationCategory } from '../../operations/define.js';
 import { operations } from '../../operations/index.js';
 import { audienceWorkflowStep, catalog, type CatalogEntry } from './catalog.js';
-import { conceptsOf, stem, stopWords, terms, words } from './concepts.js';
+import { conceptsOf, corrected, instanceOf, readQuery, stem, stopWords, terms, words } from './concepts.js';
 
 /**
  * search_endpoints: plain-language intent in, ranked operations out. MiniSearch ranks the
@@ -87,6 +87,8 @@ interface Profile {
   answers: string[];
   /** The things its operationId names. */
   things: string[];
+  /** The kinds of thing it takes one of by identifier (`i_audience` for audienceId). */
+  instances: string[];
 }
 
 /**
@@ -95,6 +97,8 @@ interface Profile {
  * things) is not asking for this operation, however many of its other words match.
  */
 function profileOf(operation: AnyOperation): Profile {
+  const identifiers = (catalog.get(operation.operationId)?.fields ?? []).map((field) => field.name).filter((name) => /I[dD]$/.test(name));
+  const instances = identifiers.map((name) => instanceOf(words(name).slice(0, -1).join(' '))).filter((instance): instance is string => instance !== null);
   const named = [...conceptsOf(words(operation.operationId).join(' '))];
   // The resources its path names by id are things it is about: /v1/audiences/{audienceId}/export/prospects is about an audience.
   const resources = [...operation.path.matchAll(/\/([a-z-]+)\/\{\w+\}/g)].map((match) => (match[1] as string).replace(/-/g, ' '));
@@ -104,6 +108,7 @@ function profileOf(operation: AnyOperation): Profile {
     verb,
     answers: named.filter((c) => c.startsWith('a_') && !verbActs.has(c)),
     things: [...new Set(named.filter((c) => c.startsWith('o_') && c !== 'o_none'))],
+    instances,
   };
 }
 
@@ -122,8 +127,18 @@ function agreement(profile: Profile, asked: Set<string>): number {
     const matched = profile.things.filter((thing) => asked.has(thing)).length;
     factor *= matched === 0 ? weights.otherThing : weights.unaskedThing ** (profile.things.length - matched) * weights.matchedThing ** (matched - 1);
   }
+  // The things an account keeps (audiences, saved searches, exclusion lists) are what a query naming one is about: the people
+  // and companies it also names are their contents ("monitor for new VPs", "the companies of my segment").
+  const askedKept = askedThings.filter((thing) => keptThings.has(thing));
+  if (askedKept.length && !askedKept.some((thing) => profile.things.includes(thing))) factor *= weights.otherKeptThing;
+  // One thing named by its number: the operations about such things that take none (list them all, create one) are not meant.
+  for (const instance of asked) {
+    if (instance.startsWith('i_') && !profile.instances.includes(instance) && profile.things.includes(`o_${instance.slice(2)}`)) factor *= weights.noInstance;
+  }
   return factor;
 }
+
+const keptThings = new Set(['o_audience', 'o_savedSearch', 'o_exclusion']);
 
 /** A status operation's starter: an operation whose workflow goes on to a status operation. */
 function startsPolledWork(operation: AnyOperation): boolean {
@@ -189,6 +204,8 @@ index.addAll(documents);
 export const weights = {
   text: { title: 2, keywords: 2, name: 2, summary: 1.5, description: 0.4 },
   concept: 1.5,
+  /** A word said only where the query sets the scene ("… before it is built"). */
+  settingTerm: 0.3,
   defines: 4,
   identifier: 8,
   /** A question about progress: status operations up, the operations that start the work down. */
@@ -207,12 +224,16 @@ export const weights = {
   unaskedThing: 0.8,
   /** Each further thing of an operation the query names: the more completely a query names what an operation is about, the more it is that one. */
   matchedThing: 1.6,
+  /** An operation about a kind of thing that takes no identifier of it, when the query names one such thing by number. */
+  noInstance: 0.5,
+  /** An operation about none of the kept things (audiences, saved searches, exclusion lists) the query names. */
+  otherKeptThing: 0.6,
 };
 
 /** The MiniSearch query of a text: its words (fuzzy only when unknown), the concepts it speaks of, and any identifier it quotes. */
 function queryOf(text: string): { query: Query; concepts: Set<string> } {
   const queryTerms = [...new Set(terms(text))];
-  const concepts = conceptsOf(text);
+  const { concepts, settingTerms } = readQuery(text);
   const identifiers = identifierTokens(text);
   const queries: Query[] = [];
   if (queryTerms.length) {
@@ -223,6 +244,7 @@ function queryOf(text: string): { query: Query; concepts: Set<string> } {
       fuzzy: (term) => (vocabulary.has(term) ? false : term.length >= 6 ? 2 : term.length >= 4 ? 1 : false),
       prefix: false,
       weights: { fuzzy: 0.3, prefix: 0.4 },
+      boostTerm: (term) => (settingTerms.has(term) ? weights.settingTerm : 1),
     });
   }
   if (concepts.size) {
@@ -241,7 +263,8 @@ const operationById = new Map(operations.map((operation) => [operation.operation
 const profiles = new Map(operations.map((operation) => [operation.operationId, profileOf(operation)]));
 
 /** The operations for a query, best first, with their scores. */
-export function rankOperations(text: string): { id: string; score: number }[] {
+export function rankOperations(asTyped: string): { id: string; score: number }[] {
+  const text = corrected(asTyped);
   const { query, concepts } = queryOf(text);
   if ((query as { queries: Query[] }).queries.length === 0) return [];
   const progress = concepts.has('a_status');

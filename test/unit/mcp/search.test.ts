@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findOperation, operations } from '../../../operations/index.js';
-import { conceptsOf, terms, words } from '../../../src/mcp/concepts.js';
+import { conceptsOf, corrected, readQuery, spellingOf, terms, words } from '../../../src/mcp/concepts.js';
 import { rankOperations, searchEndpoints } from '../../../src/mcp/search.js';
 import { intents } from '../../mcp/intents.js';
 import { phrasings } from '../../mcp/intents/phrasings.js';
@@ -41,12 +41,12 @@ describe('the generalisation set', () => {
         `old set (n=${old.count}) top-1 ${percent(old.top1Rate)}, top-3 ${percent(old.top3Rate)}`,
     );
     // Floors below the figures in BENCHMARKS.md (the issue's targets, 92 % and 99 % held out, are not reached yet).
-    expect(held.top1Rate).toBeGreaterThanOrEqual(0.65);
-    expect(held.top3Rate).toBeGreaterThanOrEqual(0.85);
-    expect(tuned.top1Rate).toBeGreaterThanOrEqual(0.8);
-    expect(tuned.top3Rate).toBeGreaterThanOrEqual(0.92);
-    expect(old.top1Rate).toBeGreaterThanOrEqual(0.9);
-    expect(old.top3Rate).toBeGreaterThanOrEqual(0.98);
+    expect(held.top1Rate).toBeGreaterThanOrEqual(0.72);
+    expect(held.top3Rate).toBeGreaterThanOrEqual(0.88);
+    expect(tuned.top1Rate).toBeGreaterThanOrEqual(0.94);
+    expect(tuned.top3Rate).toBeGreaterThanOrEqual(0.98);
+    expect(old.top1Rate).toBeGreaterThanOrEqual(0.93);
+    expect(old.top3Rate).toBeGreaterThanOrEqual(0.99);
 
     const queries = phrasings.map((p) => p.query);
     for (const query of queries) searchEndpoints(query);
@@ -107,5 +107,53 @@ describe('the three kinds of mistake, at their cause', () => {
     // An exclusion list is not an audience, and "a list of" is no act of listing.
     expect(conceptsOf('add acme.com to the exclusion list')).not.toContain('o_audience');
     expect(conceptsOf('give me a list of fintech companies')).not.toContain('a_list');
+  });
+});
+
+describe('reading a query the way people write one', () => {
+  it('takes the first clause that asks for an act as the goal, and not the acts of the clauses that set the scene', () => {
+    // A price mentioned as a circumstance is no request for an estimate.
+    const started = readQuery('start the build of my segment, the cost is fine by me').concepts;
+    expect(started).toContain('a_run');
+    expect(started).not.toContain('a_estimate');
+    // What follows "before" is when, not what.
+    const set = readQuery('put the criteria on audience 3 before it is built');
+    expect(set.concepts).not.toContain('a_run');
+    expect(set.settingTerms).toContain(terms('built')[0]);
+    // What describes a thing ("vendors who make …") is no act asked for; what a clause refuses is not asked for either.
+    expect(readQuery('vendors who make payroll software').concepts).not.toContain('a_create');
+    expect(readQuery('page through the companies of audience 3 without exporting them').concepts).not.toContain('a_export');
+    // "I have X and need Y" asks for Y: the spreadsheet is what the user has, not a file to export.
+    const needed = readQuery('I have a spreadsheet of 800 profile links and need their emails');
+    expect(needed.settingTerms).toContain(terms('spreadsheet')[0]);
+    expect(rank('I have a spreadsheet of 800 profile links and need their emails')[0]).toBe('startBatchContactEnrichment');
+  });
+
+  it('corrects slips to the words the ranker knows, and leaves real words it does not know alone', () => {
+    expect(corrected('compnay serach')).toBe('company search');
+    expect(spellingOf('audiance')).toBe('audience');
+    expect(spellingOf('adress')).toBe('address');
+    // One letter away from a known word, yet a word of its own.
+    expect(spellingOf('selling')).toBe('selling');
+    expect(spellingOf('kubernetes')).toBe('kubernetes');
+    // British and American spellings are one term.
+    expect(terms('organisations')).toEqual(terms('organizations'));
+  });
+
+  it('says quoted literals in words: an email address, a profile URL, a headcount', () => {
+    expect(readQuery(corrected('is jane@acme.com real')).concepts).toContain('o_emailAddress');
+    expect(readQuery(corrected('phone of linkedin.com/in/jdoe')).concepts).toContain('o_person');
+    const headcount = conceptsOf(corrected('saas firms with 50-200 employees in Spain'));
+    expect(headcount).not.toContain('o_person');
+    expect(headcount).not.toContain('a_batch');
+  });
+
+  it('reads a thing named by its number as one that exists: operations that take its identifier, not those that list or create', () => {
+    expect(readQuery('show saved search 12').concepts).toContain('i_savedSearch');
+    expect(rank('show saved search 12')[0]).toBe('getSavedSearch');
+    expect(rank('entries of suppression list 4')[0]).toBe('listExclusionListEntries');
+    expect(rank('make saved search 12 weekly')[0]).toBe('updateSavedSearch');
+    // A number after a preposition is a quantity.
+    expect([...readQuery('companies with over 200 employees').concepts].filter((c) => c.startsWith('i_'))).toEqual([]);
   });
 });
