@@ -32,7 +32,8 @@ let app: TestApp;
 let catalog: CompanyRow[];
 
 beforeAll(async () => {
-  app = await startTestApp();
+  // One key runs every filter here within a minute; the search rate limit has its own test (errors.test.ts).
+  app = await startTestApp({ env: { RATE_LIMIT_SEARCH_PER_MINUTE: '10000' } });
   catalog = (await app.db.pool.query<CompanyRow>('SELECT * FROM companies ORDER BY id')).rows;
 });
 afterAll(async () => app?.stop());

@@ -27,7 +27,8 @@ let people: PersonRow[];
 let companies: Map<number, CompanyRow>;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  // One key runs every filter here within a minute; the search rate limit has its own test (errors.test.ts).
+  app = await startTestApp({ env: { RATE_LIMIT_SEARCH_PER_MINUTE: '10000' } });
   people = (await app.db.pool.query<PersonRow>(
     'SELECT id, title, country3, years_experience, tags, degree_types, schools, company_id, network_slug, first_name, last_name FROM people ORDER BY id',
   )).rows;
