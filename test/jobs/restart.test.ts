@@ -26,6 +26,9 @@ describe('jobs survive a killed process', () => {
   let accountId: number;
   let vendor: LocalServer;
   const output: string[] = [];
+  let began = Date.now();
+  /** Where a run spends its time, on stderr: a run that ends at the test's timeout says which step was slow. */
+  const trace = (what: string) => process.stderr.write(`[restart +${((Date.now() - began) / 1000).toFixed(1)}s] ${what}\n`);
 
   beforeAll(async () => {
     // A contact vendor that knows a personal email for people with an even id, and answers those asks slowly.
@@ -77,11 +80,13 @@ describe('jobs survive a killed process', () => {
     started.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     started.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     child = started;
+    trace('service starting');
+    trace('waiting for the service to listen');
     await waitFor(
       'the service to listen',
       async () => {
         if (started.exitCode !== null) throw new Error(`the service exited: ${output.join('')}`);
-        return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+        return fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
       },
       60_000,
       100,
@@ -89,6 +94,7 @@ describe('jobs survive a killed process', () => {
   }
 
   async function kill(): Promise<void> {
+    trace('killing the service');
     const running = child as ChildProcess;
     const exited = new Promise((resolve) => running.once('exit', resolve));
     running.kill('SIGKILL');
@@ -97,10 +103,14 @@ describe('jobs survive a killed process', () => {
   }
 
   async function call(method: string, pathAndQuery: string, body?: unknown): Promise<Record<string, unknown>> {
+    // A bound on every call, so a request that never answers fails naming itself instead of the test's timeout.
     const response = await fetch(`${url}${pathAndQuery}`, {
       method,
       headers: body ? { 'content-type': 'application/json' } : {},
       body: body ? JSON.stringify({ apiKey, ...body }) : undefined,
+      signal: AbortSignal.timeout(30_000),
+    }).catch((error: unknown) => {
+      throw new Error(`${method} ${pathAndQuery} got no answer: ${String(error)}\n${output.join('').slice(-4000)}`);
     });
     const parsed = (await response.json()) as { output: Record<string, unknown> };
     if (!response.ok) throw new Error(`${method} ${pathAndQuery}: ${response.status} ${JSON.stringify(parsed)}`);
@@ -111,6 +121,7 @@ describe('jobs survive a killed process', () => {
   const balance = async (): Promise<number> => (await query<{ balance: number }>('SELECT balance FROM credit_balances WHERE account_id = $1', [accountId]))[0]?.balance as number;
 
   it('a build and an enrichment killed mid-way complete after a restart, each charge in the ledger once', async () => {
+    began = Date.now();
     await start();
     const audience = await call('POST', '/v1/audiences/create', { name: 'Killed build' });
     const id = audience.audienceId as string;
@@ -122,6 +133,7 @@ describe('jobs survive a killed process', () => {
     const before = await balance();
     await call('POST', `/v1/audiences/${id}/build`, {});
     // Kill once the first step (the companies) has committed and the second has not.
+    trace('waiting for the companies step');
     await waitFor('the companies step', async () => {
       const jobs = await query<{ progress: { step?: string } }>(`SELECT progress FROM jobs WHERE kind = 'audience.build' AND payload->>'audienceId' = $1`, [id]);
       return jobs[0]?.progress.step === 'companies';
@@ -131,6 +143,7 @@ describe('jobs survive a killed process', () => {
     expect(await balance()).toBe(before);
 
     await start();
+    trace('waiting for NORMAL');
     const built = await waitFor('NORMAL', async () => {
       const status = await call('GET', `/v1/audiences/${id}?apiKey=${apiKey}`);
       return status.status === 'NORMAL' ? status : null;
@@ -155,6 +168,7 @@ describe('jobs survive a killed process', () => {
     const beforeEnrichment = await balance();
     const run = await call('POST', `/v1/audiences/${id}/enrich`, options);
     expect(await balance()).toBe(beforeEnrichment - 2500);
+    trace('waiting for the first batch of contact lookups');
     await waitFor(
       'the first batch of contact lookups',
       async () => {
@@ -172,6 +186,7 @@ describe('jobs survive a killed process', () => {
     expect(midway[0]?.refunds).toBeGreaterThan(0); // the first batch's refund committed before the kill
 
     await start();
+    trace('waiting for DONE');
     const done = await waitFor(
       'DONE',
       async () => {
@@ -214,6 +229,7 @@ describe('jobs survive a killed process', () => {
 
     // The records are intact: an export of the enriched prospects has every one of them once.
     const exported = await call('POST', `/v1/audiences/${id}/export/prospects`, { maxRowsToExport: 500 });
+    trace('waiting for the export');
     const ready = await waitFor('the export', async () => {
       const status = await call('GET', `/v1/audiences/${id}/exports/${exported.exportId as string}?apiKey=${apiKey}`);
       return status.status === 'READY' ? status : null;
@@ -241,12 +257,14 @@ describe('jobs survive a killed process', () => {
     const taskId = started.taskId as string;
     const processed = async () =>
       (await query<{ n: number }>(`SELECT count(*)::int AS n FROM contact_batch_items WHERE task_id = $1 AND status <> 'PENDING'`, [taskId]))[0]?.n ?? 0;
+    trace('waiting for the first items');
     await waitFor('the first items', async () => (await processed()) >= 2, 30_000, 20);
     await kill();
     const midway = await processed();
     expect(midway).toBeLessThan(16);
 
     await start();
+    trace('waiting for DONE');
     await waitFor('DONE', async () => {
       const rows = await query<{ status: string }>('SELECT status FROM contact_batch_tasks WHERE id = $1', [taskId]);
       return rows[0]?.status === 'DONE';
