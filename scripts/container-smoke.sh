@@ -129,7 +129,8 @@ say "a change to src/ alone: the dependencies' layers must come from the cache"
 mkdir "$work/context"
 # A copy that keeps the files' times: buildah's cache compares them along with the contents.
 tar -C . --exclude=./.git --exclude='./node_modules' --exclude='./scripts/mcp-conformance/node_modules' -cf - . | tar -C "$work/context" -xf -
-echo '// a change' >>"$work/context/src/main.ts"
+# Unique each run: a change made before is in buildah's cache (a second run on one machine) and would not be built again.
+echo "// a change $(date +%s%N) $$" >>"$work/context/src/main.ts"
 build src-change "$work/context" localhost/prospecting-data-service:smoke-src-change
 sed -n '/RUN npm ci/{n;p}' "$work/build-src-change.log" | grep -q 'Using cache' || fail "a change to src/ ran npm ci again"
 grep -A1 'COPY src ./src' "$work/build-src-change.log" | grep -q 'Using cache' && fail "a change to src/ was not seen"
