@@ -17,9 +17,14 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startServiceProcess(env: Record<string, string>, dataDir?: string): Promise<ServiceProcess> {
+/** The built service; tests pass `tsxSources` to run src/ as it is, without a build. */
+export const builtService = ['dist/src/main.js'];
+export const tsxSources = ['--import', 'tsx', 'src/main.ts'];
+
+export async function startServiceProcess(env: Record<string, string>, dataDir?: string, entry: readonly string[] = builtService): Promise<ServiceProcess> {
   const folder = dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'pds-rel-app-')));
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
+  // node itself (not npx), so that a signal reaches the process that holds the jobs.
+  const child = spawn(process.execPath, [...entry], {
     env: { ...process.env, DATA_DIR: folder, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED_ON_EMPTY: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/auth/api-keys.js';
 import { createAccount } from '../../src/core/accounts.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { startServiceProcess, tsxSources, type ServiceProcess } from '../../bench/reliability/service-process.js';
 import { csvObjects, parseCsv, waitFor } from '../audiences/helpers.js';
 import { startLocalServer, type LocalServer } from '../providers/local-server.js';
 
@@ -20,12 +19,11 @@ import { startLocalServer, type LocalServer } from '../providers/local-server.js
 describe('jobs survive a killed process', () => {
   let database: TestDatabase;
   let dataDir: string;
-  let child: ChildProcess | null = null;
+  let service: ServiceProcess | null = null;
   let url = '';
   let apiKey: string;
   let accountId: number;
   let vendor: LocalServer;
-  const output: string[] = [];
   let began = Date.now();
   /** Where a run spends its time, on stderr: a run that ends at the test's timeout says which step was slow. */
   const trace = (what: string) => process.stderr.write(`[restart +${((Date.now() - began) / 1000).toFixed(1)}s] ${what}\n`);
@@ -48,58 +46,37 @@ describe('jobs survive a killed process', () => {
     accountId = created.account.id;
   });
   afterAll(async () => {
-    child?.kill('SIGKILL');
+    await service?.stop('SIGKILL');
     await vendor?.close();
     await database?.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   async function start(): Promise<void> {
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    const env = {
-      ...process.env,
-      DATABASE_URL: database.connectionString,
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SEED_ON_EMPTY: 'false',
-      LOG_LEVEL: 'warn',
-      JOB_STEP_DELAY_MS: '700',
-      JOB_LEASE_SECONDS: '2',
-      JOB_POLL_INTERVAL_MS: '50',
-      CONTACT_PROVIDER_URL: vendor.url,
-      CONTACT_BATCH_CLAIM_SIZE: '2',
-      CONTACT_BATCH_LEASE_SECONDS: '2',
-      RATE_LIMIT_STATUS_PER_MINUTE: '100000',
-      RATE_LIMIT_STANDARD_PER_MINUTE: '100000',
-      RATE_LIMIT_HEAVY_PER_MINUTE: '100000',
-    };
-    // node itself (not npx) so that SIGKILL reaches the process that holds the job.
-    const started = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
-    started.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    started.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child = started;
     trace('service starting');
-    trace('waiting for the service to listen');
-    await waitFor(
-      'the service to listen',
-      async () => {
-        if (started.exitCode !== null) throw new Error(`the service exited: ${output.join('')}`);
-        return fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
+    service = await startServiceProcess(
+      {
+        DATABASE_URL: database.connectionString,
+        JOB_STEP_DELAY_MS: '700',
+        JOB_LEASE_SECONDS: '2',
+        JOB_POLL_INTERVAL_MS: '50',
+        CONTACT_PROVIDER_URL: vendor.url,
+        CONTACT_BATCH_CLAIM_SIZE: '2',
+        CONTACT_BATCH_LEASE_SECONDS: '2',
+        RATE_LIMIT_STATUS_PER_MINUTE: '100000',
+        RATE_LIMIT_STANDARD_PER_MINUTE: '100000',
+        RATE_LIMIT_HEAVY_PER_MINUTE: '100000',
       },
-      60_000,
-      100,
+      dataDir,
+      tsxSources,
     );
+    url = service.url;
   }
 
   async function kill(): Promise<void> {
     trace('killing the service');
-    const running = child as ChildProcess;
-    const exited = new Promise((resolve) => running.once('exit', resolve));
-    running.kill('SIGKILL');
-    await exited;
-    child = null;
+    await service?.stop('SIGKILL');
+    service = null;
   }
 
   async function call(method: string, pathAndQuery: string, body?: unknown): Promise<Record<string, unknown>> {
@@ -110,7 +87,7 @@ describe('jobs survive a killed process', () => {
       body: body ? JSON.stringify({ apiKey, ...body }) : undefined,
       signal: AbortSignal.timeout(30_000),
     }).catch((error: unknown) => {
-      throw new Error(`${method} ${pathAndQuery} got no answer: ${String(error)}\n${output.join('').slice(-4000)}`);
+      throw new Error(`${method} ${pathAndQuery} got no answer: ${String(error)}\n${service?.recentOutput().slice(-4000) ?? ''}`);
     });
     const parsed = (await response.json()) as { output: Record<string, unknown> };
     if (!response.ok) throw new Error(`${method} ${pathAndQuery}: ${response.status} ${JSON.stringify(parsed)}`);
@@ -297,14 +274,3 @@ describe('jobs survive a killed process', () => {
     return rows[0] as { status: string };
   }
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/auth/api-keys.js';
 import { createAccount } from '../../src/core/accounts.js';
+import { startServiceProcess, tsxSources, type ServiceProcess } from '../../bench/reliability/service-process.js';
 import { waitFor } from '../audiences/helpers.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
@@ -19,11 +18,10 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 describe('a saved-search run survives a killed process', () => {
   let database: TestDatabase;
   let dataDir: string;
-  let child: ChildProcess | null = null;
+  let service: ServiceProcess | null = null;
   let url = '';
   let apiKey: string;
   let accountId: number;
-  const output: string[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase('seeded');
@@ -33,51 +31,31 @@ describe('a saved-search run survives a killed process', () => {
     accountId = created.account.id;
   });
   afterAll(async () => {
-    child?.kill('SIGKILL');
+    await service?.stop('SIGKILL');
     await database?.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   async function start(): Promise<void> {
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    const env = {
-      ...process.env,
-      DATABASE_URL: database.connectionString,
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SEED_ON_EMPTY: 'false',
-      LOG_LEVEL: 'warn',
-      JOB_STEP_DELAY_MS: '1500',
-      JOB_LEASE_SECONDS: '2',
-      JOB_POLL_INTERVAL_MS: '50',
-      RATE_LIMIT_STATUS_PER_MINUTE: '100000',
-      RATE_LIMIT_STANDARD_PER_MINUTE: '100000',
-      RATE_LIMIT_HEAVY_PER_MINUTE: '100000',
-    };
-    // node itself (not npx) so that SIGKILL reaches the process that holds the job.
-    const started = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
-    started.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    started.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child = started;
-    await waitFor(
-      'the service to listen',
-      async () => {
-        if (started.exitCode !== null) throw new Error(`the service exited: ${output.join('')}`);
-        return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    service = await startServiceProcess(
+      {
+        DATABASE_URL: database.connectionString,
+        JOB_STEP_DELAY_MS: '1500',
+        JOB_LEASE_SECONDS: '2',
+        JOB_POLL_INTERVAL_MS: '50',
+        RATE_LIMIT_STATUS_PER_MINUTE: '100000',
+        RATE_LIMIT_STANDARD_PER_MINUTE: '100000',
+        RATE_LIMIT_HEAVY_PER_MINUTE: '100000',
       },
-      60_000,
-      100,
+      dataDir,
+      tsxSources,
     );
+    url = service.url;
   }
 
   async function kill(): Promise<void> {
-    const running = child as ChildProcess;
-    const exited = new Promise((resolve) => running.once('exit', resolve));
-    running.kill('SIGKILL');
-    await exited;
-    child = null;
+    await service?.stop('SIGKILL');
+    service = null;
   }
 
   async function call(method: string, pathAndQuery: string, body?: unknown): Promise<Record<string, any>> {
@@ -138,14 +116,3 @@ describe('a saved-search run survives a killed process', () => {
     await kill();
   }, 120_000);
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
