@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { appendFile, chmod, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from './free-port.js';
 
 /**
  * A PostgreSQL primary and a streaming replica of it on loopback, for the replica tests and the
@@ -59,16 +59,6 @@ async function pgCommand(binaries: string, command: string, args: string[]): Pro
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 function server(binaries: string, dataDir: string, socketDir: string, port: number, database: string): Server {
   const url = `postgres://postgres@127.0.0.1:${port}/${database}`;

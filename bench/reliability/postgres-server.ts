@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chown, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { serverPrograms } from '../../src/store/embedded.js';
+import { freePort } from '../free-port.js';
 
 /**
  * A PostgreSQL server that a scenario starts and stops itself, on a fixed loopback port, so that
@@ -89,16 +89,6 @@ function run(program: string, args: string[], owner: { uid: number; gid: number 
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** The newest of Debian's PostgreSQL servers (/usr/lib/postgresql/<major>/bin), if any is installed. */
 async function debianBinDir(): Promise<string | null> {

@@ -1,6 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createAccount } from '../../src/core/accounts.js';
@@ -8,6 +7,7 @@ import { createLogger } from '../../src/log.js';
 import { openDatabase } from '../../src/store/db.js';
 import { arg, openBenchDatabase, round } from '../lib.js';
 import { startServiceProcess, type ServiceProcess } from './service-process.js';
+import { freePort } from '../free-port.js';
 
 /**
  * The service killed with SIGKILL at random points while it runs builds, enrichments, exports,
@@ -430,16 +430,6 @@ function mulberry32(state: number): () => number {
   };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** A contact vendor over loopback that knows a personal email for people with an even id, and takes 150 ms to say so. */
 async function slowContactVendor(): Promise<{ url: string; server: Server }> {

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -11,6 +10,7 @@ import { createLogger } from '../../src/log.js';
 import { openDatabase } from '../../src/store/db.js';
 import { EmbeddedPostgresError, rootStateDir, serverPrograms, startEmbeddedPostgres, type EmbeddedServer } from '../../src/store/embedded.js';
 import { migrate } from '../../src/store/migrate.js';
+import { freePort } from '../../bench/free-port.js';
 
 /**
  * The embedded server as the service gets it: its superuser password is no longer the fixed
@@ -274,13 +274,3 @@ function run(program: string, args: string[], ids: { uid?: number; gid?: number 
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
