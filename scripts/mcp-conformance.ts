@@ -1,13 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { generateApiKey } from '../src/auth/api-keys.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/log.js';
-import { startService } from '../src/service.js';
+import { startScratchService } from './scratch-service.js';
 
 /**
  * Runs `conformance server` (the official MCP conformance suite) against /mcp of a freshly
@@ -21,42 +16,7 @@ const node22 = path.join(tools, 'node_modules', '.bin', 'node');
 const suite = path.join(tools, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const baseline = path.join(tools, 'not-applicable.yml');
 
-const scratch = await mkdtemp(path.join(os.tmpdir(), 'pds-conformance-'));
-let databaseUrl: string | undefined;
-let dropDatabase: (() => Promise<void>) | null = null;
-if (process.env.DATABASE_URL) {
-  const adminUrl = process.env.DATABASE_URL;
-  const name = `pds_conformance_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-  dropDatabase = async () => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
-  };
-}
-
-const apiKey = generateApiKey();
-const service = await startService(
-  loadConfig({
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    DATA_DIR: path.join(scratch, 'data'),
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    SEED_ON_EMPTY: 'false',
-    DEMO_API_KEY: apiKey,
-    JOB_WORKER: 'false',
-  }),
-  // As root the embedded cluster lives outside DATA_DIR: remove it with the scratch folder.
-  { log: createLogger('silent'), temporaryDatabase: true },
-);
+const { service, scratch, apiKey, stop } = await startScratchService('conformance', { SEED_ON_EMPTY: 'false' });
 
 let exitCode: number;
 try {
@@ -94,9 +54,7 @@ try {
   process.stdout.write(`conformance: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   if (failed > 0 && exitCode === 0) exitCode = 1;
 } finally {
-  await service.stop();
-  await dropDatabase?.();
-  await rm(scratch, { recursive: true, force: true });
+  await stop();
 }
 process.exit(exitCode);
 

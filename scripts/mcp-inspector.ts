@@ -1,15 +1,9 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { generateApiKey } from '../src/auth/api-keys.js';
-import { loadConfig } from '../src/config.js';
+import { freePort } from '../bench/free-port.js';
+import { startScratchService } from './scratch-service.js';
 import { createAccount, revokeApiKey } from '../src/core/accounts.js';
-import { createLogger } from '../src/log.js';
-import { startService } from '../src/service.js';
 import { HeadlessBrowser } from '../test/auth/browser.js';
 
 /**
@@ -28,44 +22,11 @@ const tools = path.join(root, 'scripts', 'mcp-inspector');
 const node22 = path.join(tools, 'node_modules', '.bin', 'node');
 const inspector = path.join(tools, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
 
-const scratch = await mkdtemp(path.join(os.tmpdir(), 'pds-inspector-'));
-await chmod(scratch, 0o755);
-let databaseUrl: string | undefined;
-let dropDatabase: (() => Promise<void>) | null = null;
-if (process.env.DATABASE_URL) {
-  const adminUrl = process.env.DATABASE_URL;
-  const name = `pds_inspector_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-  dropDatabase = async () => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
-  };
-}
-
-const demoKey = generateApiKey();
-const service = await startService(
-  loadConfig({
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    DATA_DIR: path.join(scratch, 'data'),
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    SEED_COMPANIES: '300',
-    SEED_PEOPLE: '1000',
-    DEMO_API_KEY: demoKey,
-    JOB_WORKER: 'false',
-    OIDC_DEV_PROVIDER: 'true',
-  }),
-  { log: createLogger('silent') },
-);
+const { service, scratch, apiKey: demoKey, stop } = await startScratchService('inspector', {
+  SEED_COMPANIES: '300',
+  SEED_PEOPLE: '1000',
+  OIDC_DEV_PROVIDER: 'true',
+});
 
 interface Outcome {
   code: number;
@@ -99,14 +60,6 @@ function inspect(args: string[], env: NodeJS.ProcessEnv = {}, onStderr?: (text: 
       resolve({ code: code ?? 1, stdout, stderr });
     });
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** The message the Inspector printed (its JSON error envelope on stderr, or its output). */
@@ -203,8 +156,6 @@ try {
   const failed = results.filter((r) => !r.ok).length;
   process.stdout.write(`inspector: ${results.length - failed} passed, ${failed} failed\n`);
   if (failed > 0 || results.length === 0) exitCode = 1;
-  await service.stop();
-  await dropDatabase?.();
-  await rm(scratch, { recursive: true, force: true });
+  await stop();
 }
 process.exit(exitCode);
