@@ -8,8 +8,12 @@ import { containsPattern, type SqlConditions } from './sql.js';
  */
 export function addPeopleConditions(sql: SqlConditions, params: PeopleSearchParams): void {
   addTitleConditions(sql, params.jobTitleV2?.included ?? [], params.jobTitleV2?.excluded ?? []);
-  // bpchar[] matches the char(3) column: a text[] would cast the column, hiding its statistics and index.
-  if (params.country3LetterCode?.length) sql.add(`p.country3 = ANY(${sql.bind(params.country3LetterCode)}::bpchar[])`);
+  // bpchar matches the char(3) column: text would cast the column, hiding its statistics and index.
+  // One country is an equality, which reads people_country_cover in id order within the country;
+  // `= ANY` of several is read from people_search_cover in id order, all countries at once.
+  const countries = params.country3LetterCode ?? [];
+  if (countries.length === 1) sql.add(`p.country3 = ${sql.bind(countries[0])}::bpchar`);
+  else if (countries.length) sql.add(`p.country3 = ANY(${sql.bind(countries)}::bpchar[])`);
   addRange(sql, 'p.years_experience', params.yearsOfExperience);
   const tags = params.tags;
   if (tags?.anyOf?.length) sql.add(`p.tags && ${sql.bind(tags.anyOf)}::text[]`);
@@ -31,31 +35,26 @@ export function addPeopleConditions(sql: SqlConditions, params: PeopleSearchPara
  * masks come from the same SQL function, so the case folding is PostgreSQL's on both sides.
  *
  * The shape is written for the planner as much as for the executor:
- * - each included title is one arm `(mask test AND substring test [AND NOT excluded])` of an OR:
+ * - each included title is one arm `(mask test AND substring test)` of an OR:
  *   inside an arm the tests run in the order written (the planner reorders only the top-level
  *   conditions, by cost, and would run the substring test first);
  * - the mask test is `least(missing bits, 1) <> 1`: an inequality, which the planner estimates as
  *   nearly always true, so that its estimate of the filter stays that of the substring test alone
  *   and its choice between reading in id order and the trigram index is what it was;
  * - one included title gets a second arm that matches nothing (`p.id < 0`: ids are positive, as the
- *   import and the id sequence give them), since a lone arm would
- *   be flattened into the top-level conditions and reordered; it costs one comparison on the rows
- *   the first arm rejects, and the trigram index stays usable (a BitmapOr with the primary key);
- * - excluded titles go inside each arm, so that they are tested only on the rows an included title
- *   matched; with no included title they are one top-level test.
+ *   import and the id sequence give them), since a lone arm would be flattened into the top-level
+ *   conditions and reordered; it costs one comparison on the rows the first arm rejects, and the
+ *   trigram index stays usable (a BitmapOr with the primary key);
+ * - excluded titles stay one top-level test (put inside each arm, the planner factors them out again).
  */
 function addTitleConditions(sql: SqlConditions, included: readonly string[], excluded: readonly string[]): void {
-  const exclusion = excluded.length ? `NOT (p.title ILIKE ANY(${sql.bind(excluded.map(containsPattern))}::text[]))` : null;
-  if (!included.length) {
-    if (exclusion) sql.add(exclusion);
-    return;
-  }
+  if (excluded.length) sql.add(`NOT (p.title ILIKE ANY(${sql.bind(excluded.map(containsPattern))}::text[]))`);
+  if (!included.length) return;
   const arms = included.map((title) => {
-    const tests = [`p.title ILIKE ${sql.bind(containsPattern(title))}`];
+    const substring = `p.title ILIKE ${sql.bind(containsPattern(title))}`;
     // A text of one character has no pair of letters to test.
-    if ([...title].length >= 2) tests.unshift(`least(~title_bigram_mask(p.title) & title_bigram_mask(${sql.bind(title)}::text), 1) <> 1`);
-    if (exclusion) tests.push(exclusion);
-    return `(${tests.join(' AND ')})`;
+    if ([...title].length < 2) return substring;
+    return `(least(~title_bigram_mask(p.title) & title_bigram_mask(${sql.bind(title)}::text), 1) <> 1 AND ${substring})`;
   });
   if (arms.length === 1) arms.push('p.id < 0');
   sql.add(`(${arms.join('\n    OR ')})`);
