@@ -45,16 +45,24 @@ export function addPeopleConditions(sql: SqlConditions, params: PeopleSearchPara
  *   import and the id sequence give them), since a lone arm would be flattened into the top-level
  *   conditions and reordered; it costs one comparison on the rows the first arm rejects, and the
  *   trigram index stays usable (a BitmapOr with the primary key);
- * - excluded titles stay one top-level test (put inside each arm, the planner factors them out again).
+ * - an excluded title is `(mask lacks a bit = 1 OR NOT substring)`, one top-level test each: the
+ *   substring test runs only on titles that have all of the text's pairs (inside the included
+ *   arms the planner would factor it out again); the planner estimates it as the substring test's
+ *   own `NOT`, the equality being rare to its eyes.
  */
 function addTitleConditions(sql: SqlConditions, included: readonly string[], excluded: readonly string[]): void {
-  if (excluded.length) sql.add(`NOT (p.title ILIKE ANY(${sql.bind(excluded.map(containsPattern))}::text[]))`);
+  // `least(missing bits, 1)`: 0 when the title's mask has every bit of the text's, else 1.
+  const missing = (title: string) => `least(~title_bigram_mask(p.title) & title_bigram_mask(${sql.bind(title)}::text), 1)`;
+  // A text of one character has no pair of letters to test.
+  const hasPairs = (title: string) => [...title].length >= 2;
+  for (const title of excluded) {
+    const substring = `p.title NOT ILIKE ${sql.bind(containsPattern(title))}`;
+    sql.add(hasPairs(title) ? `(${missing(title)} = 1 OR ${substring})` : substring);
+  }
   if (!included.length) return;
   const arms = included.map((title) => {
     const substring = `p.title ILIKE ${sql.bind(containsPattern(title))}`;
-    // A text of one character has no pair of letters to test.
-    if ([...title].length < 2) return substring;
-    return `(least(~title_bigram_mask(p.title) & title_bigram_mask(${sql.bind(title)}::text), 1) <> 1 AND ${substring})`;
+    return hasPairs(title) ? `(${missing(title)} <> 1 AND ${substring})` : substring;
   });
   if (arms.length === 1) arms.push('p.id < 0');
   sql.add(`(${arms.join('\n    OR ')})`);
