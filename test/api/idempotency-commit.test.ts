@@ -98,6 +98,15 @@ describe('Idempotency-Key commits', () => {
     expect((await pool.query<{ value: string }>(`SELECT current_setting('synchronous_commit') AS value`)).rows[0]?.value).toBe('on');
   });
 
+  it('drops the claim of an answer that is not kept (a 503) without waiting for the disk, so that a repeat runs', async () => {
+    const pid = await backendPid();
+    const claim = await claimOf('refused');
+    if (claim.kind !== 'run') throw new Error('expected to run');
+    expect(await waitsForStandby(pid, claim.finish(503, '{"error":{"code":"unavailable"}}'))).toBe(false);
+    const rows = await pool.query(`SELECT 1 FROM idempotent_requests WHERE account_id = $1 AND key = 'refused'`, [accountId]);
+    expect(rows.rowCount).toBe(0);
+  });
+
   it('makes a stored answer durable before replaying it', async () => {
     const claim = await claimOf('replayed');
     if (claim.kind === 'run') await claim.finish(200, '{"output":"kept"}');
