@@ -55,6 +55,9 @@ export interface OverheadFigures {
   runs: number;
   restMedianMs: number;
   restP99Ms: number;
+  /** The same REST call with a new Idempotency-Key each time (what the gateway's forward sends). */
+  restKeyedMedianMs: number;
+  restKeyedP99Ms: number;
   callOperationMedianMs: number;
   callOperationP99Ms: number;
   medianOverheadMs: number;
@@ -137,12 +140,14 @@ async function throughput(task: ThroughputTask): Promise<ThroughputFigures> {
 async function overhead(task: OverheadTask): Promise<OverheadFigures> {
   const pool = new Pool(task.url, { connections: 2, keepAliveTimeout: 30_000 });
   const rest: number[] = [];
+  const restKeyed: number[] = [];
   const gateway: number[] = [];
-  const restCompanySearch = async () => {
+  let keys = 0;
+  const restCompanySearch = async (keyed = false) => {
     const response = await pool.request({
       method: 'POST',
       path: '/v1/company-search',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(keyed ? { 'idempotency-key': `bench-${process.pid}-${Date.now()}-${keys++}` } : {}) },
       body: JSON.stringify({ apiKey: task.apiKey, ...task.companyPage }),
     });
     const text = await response.body.text();
@@ -157,16 +162,19 @@ async function overhead(task: OverheadTask): Promise<OverheadFigures> {
   try {
     for (let i = 0; i < task.warmup; i++) {
       await time(restCompanySearch, null);
+      await time(() => restCompanySearch(true), null);
       await time(viaMcp, null);
     }
     for (let i = 0; i < task.runs; i++) {
       await time(restCompanySearch, rest);
+      await time(() => restCompanySearch(true), restKeyed);
       await time(viaMcp, gateway);
     }
   } finally {
     await pool.close();
   }
   rest.sort((a, b) => a - b);
+  restKeyed.sort((a, b) => a - b);
   gateway.sort((a, b) => a - b);
   const restMedian = percentile(rest, 50);
   const gatewayMedian = percentile(gateway, 50);
@@ -174,6 +182,8 @@ async function overhead(task: OverheadTask): Promise<OverheadFigures> {
     runs: task.runs,
     restMedianMs: round(restMedian),
     restP99Ms: round(percentile(rest, 99)),
+    restKeyedMedianMs: round(percentile(restKeyed, 50)),
+    restKeyedP99Ms: round(percentile(restKeyed, 99)),
     callOperationMedianMs: round(gatewayMedian),
     callOperationP99Ms: round(percentile(gateway, 99)),
     medianOverheadMs: round(gatewayMedian - restMedian),

@@ -35,12 +35,18 @@ import type { Era, LoadTask, MixFigures, MixTask, OverheadFigures, ThroughputFig
  *  - the context a search-to-call task costs an agent (bench/mcp-context.ts).
  *
  *   node dist/bench/mcp.js [--seconds 10] [--concurrency 50] [--calls 100000]
+ *   node dist/bench/mcp.js --overhead-only [--rounds 5] [--runs 300]
+ * `--overhead-only` measures only the call_operation overhead (and what an Idempotency-Key costs
+ * a REST POST), in rounds, and prints each round's medians, their median and the load average:
+ * quick enough to compare two builds in alternating runs on a shared machine.
  * Uses DATABASE_URL's server when set (a fresh database is created on it), else embedded PostgreSQL.
  */
 const seconds = Number(arg('seconds', '10'));
 const concurrency = Number(arg('concurrency', '50'));
 const memoryCalls = Number(arg('calls', '100000'));
 const overheadRuns = Number(arg('runs', '300'));
+const overheadOnly = process.argv.includes('--overhead-only');
+const overheadRounds = Number(arg('rounds', '5'));
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -191,7 +197,43 @@ async function sdkBaseline(era: Era): Promise<Throughput> {
   }
 }
 
-say(`search_endpoints, ${concurrency} concurrent clients, ${seconds} s per round ...`);
+async function tearDown(): Promise<void> {
+  loadGenerator.disconnect();
+  await service.stop();
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  await client.end();
+  await embedded?.stop();
+  await rm(scratch, { recursive: true, force: true });
+}
+
+const overheadTask = { kind: 'overhead', url: service.url, apiKey: account.apiKey, runs: overheadRuns, warmup: 30, companyPage } as const;
+if (overheadOnly) {
+  const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const figures: OverheadFigures[] = [];
+  for (let i = 0; i < overheadRounds; i += 1) {
+    const measured = await load<OverheadFigures>(overheadTask);
+    say(`round ${i + 1}: REST ${measured.restMedianMs} ms, REST with a key ${measured.restKeyedMedianMs} ms, call_operation ${measured.callOperationMedianMs} ms`);
+    figures.push(measured);
+  }
+  await tearDown();
+  const middle = (pick: (f: OverheadFigures) => number) => {
+    const sorted = figures.map(pick).sort((a, b) => a - b);
+    return round(sorted[Math.floor(sorted.length / 2)] as number);
+  };
+  const lines = [
+    `call_operation overhead only, ${new Date().toISOString()}, ${machineLine()}; load average ${loadBefore} before, ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} after`,
+    '',
+    `| round (${overheadRuns} calls each, interleaved) | REST median ms | REST with Idempotency-Key median ms | call_operation median ms | key's cost ms | call_operation overhead ms |`,
+    '|---|---:|---:|---:|---:|---:|',
+    ...figures.map((f, i) => `| ${i + 1} | ${f.restMedianMs} | ${f.restKeyedMedianMs} | ${f.callOperationMedianMs} | ${round(f.restKeyedMedianMs - f.restMedianMs)} | ${f.medianOverheadMs} |`),
+    `| median of rounds | ${middle((f) => f.restMedianMs)} | ${middle((f) => f.restKeyedMedianMs)} | ${middle((f) => f.callOperationMedianMs)} | ${middle((f) => f.restKeyedMedianMs - f.restMedianMs)} | ${middle((f) => f.medianOverheadMs)} |`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  process.exit(0);
+}
+
 /**
  * /mcp (API key) and /mcp/v3 (OAuth access token) measured in alternating rounds, so that a
  * change in the machine's other load during the run falls on both alike; each figure is the
@@ -212,6 +254,7 @@ function median(runs: Throughput[]): Throughput {
   const sorted = [...runs].sort((a, b) => a.callsPerSecond - b.callsPerSecond);
   return sorted[Math.floor(sorted.length / 2)] as Throughput;
 }
+say(`search_endpoints, ${concurrency} concurrent clients, ${seconds} s per round ...`);
 say(`/mcp and /mcp/v3 (OAuth token) in ${rounds} alternating rounds per era ...`);
 const modernPair = await paired('modern');
 const legacyPair = await paired('legacy');
@@ -221,7 +264,7 @@ say('the same load against a trivial tool on the bare SDK (yardstick) ...');
 const baselineModern = await sdkBaseline('modern');
 const baselineLegacy = await sdkBaseline('legacy');
 say('call_operation overhead over REST (companySearch, page of 25) ...');
-const callOverhead = await load<OverheadFigures>({ kind: 'overhead', url: service.url, apiKey: account.apiKey, runs: overheadRuns, warmup: 30, companyPage });
+const callOverhead = await load<OverheadFigures>(overheadTask);
 say(`memory: 1,000 then ${memoryCalls.toLocaleString('en')} gateway calls ...`);
 const mixTask = (calls: number): MixTask => ({ kind: 'mix', url: service.url, apiKey: account.apiKey, concurrency, calls, queries });
 await load<MixFigures>(mixTask(1_000));
@@ -233,16 +276,7 @@ const memorySeconds = mixed.seconds;
 say('context cost of a search-to-call task ...');
 const context = await measureContext(service.url, account.apiKey);
 
-loadGenerator.disconnect();
-await service.stop();
-{
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-  await client.end();
-}
-await embedded?.stop();
-await rm(scratch, { recursive: true, force: true });
+await tearDown();
 
 const result = {
   benchmark: 'mcp',
@@ -285,6 +319,7 @@ const lines = [
   `| call_operation companySearch, page of 25 (${callOverhead.runs} runs each, interleaved) | median ms | p99 ms |`,
   '|---|---:|---:|',
   `| REST directly | ${callOverhead.restMedianMs} | ${callOverhead.restP99Ms} |`,
+  `| REST directly with an Idempotency-Key (as the gateway forwards) | ${callOverhead.restKeyedMedianMs} | ${callOverhead.restKeyedP99Ms} |`,
   `| through call_operation (2026-07-28) | ${callOverhead.callOperationMedianMs} | ${callOverhead.callOperationP99Ms} |`,
   `| overhead | ${callOverhead.medianOverheadMs} ms (ratio ${callOverhead.ratio}) | |`,
   '',

@@ -15,11 +15,35 @@ import { AppError } from '../errors.js';
  * A process that dies while it runs a request leaves its claim in flight: repeats get 409 until
  * `inFlightLeaseMs` has passed, then the next repeat runs the request again. Charges made by the
  * request itself carry the key in the ledger, so that run cannot charge twice.
+ *
+ * Neither the claim nor the finish waits for the disk (asynchronous commit): each would cost a
+ * WAL flush (1.5 ms here) on every keyed POST, and the gateway keys every forward. What a crash of
+ * the database may then lose, and why that is safe:
+ *  - A lost finish leaves the claim in flight. A repeat after the lease runs the request again under
+ *    the same generation, hence the same ledger key: its charge is found in the ledger and not made
+ *    again, and it answers as the first run did (same records, same creditsCharged: chargeForRecords
+ *    reports the records paid for, applied now or before). Then that answer is stored.
+ *  - A lost claim is harmless because it cannot outlive anything that names its ledger key: the
+ *    claim's commit record is in the WAL before the handler starts, every charge commits
+ *    synchronously after it, and a synchronous commit flushes the whole WAL up to its own record.
+ *    So if a charge under this generation is durable, so is the claim that named it; if the claim
+ *    is lost, so is every charge under it, and the repeat's new generation charges once. (This
+ *    holds while the ledger key only goes into PostgreSQL: a handler that gave it to an outside
+ *    service before a synchronous commit would have to flush first.)
+ *  - The answer a repeat replays is made durable before it is sent (see `flushedRow`): a stored
+ *    answer, once replayed, is never lost and replaced by another. Only the first caller can have
+ *    received an answer that a crash of the database then forgot; its repeat runs again, as above.
  */
 export const idempotencyHeader = 'idempotency-key';
 export const replayedHeader = 'Idempotent-Replayed';
 export const idempotencyRetentionHours = 24;
 const maxKeyLength = 255;
+
+/**
+ * A one-row FROM item that makes the statement's (autocommit) transaction commit without waiting for
+ * the WAL flush; set_config(..., true) lasts until that transaction ends, so no pooled session keeps it.
+ */
+const withoutWaitingForDisk = `(SELECT set_config('synchronous_commit', 'off', true)) AS commit_without_waiting_for_disk`;
 
 export type Claim =
   | {
@@ -55,6 +79,10 @@ export function isKept(status: number): boolean {
   return status < 500 && status !== 409 && status !== 429;
 }
 
+/**
+ * `db` runs each statement as its own transaction (a pool, not a client inside a transaction): the
+ * statements here choose how their own commit waits, which must not decide it for anything else.
+ */
 export async function claimIdempotencyKey(
   db: Queryable,
   claim: { accountId: number; key: string; hash: string; operationId: string; inFlightLeaseMs: number },
@@ -64,7 +92,8 @@ export async function claimIdempotencyKey(
     // A new key, an expired one, or an in-flight claim whose lease ran out: this request runs.
     const taken = await db.query<{ generation: string }>(
       `INSERT INTO idempotent_requests (account_id, key, request_hash, operation_id, state, locked_until)
-       VALUES ($1, $2, $3, $4, 'in_flight', now() + make_interval(secs => $5::double precision / 1000))
+       SELECT $1::bigint, $2::text, $3::text, $4::text, 'in_flight', now() + make_interval(secs => $5::double precision / 1000)
+         FROM ${withoutWaitingForDisk}
        ON CONFLICT (account_id, key) DO UPDATE
          SET request_hash = EXCLUDED.request_hash, operation_id = EXCLUDED.operation_id, state = 'in_flight',
              response_status = NULL, response_body = NULL, locked_until = EXCLUDED.locked_until,
@@ -83,22 +112,22 @@ export async function claimIdempotencyKey(
         ledgerKey: `request:${key}:${generation}`,
         finish: async (status, body) => {
           if (!isKept(status)) {
-            await db.query(`DELETE FROM idempotent_requests WHERE account_id = $1 AND key = $2 AND state = 'in_flight'`, [accountId, key]);
+            await db.query(
+              `DELETE FROM idempotent_requests USING ${withoutWaitingForDisk} WHERE account_id = $1 AND key = $2 AND state = 'in_flight'`,
+              [accountId, key],
+            );
             return;
           }
           await db.query(
             `UPDATE idempotent_requests SET state = 'done', response_status = $3, response_body = $4
+               FROM ${withoutWaitingForDisk}
               WHERE account_id = $1 AND key = $2 AND state = 'in_flight'`,
             [accountId, key, status, body],
           );
         },
       };
     }
-    const existing = await db.query<{ request_hash: string; state: string; response_status: number | null; response_body: string | null }>(
-      `SELECT request_hash, state, response_status, response_body FROM idempotent_requests WHERE account_id = $1 AND key = $2`,
-      [accountId, key],
-    );
-    const row = existing.rows[0];
+    const row = await flushedRow(db, accountId, key);
     if (!row) continue; // deleted between the two statements (the first answered 5xx): try to take it again
     if (row.request_hash !== hash) {
       throw new AppError(
@@ -115,6 +144,21 @@ export async function claimIdempotencyKey(
     return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body ?? 'null' };
   }
   throw new AppError('idempotency_in_flight', 'A request with this Idempotency-Key is changing state; retry in a moment.', { details: { retryAfterSeconds: 1 } });
+}
+
+/**
+ * The key's row, read so that what it says is durable before anyone acts on it: the finish that
+ * stored an answer did not wait for the disk, and a replay must not send an answer that a crash
+ * could still take back (a later repeat would then run again and could answer otherwise). Locking
+ * the row writes to the WAL, so this statement's own commit is a synchronous one, and it flushes
+ * the WAL up to a point after the commit of the state it read. Only repeats pay this flush.
+ */
+async function flushedRow(db: Queryable, accountId: number, key: string) {
+  const existing = await db.query<{ request_hash: string; state: string; response_status: number | null; response_body: string | null }>(
+    `SELECT request_hash, state, response_status, response_body FROM idempotent_requests WHERE account_id = $1 AND key = $2 FOR UPDATE`,
+    [accountId, key],
+  );
+  return existing.rows[0];
 }
 
 /** The retention sweep's part: keys are kept 24 hours. */

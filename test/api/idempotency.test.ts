@@ -121,6 +121,32 @@ describe('Idempotency-Key', () => {
     expect(reused.kind === 'run' && first.kind === 'run' && reused.ledgerKey !== first.ledgerKey).toBe(true);
   });
 
+  it('answers a repeat whose first answer was lost (an asynchronous finish) as the first run did, charging once', async () => {
+    const account = await app.createAccount({ credits: 1_000 });
+    const body = { apiKey: account.apiKey, searchParams: {}, pageSize: 9 };
+    const first = await post('/v1/company-search', body, 'finish-lost');
+    expect(first.status).toBe(200);
+    expect(await balanceOf(app, account.apiKey)).toBe(1_000 - 9);
+    // What a crash of the database leaves when the finish had not reached the disk: the claim, in flight, its lease run out.
+    await app.db.pool.query(
+      `UPDATE idempotent_requests SET state = 'in_flight', response_status = NULL, response_body = NULL, locked_until = now() - interval '1 second'
+        WHERE account_id = $1 AND key = 'finish-lost'`,
+      [account.accountId],
+    );
+    const again = await post('/v1/company-search', body, 'finish-lost');
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    // Run again under the same ledger key: the same records, the same charge reported, nothing taken twice.
+    expect(again.body).toEqual(first.body);
+    expect(await balanceOf(app, account.apiKey)).toBe(1_000 - 9);
+    const ledger = await app.db.pool.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND idempotency_key LIKE 'request:finish-lost:%'`, [account.accountId]);
+    expect(ledger.rows[0]?.n).toBe(1);
+    // And that answer is the one kept for later repeats.
+    const third = await post('/v1/company-search', body, 'finish-lost');
+    expect(third.headers.get('idempotent-replayed')).toBe('true');
+    expect(third.body).toEqual(again.body);
+  });
+
   it('runs a request again when its process died before it answered, without charging it twice', async () => {
     const account = await app.createAccount({ credits: 1_000 });
     const person = await app.db.pool.query<{ network_slug: string }>(
