@@ -5,7 +5,7 @@ import { requireExclusionLists } from '../exclusion-lists.js';
 import { addCompanyConditions } from './company-filters.js';
 import type { CursorCodec } from './cursor.js';
 import { companyColumns, toCompanyRecord, type CompanyRow } from './records.js';
-import { SqlConditions } from './sql.js';
+import { notInExclusionLists, SqlConditions } from './sql.js';
 
 export interface CompanyQuery {
   searchParams: CompanySearchParams;
@@ -18,8 +18,7 @@ export async function companyConditions(db: Queryable, accountId: number, query:
   addCompanyConditions(sql, query.searchParams);
   const excluded = await requireExclusionLists(db, accountId, query.companyExclusionListIDs, 'companies', 'companyExclusionListIDs');
   if (excluded.length) {
-    sql.add(`NOT EXISTS (SELECT 1 FROM exclusion_list_items x
-      WHERE x.account_id = ${sql.bind(accountId)} AND x.list_id = ANY(${sql.bind(excluded)}::bigint[]) AND x.item_id = c.id)`);
+    sql.add(notInExclusionLists(sql, 'c.id', accountId, excluded));
   }
   return sql;
 }

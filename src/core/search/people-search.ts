@@ -7,7 +7,7 @@ import type { Page } from './company-search.js';
 import type { CursorCodec } from './cursor.js';
 import { addPeopleConditions } from './people-filters.js';
 import { profileColumns, toProfileRecord, type ProfileRow } from './records.js';
-import { SqlConditions } from './sql.js';
+import { notInExclusionLists, SqlConditions } from './sql.js';
 
 export interface PeopleQuery {
   searchParams: PeopleSearchParams;
@@ -30,17 +30,8 @@ export async function peopleConditions(db: Queryable, accountId: number, query: 
   }
   const prospectLists = await requireExclusionLists(db, accountId, query.prospectExclusionListIDs, 'prospects', 'prospectExclusionListIDs');
   const companyLists = await requireExclusionLists(db, accountId, query.companyExclusionListIDs, 'companies', 'companyExclusionListIDs');
-  if (prospectLists.length || companyLists.length) {
-    const account = sql.bind(accountId);
-    if (prospectLists.length) {
-      sql.add(`NOT EXISTS (SELECT 1 FROM exclusion_list_items x
-        WHERE x.account_id = ${account} AND x.list_id = ANY(${sql.bind(prospectLists)}::bigint[]) AND x.item_id = p.id)`);
-    }
-    if (companyLists.length) {
-      sql.add(`(p.company_id IS NULL OR NOT EXISTS (SELECT 1 FROM exclusion_list_items x
-        WHERE x.account_id = ${account} AND x.list_id = ANY(${sql.bind(companyLists)}::bigint[]) AND x.item_id = p.company_id))`);
-    }
-  }
+  if (prospectLists.length) sql.add(notInExclusionLists(sql, 'p.id', accountId, prospectLists));
+  if (companyLists.length) sql.add(`(p.company_id IS NULL OR ${notInExclusionLists(sql, 'p.company_id', accountId, companyLists)})`);
   return sql;
 }
 
