@@ -128,11 +128,7 @@ describe('Idempotency-Key', () => {
     expect(first.status).toBe(200);
     expect(await balanceOf(app, account.apiKey)).toBe(1_000 - 9);
     // What a crash of the database leaves when the finish had not reached the disk: the claim, in flight, its lease run out.
-    await app.db.pool.query(
-      `UPDATE idempotent_requests SET state = 'in_flight', response_status = NULL, response_body = NULL, locked_until = now() - interval '1 second'
-        WHERE account_id = $1 AND key = 'finish-lost'`,
-      [account.accountId],
-    );
+    await leaveInFlightWithLeaseRunOut(app, account.accountId, 'finish-lost');
     const again = await post('/v1/company-search', body, 'finish-lost');
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
@@ -159,14 +155,19 @@ describe('Idempotency-Key', () => {
     const charged = first.body.chargeInfo.creditsCharged as number;
     expect(charged).toBeGreaterThan(0);
     // As if the process had charged and then died before it stored its answer: the key is in flight, its lease run out.
-    await app.db.pool.query(
-      `UPDATE idempotent_requests SET state = 'in_flight', response_status = NULL, response_body = NULL, locked_until = now() - interval '1 second'
-        WHERE account_id = $1 AND key = 'reveal-once'`,
-      [account.accountId],
-    );
+    await leaveInFlightWithLeaseRunOut(app, account.accountId, 'reveal-once');
     const again = await post('/v1/individual-reveal/sync', body, 'reveal-once');
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
     expect(await balanceOf(app, account.apiKey)).toBe(1_000 - charged);
   });
 });
+
+/** A key's row as a crash leaves it when the answer was never stored: in flight, its lease run out. */
+async function leaveInFlightWithLeaseRunOut(app: TestApp, accountId: number, key: string): Promise<void> {
+  await app.db.pool.query(
+    `UPDATE idempotent_requests SET state = 'in_flight', response_status = NULL, response_body = NULL, locked_until = now() - interval '1 second'
+      WHERE account_id = $1 AND key = $2`,
+    [accountId, key],
+  );
+}
