@@ -83,13 +83,16 @@ export class ReplicaSet {
     return chosen;
   }
 
-  /** A read failed for want of the server: leave the replica out until a check finds it well. */
-  markDown(replica: Replica, reason: string): void {
+  /**
+   * A read failed for want of the server: leave the replica out until a check finds it well. The
+   * reason reads as the check's would (`unreachable: …`), whichever of the two noticed first.
+   */
+  markDown(replica: Replica, failure: string): void {
     const entry = this.replicas.find((r) => r.name === replica.name);
     if (!entry || !entry.status.healthy) return;
     entry.status.healthy = false;
-    entry.status.reason = reason;
-    this.options.log.warn({ replica: entry.name, reason }, 'replica left out: reads go to the primary');
+    entry.status.reason = `unreachable: ${failure}`;
+    this.options.log.warn({ replica: entry.name, reason: entry.status.reason }, 'replica left out: reads go to the primary');
   }
 
   status(): ReplicaStatus[] {

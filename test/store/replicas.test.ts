@@ -164,8 +164,11 @@ describe('catalog reads with a streaming replica', () => {
 
   it('falls back to the primary when the replica is stopped, charging only for pages served, and recovers when it is back', async () => {
     const app = await startWithReplica({ DATABASE_REPLICA_MAX_LAG_MS: '5000', DATABASE_REPLICA_CHECK_MS: '200' });
+    // Started again even when an assertion fails, so that the tests after this one have their replica.
+    let replicaStopped = false;
     try {
       await pair.replica.stop();
+      replicaStopped = true;
       const before = await getBalance(app.service.context.db.pool, app.accountId);
       const answers = [];
       for (let i = 0; i < 5; i += 1) answers.push(await app.search('a'));
@@ -175,11 +178,13 @@ describe('catalog reads with a streaming replica', () => {
       expect(await getBalance(app.service.context.db.pool, app.accountId)).toBe(before - served);
       expect((await app.health()).reason).toMatch(/unreachable/);
       await pair.replica.start();
+      replicaStopped = false;
       await waitFor('the replica to serve again', async () => (await app.health()).healthy, 60_000);
       const readsBefore = app.service.context.db.replicas?.status()[0]?.reads ?? 0;
       expect((await app.search('a')).status).toBe(200);
       expect(app.service.context.db.replicas?.status()[0]?.reads).toBe(readsBefore + 1);
     } finally {
+      if (replicaStopped) await pair.replica.start();
       await app.stop();
     }
   });
