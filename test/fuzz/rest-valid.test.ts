@@ -100,6 +100,7 @@ describe('valid input over HTTP', () => {
     // Deletions would empty the pools the other calls draw from: they have a property of their own, below.
     const free = operations.filter((operation) => isFree(operation) && !operation.destructive);
     const statuses: Record<string, number> = {};
+    const reached = new Set<string>();
     await fc.assert(
       fc.asyncProperty(fc.oneof(...free.map((operation) => validCase(operation, hints, owner.apiKey))), async (call) => {
         const request = encode(call, owner.apiKey);
@@ -108,6 +109,8 @@ describe('valid input over HTTP', () => {
         const after = await ledgerState(app, owner.accountId);
         const what = describeCall(call, request, answer);
         statuses[`${call.operation.operationId} ${answer.status}`] = (statuses[`${call.operation.operationId} ${answer.status}`] ?? 0) + 1;
+        // A real resource answered: served, or refused for the state it is in (a built audience's filters).
+        if ((answer.status >= 200 && answer.status < 300) || answer.body?.error?.code === 'invalid_state') reached.add(call.operation.operationId);
         expect(after, `a free operation charged\n  ${what}`).toEqual(before);
         // Another account's ids are answered as ids that exist nowhere (the last property holds it to that).
         const theirs = pathParameters(call.operation.path).some((name) => foreign[name]?.has(String(call.input[name])));
@@ -120,10 +123,10 @@ describe('valid input over HTTP', () => {
       }),
       fuzzParameters(file, 'free operations', 2500),
     );
-    // The run reached real resources, not only 404s.
-    const succeeded = Object.entries(statuses).filter(([key]) => / 2\d\d$/.test(key)).map(([key]) => key.split(' ')[0]);
-    const never = free.map((o) => o.operationId).filter((id) => !succeeded.includes(id));
-    expect(never, `free operations that never answered 2xx: ${JSON.stringify(Object.entries(statuses).filter(([key]) => never.includes(key.split(' ')[0] as string)))}`).toEqual([]);
+    // The run reached real resources, not only 404s and refused inputs. Reaching one may be a refusal of
+    // its state: with some seeds every draft audience drew filters it refuses, and only built ones remained.
+    const never = free.map((o) => o.operationId).filter((id) => !reached.has(id));
+    expect(never, `free operations that never reached a resource: ${JSON.stringify(Object.entries(statuses).filter(([key]) => never.includes(key.split(' ')[0] as string)))}`).toEqual([]);
   }, 600_000);
 
   it('to a destructive operation, on a resource made for it, is a 2xx or a documented refusal; what a delete removed is gone', async () => {
