@@ -84,6 +84,22 @@ function server(binaries: string, dataDir: string, socketDir: string, port: numb
  * Starts a primary, lets `prepare` fill its database `database`, then makes and starts a
  * replica and waits until it has replayed everything the primary had.
  */
+/**
+ * Starts a server on a port picked just before: another process may still take the port between the
+ * pick and the bind (the server then exits at once), so a failed start is tried on another port.
+ */
+async function startOnFreePort(make: (port: number) => Server, attempts = 3): Promise<Server> {
+  for (let attempt = 1; ; attempt += 1) {
+    const started = make(await freePort());
+    try {
+      await started.start();
+      return started;
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+    }
+  }
+}
+
 export async function startReplicatedPair(database: string, prepare: (primaryUrl: string) => Promise<void>): Promise<ReplicatedPair> {
   const { dir: binaries, hasBasebackup } = findBinaries();
   const root = await mkdtemp(path.join(os.tmpdir(), 'pds-replication-'));
@@ -93,7 +109,7 @@ export async function startReplicatedPair(database: string, prepare: (primaryUrl
   const replicaDir = path.join(root, 'replica');
   await pgCommand(binaries, 'initdb', ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C']);
   const primary = server(binaries, primaryDir, root, await freePort(), database);
-  const replica = server(binaries, replicaDir, root, await freePort(), database);
+  let replica: Server | null = null;
   try {
     await primary.start();
     await primary.query(`CREATE DATABASE ${database}`);
@@ -109,10 +125,10 @@ export async function startReplicatedPair(database: string, prepare: (primaryUrl
       if (asRoot) await run('chown', ['-R', 'postgres:postgres', replicaDir]);
       await primary.start();
     }
-    await replica.start();
+    replica = await startOnFreePort((port) => server(binaries, replicaDir, root, port, database));
     await waitUntilReplayed(primary, replica);
   } catch (error) {
-    await replica.stop().catch(() => undefined);
+    await replica?.stop().catch(() => undefined);
     await primary.stop().catch(() => undefined);
     await rm(root, { recursive: true, force: true });
     throw error;
