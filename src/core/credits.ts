@@ -49,20 +49,50 @@ export async function charge(
 ): Promise<Movement> {
   const skipped = await movementToSkip(tx, accountId, amount, entry);
   if (skipped) return skipped;
-  const updated = await tx.query<{ balance: number }>(
-    `UPDATE credit_balances SET balance = balance - $2
-      WHERE account_id = $1 AND balance >= $2
-      RETURNING balance`,
-    [accountId, amount],
+  return takeCredits(tx, accountId, amount, entry);
+}
+
+/**
+ * A charge that pays for nothing written with it (a page of search results), without a key:
+ * one statement, so it needs no transaction of its own and costs one round trip instead of four
+ * (BEGIN, the balance, the ledger, COMMIT: about 1 ms of a search's 5 to 10, measured at 1M/10M).
+ */
+export async function chargeAlone(
+  db: Queryable,
+  accountId: number,
+  amount: number,
+  entry: Omit<LedgerEntryInput, 'idempotencyKey'>,
+): Promise<Movement> {
+  assertWholeCredits(amount);
+  if (amount === 0) return { applied: false, balanceAfter: await getBalance(db, accountId) };
+  return takeCredits(db, accountId, amount, entry);
+}
+
+/**
+ * The balance and its ledger entry in one statement: both or neither, on its own or inside the
+ * caller's transaction. The balance's CHECK and the `balance >= amount` test keep it from going
+ * negative; a short balance takes nothing and throws.
+ */
+async function takeCredits(db: Queryable, accountId: number, amount: number, entry: LedgerEntryInput): Promise<Movement> {
+  const taken = await db.query<{ balance: number }>(
+    `WITH taken AS (
+       UPDATE credit_balances SET balance = balance - $2::bigint
+        WHERE account_id = $1 AND balance >= $2::bigint
+        RETURNING balance
+     ), entry AS (
+       INSERT INTO credit_ledger (account_id, amount, balance_after, unit, reason, reference, idempotency_key)
+       SELECT $1, -$2::bigint, balance, $3, $4, $5, $6 FROM taken
+     )
+     SELECT balance FROM taken`,
+    [accountId, amount, entry.unit, entry.reason, entry.reference ?? null, entry.idempotencyKey ?? null],
   );
-  const row = updated.rows[0];
+  const row = taken.rows[0];
   if (!row) {
-    const balance = await getBalance(tx, accountId);
+    const balance = await getBalance(db, accountId);
     throw new AppError('insufficient_credits', `This needs ${amount} credits and the balance is ${balance}. Nothing was charged.`, {
       details: { required: amount, balance },
     });
   }
-  await appendLedger(tx, accountId, -amount, row.balance, entry);
   return { applied: true, balanceAfter: row.balance };
 }
 
