@@ -84,7 +84,8 @@ describe('resolveCompanies', () => {
       const resolved = await resolveCompanies(database.db.pool, references);
       const expected = await Promise.all(references.map(oracle));
       expect(resolved.map((ids) => [...ids].sort((a, b) => a - b))).toEqual(expected);
-      for (const ids of expected) ids.length ? matched++ : unmatched++;
+      matched += expected.filter((ids) => ids.length > 0).length;
+      unmatched += expected.filter((ids) => ids.length === 0).length;
     }
     // Both outcomes occur often enough for the comparison to mean something.
     expect(matched).toBeGreaterThan(200);
