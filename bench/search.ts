@@ -16,6 +16,8 @@ const companies = Number(arg('companies', '20000'));
 const people = Number(arg('people', '200000'));
 const runs = Number(arg('runs', '40'));
 const reuse = process.argv.includes('--reuse');
+/** `--queries <text>` measures only the scenarios whose description contains it, and records nothing: for working on one query. */
+const onlyQueries = arg('queries') ?? '';
 const compareUrl = process.env.BENCH_COMPARE_URL;
 
 const log = createLogger('warn');
@@ -118,7 +120,7 @@ async function measureOrNote(what: string, works: Array<(() => Promise<unknown>)
   }
 }
 
-for (const scenario of scenarios) {
+for (const scenario of scenarios.filter((s) => s.query.includes(onlyQueries))) {
   process.stderr.write(`  ${scenario.search}: ${scenario.query}\n`);
   const pathName = scenario.search === 'company' ? '/v1/company-search' : '/v1/people-search';
   const bodies = targets.map((target) => scenario.body(target.fixtures));
@@ -167,7 +169,7 @@ const result = {
   failures,
 };
 await mkdir('bench/results', { recursive: true });
-await writeFile(`bench/results/search-${companies}-${people}.json`, `${JSON.stringify(result, null, 2)}\n`);
+if (!onlyQueries) await writeFile(`bench/results/search-${companies}-${people}.json`, `${JSON.stringify(result, null, 2)}\n`);
 
 const cell = (latency: Latency | null | undefined) => (latency ? `${latency.medianMs} | ${latency.p95Ms}` : '– | –');
 const lines = [
