@@ -3,6 +3,8 @@ import type { AnyOperation, OperationCategory } from '../../operations/define.js
 import { operations } from '../../operations/index.js';
 import { audienceWorkflowStep, catalog, type CatalogEntry } from './catalog.js';
 import { conceptsOf, corrected, instanceOf, readQuery, stem, stopWords, terms, words } from './concepts.js';
+import { ExampleIndex } from './examples.js';
+import { examplePhrasings } from './phrasings/index.js';
 
 /**
  * search_endpoints: plain-language intent in, ranked operations out. MiniSearch ranks the
@@ -17,6 +19,8 @@ import { conceptsOf, corrected, instanceOf, readQuery, stem, stopWords, terms, w
  *    operation), its kind of answer and its things from its operationId and path: a query that
  *    asks for another act, answer or thing ranks it lower, and a question about progress finds
  *    the status operation, not the one that started the work.
+ *  - examples (examples.ts): the query is also compared with labelled phrasings of each operation
+ *    (src/mcp/phrasings), and each operation's vote from its nearest ones is added to its score.
  * Input field names are indexed only as whole identifiers (maxProspectsToEnrich), never as
  * words: a field called `name` must not pull its operation up for every query that says "name".
  * Everything is built once at module load; a search is one MiniSearch query plus a few
@@ -228,6 +232,8 @@ export const weights = {
   noInstance: 0.5,
   /** An operation about none of the kept things (audiences, saved searches, exclusion lists) the query names. */
   otherKeptThing: 0.6,
+  /** The examples' vote (up to 1.5) beside the description score, which is scaled so that the best operation's is 1. */
+  examples: 1,
 };
 
 /** The MiniSearch query of a text: its words (fuzzy only when unknown), the concepts it speaks of, and any identifier it quotes. */
@@ -262,11 +268,30 @@ function identifierTokens(text: string): string[] {
 const operationById = new Map(operations.map((operation) => [operation.operationId, operation]));
 const profiles = new Map(operations.map((operation) => [operation.operationId, profileOf(operation)]));
 
-/** The operations for a query, best first, with their scores. */
-export function rankOperations(asTyped: string): { id: string; score: number }[] {
+const defaultExamples = new ExampleIndex(examplePhrasings);
+
+/**
+ * The operations for a query, best first, with their scores. `examples` is for measuring: the
+ * tests score each set of phrasings against examples without that set.
+ */
+export function rankOperations(asTyped: string, examples: ExampleIndex = defaultExamples): { id: string; score: number }[] {
   const text = corrected(asTyped);
   const { query, concepts } = queryOf(text);
   if ((query as { queries: Query[] }).queries.length === 0) return [];
+  const described = describedScores(query, concepts);
+  const best = described[0]?.score ?? 1;
+  const scores = new Map(described.map((hit) => [hit.id, hit.score / best]));
+  // A query that quotes a field by name means the operations that take it: the examples only order those.
+  const quoting = new Set(described.filter((hit) => hit.quotesField).map((hit) => hit.id));
+  for (const [operationId, vote] of examples.votes(text, concepts)) {
+    if (!operationById.has(operationId) || (quoting.size && !quoting.has(operationId))) continue;
+    scores.set(operationId, (scores.get(operationId) ?? 0) + weights.examples * vote);
+  }
+  return [...scores.entries()].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
+}
+
+/** The operations' own words against the query's, weighed by how far each operation's profile agrees with what it asks. */
+function describedScores(query: Query, concepts: Set<string>): { id: string; score: number; quotesField: boolean }[] {
   const progress = concepts.has('a_status');
   return index
     .search(query, { tokenize: asIs, processTerm: keep })
@@ -278,7 +303,7 @@ export function rankOperations(asTyped: string): { id: string; score: number }[]
       if (!quotesField) score *= agreement(profiles.get(operation.operationId) as Profile, concepts);
       if (progress && operation.pollIntervalSeconds) score *= weights.progressStatus;
       else if (progress && startsPolledWork(operation)) score *= weights.progressStarter;
-      return { id: String(hit.id), score };
+      return { id: String(hit.id), score, quotesField };
     })
     .sort((a, b) => b.score - a.score);
 }

@@ -1,19 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { findOperation, operations } from '../../../operations/index.js';
 import { conceptsOf, corrected, readQuery, spellingOf, terms, words } from '../../../src/mcp/concepts.js';
+import { ExampleIndex } from '../../../src/mcp/examples.js';
+import { intents } from '../../../src/mcp/phrasings/first-set.js';
+import { phrasings } from '../../../src/mcp/phrasings/generalisation.js';
+import { examplePhrasings } from '../../../src/mcp/phrasings/index.js';
+import { probes } from '../../../src/mcp/phrasings/probes.js';
+import { heldOut, isHeldOut, tuning } from '../../../src/mcp/phrasings/split.js';
 import { rankOperations, searchEndpoints } from '../../../src/mcp/search.js';
-import { intents } from '../../mcp/intents.js';
-import { phrasings } from '../../mcp/intents/phrasings.js';
-import { percent, score } from '../../mcp/intents/score.js';
-import { heldOut, isHeldOut, tuning } from '../../mcp/intents/split.js';
+import { percent, score, type Score } from '../../mcp/intents/score.js';
 
 /**
- * search_endpoints' ranking, without the server. The generalisation set (test/mcp/intents/) is
+ * search_endpoints' ranking, without the server. The generalisation set (src/mcp/phrasings/) is
  * scored as split: the tuning set, which the ranker's authors looked at, and the held-out set,
  * which is only ever scored; the issue's targets are in BENCHMARKS.md beside these figures.
+ * The ranker learns from labelled phrasings (the first set, the tuning set, the probe sets), so
+ * each of those is scored against examples without it: a set is never scored on itself.
  */
 
 const rank = (query: string) => searchEndpoints(query, { limit: 3 }).map((r) => r.operationId);
+/** The ranking from the operations' own words alone, without any example. */
+const describedRanking = (query: string) => rankOperations(query, new ExampleIndex([])).map((r) => r.id);
+/** A ranker whose examples leave out the phrasings of `sources`. */
+const rankWithout = (...sources: string[]) => {
+  const examples = new ExampleIndex(examplePhrasings.filter((example) => !sources.includes(example.source)));
+  return (query: string) => rankOperations(query, examples).slice(0, 3).map((r) => r.id);
+};
+const total = (scores: Score[]): Score => {
+  const sum = (pick: (s: Score) => number) => scores.reduce((n, s) => n + pick(s), 0);
+  const count = sum((s) => s.count);
+  return { count, top1: sum((s) => s.top1), top3: sum((s) => s.top3), top1Rate: sum((s) => s.top1) / count, top3Rate: sum((s) => s.top3) / count, misses: scores.flatMap((s) => s.misses) };
+};
 /** Phrasings of operations this registry has (the set covers the operations of issue 13 too). */
 const known = <T extends { expected: string }>(set: readonly T[]) => set.filter((p) => findOperation(p.expected) !== undefined);
 
@@ -31,18 +48,29 @@ describe('the generalisation set', () => {
     expect(new Set(phrasings.map((p) => p.style))).toEqual(new Set(['terse', 'verbose', 'quoted', 'non-native', 'unseen']));
   });
 
-  it('ranks both sets at least as well as when the ranker was last measured, within 1 ms of CPU a search', () => {
-    const tuned = score(known(tuning), rank);
+  it('never lets the ranker learn from a held-out phrasing, and learns only operations of the registry', () => {
+    const held = new Set(heldOut.map((p) => p.query));
+    expect(examplePhrasings.filter((example) => held.has(example.query) || isHeldOut(example.query) && phrasings.some((p) => p.query === example.query))).toEqual([]);
+    expect(examplePhrasings.filter((example) => findOperation(example.expected) === undefined)).toEqual([]);
+    expect(new Set(examplePhrasings.map((example) => example.source))).toEqual(new Set(['first', 'tuning', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8']));
+  });
+
+  it('ranks every set at least as well as when the ranker was last measured, within 1 ms of CPU a search', () => {
     const held = score(known(heldOut), rank);
-    const old = score(intents, rank);
+    const tuned = score(known(tuning), rankWithout('tuning'));
+    const old = score(intents, rankWithout('first'));
+    const probed = total([...new Set(probes.map((p) => p.set))].map((set) => score(probes.filter((p) => p.set === set), rankWithout(set))));
     console.log(
       `search ranking: held-out (n=${held.count}) top-1 ${percent(held.top1Rate)}, top-3 ${percent(held.top3Rate)}; ` +
         `tuning (n=${tuned.count}) top-1 ${percent(tuned.top1Rate)}, top-3 ${percent(tuned.top3Rate)}; ` +
-        `old set (n=${old.count}) top-1 ${percent(old.top1Rate)}, top-3 ${percent(old.top3Rate)}`,
+        `old set (n=${old.count}) top-1 ${percent(old.top1Rate)}, top-3 ${percent(old.top3Rate)}; ` +
+        `probe sets, each without itself (n=${probed.count}) top-1 ${percent(probed.top1Rate)}, top-3 ${percent(probed.top3Rate)}`,
     );
     // Floors below the figures in BENCHMARKS.md (the issue's targets, 92 % and 99 % held out, are not reached yet).
-    expect(held.top1Rate).toBeGreaterThanOrEqual(0.72);
-    expect(held.top3Rate).toBeGreaterThanOrEqual(0.88);
+    expect(held.top1Rate).toBeGreaterThanOrEqual(0.78);
+    expect(held.top3Rate).toBeGreaterThanOrEqual(0.91);
+    expect(probed.top1Rate).toBeGreaterThanOrEqual(0.84);
+    expect(probed.top3Rate).toBeGreaterThanOrEqual(0.96);
     expect(tuned.top1Rate).toBeGreaterThanOrEqual(0.94);
     expect(tuned.top3Rate).toBeGreaterThanOrEqual(0.98);
     expect(old.top1Rate).toBeGreaterThanOrEqual(0.93);
@@ -65,9 +93,12 @@ describe('the three kinds of mistake, at their cause', () => {
       const ownText = new Set(terms(`${operation.title} ${operation.summary} ${operation.description} ${operation.keywords.join(' ')} ${operation.operationId}`));
       for (const field of Object.keys(operation.input.shape)) {
         if (/[A-Z]/.test(field) || terms(field).some((term) => ownText.has(term))) continue;
-        // A word that is only the name of this operation's field says nothing about the operation.
+        // A word that is only the name of this operation's field says nothing about the operation: the operations' own
+        // words never bring it up. (An example phrasing may use the word in its plain sense, "what kinds of places",
+        // and give it a vote; it is still not among the three offered.)
         checked += 1;
-        expect(rankOperations(field).map((r) => r.id), `${field} → ${operation.operationId}`).not.toContain(operation.operationId);
+        expect(describedRanking(field), `${field} → ${operation.operationId}`).not.toContain(operation.operationId);
+        expect(rank(field), `${field} → ${operation.operationId}`).not.toContain(operation.operationId);
       }
     }
     expect(checked).toBeGreaterThan(5);
