@@ -54,8 +54,9 @@ export const objectConcepts: Record<string, readonly string[]> = {
     'from the exclusion list', 'from my exclusion list', 'from our exclusion list', 'to the exclusion list', 'to our exclusion list',
     'to my exclusion list', 'on the exclusion list', 'on our exclusion list', 'off the exclusion list',
   ],
-  // Words that name nothing here, kept whole so that their parts are not read as concepts: "a list of" is no act of listing.
-  none: ['a list of', 'list of', 'lists of'],
+  // Words that name nothing here, kept whole so that their parts are not read as concepts: "a list of" is no act of listing;
+  // "my account", "on this account" is the user's own account with the service, not a company (as "target accounts" are).
+  none: ['a list of', 'list of', 'lists of', 'my account', 'our account', 'this account', 'the account', 'your account', 'same account'],
   enrichment: ['enrich', 'enrichment', 'append', 'appending', 'augment', 'contact data', 'data appending'],
   contactInfo: [
     'contact', 'contacts', 'contact info', 'contact details', 'email', 'emails', 'e-mail', 'mail', 'phone', 'mobile', 'cell', 'cellphone',
