@@ -6,6 +6,9 @@ const nearest = 30;
 const secondVote = 0.5;
 /** BM25+ as MiniSearch scores (its defaults), so that an example is as near as the description index would find it. */
 const bm25 = { k: 1.2, b: 0.7, d: 0.5 };
+/** Naive Bayes: the count given to every feature of every operation (Lidstone smoothing), and how far its log odds are flattened. */
+const smoothing = 0.1;
+const temperature = 3;
 
 /** One field's postings: for each term, the examples that have it and how often. */
 interface Field {
@@ -40,12 +43,44 @@ export class ExampleIndex {
   private readonly expected: string[];
   private readonly text: Field;
   private readonly concepts: Field;
+  private readonly model: WordModel;
 
   constructor(examples: readonly ExamplePhrasing[]) {
     this.expected = examples.map((example) => example.expected);
     const texts = examples.map((example) => corrected(example.query));
+    const conceptsOfExamples = texts.map((text) => [...readQuery(text).concepts]);
     this.text = fieldOf(texts.map(exampleWords), (token) => (stopWords.has(token) ? null : stem(token)));
-    this.concepts = fieldOf(texts.map((text) => [...readQuery(text).concepts]), (token) => token);
+    this.concepts = fieldOf(conceptsOfExamples, (token) => token);
+    this.model = wordModelOf(texts.map((text, example) => featuresOf(text, conceptsOfExamples[example] as string[])), this.expected);
+  }
+
+  /**
+   * How likely each operation is to be meant, from 0 to 1 (they sum to 1), by a naive Bayes model of the examples' words, word
+   * pairs and concepts, and of the acts they do not ask for. The nearest examples (votes) know a query only through the few
+   * phrasings most like it; this weighs every word by how often each operation's phrasings use it, so that words no single
+   * example combines still add up.
+   */
+  likelihoods(text: string, concepts: ReadonlySet<string>): Map<string, number> {
+    const { operations, logProbabilities, logAbsent } = this.model;
+    const sums = new Float64Array(operations.length);
+    const features = featuresOf(text, [...concepts]);
+    for (const feature of features) {
+      const row = logProbabilities.get(feature);
+      if (row) for (let operation = 0; operation < operations.length; operation += 1) sums[operation] = (sums[operation] as number) + (row[operation] as number);
+    }
+    // An act the query does not ask for counts against the operations whose phrasings ask for it: "build the segment" is
+    // no question about a build's progress, though the phrasings that ask one say "build" and "segment" as often.
+    for (const [act, row] of logAbsent) {
+      if (features.has(act)) continue;
+      for (let operation = 0; operation < operations.length; operation += 1) sums[operation] = (sums[operation] as number) + (row[operation] as number);
+    }
+    const highest = Math.max(...sums);
+    let total = 0;
+    for (let operation = 0; operation < operations.length; operation += 1) {
+      sums[operation] = Math.exp(((sums[operation] as number) - highest) / temperature);
+      total += sums[operation] as number;
+    }
+    return new Map(operations.map((operationId, operation) => [operationId, (sums[operation] as number) / total]));
   }
 
   /** Each operation's vote for a query (already spelling-corrected, with its concepts), from 0 to 1.5. */
@@ -114,4 +149,49 @@ function fieldOf(tokensOfExamples: string[][], termOf: (token: string) => string
   });
   const averageLength = lengths.reduce((sum, length) => sum + length, 0) / Math.max(lengths.length, 1);
   return { postings, lengths, averageLength };
+}
+
+interface WordModel {
+  operations: string[];
+  /** For each feature any example has, the log of its smoothed frequency among each operation's features. */
+  logProbabilities: Map<string, Float64Array>;
+  /** For each act (an `a_` concept), the log of how often each operation's phrasings do not ask for it. */
+  logAbsent: Map<string, Float64Array>;
+}
+
+/** A phrasing's features for the word model: its words (stemmed, without stop words and numbers), each pair of neighbouring words, and its concepts. */
+function featuresOf(text: string, concepts: readonly string[]): Set<string> {
+  const stems = exampleWords(text).filter((word) => !stopWords.has(word)).map(stem);
+  const features = new Set(stems.map((word) => `w:${word}`));
+  for (let at = 1; at < stems.length; at += 1) features.add(`p:${stems[at - 1]} ${stems[at]}`);
+  for (const concept of concepts) features.add(`c:${concept}`);
+  return features;
+}
+
+function wordModelOf(featuresOfExamples: Set<string>[], expected: string[]): WordModel {
+  const operations = [...new Set(expected)];
+  const operationIndex = new Map(operations.map((operationId, at) => [operationId, at]));
+  const counts = new Map<string, Float64Array>();
+  const totals = new Float64Array(operations.length);
+  const documents = new Float64Array(operations.length);
+  featuresOfExamples.forEach((features, example) => {
+    const operation = operationIndex.get(expected[example] as string) as number;
+    documents[operation] = (documents[operation] as number) + 1;
+    for (const feature of features) {
+      let row = counts.get(feature);
+      if (!row) counts.set(feature, (row = new Float64Array(operations.length)));
+      row[operation] = (row[operation] as number) + 1;
+      totals[operation] = (totals[operation] as number) + 1;
+    }
+  });
+  const logAbsent = new Map<string, Float64Array>();
+  for (const [feature, row] of counts) {
+    // Laplace's rule: an act none of an operation's phrasings asks for is still not ruled out for it.
+    if (feature.startsWith('c:a_')) logAbsent.set(feature, row.map((count, operation) => Math.log(1 - (count + 1) / ((documents[operation] as number) + 2))));
+  }
+  const logProbabilities = new Map<string, Float64Array>();
+  for (const [feature, row] of counts) {
+    logProbabilities.set(feature, row.map((count, operation) => Math.log((count + smoothing) / ((totals[operation] as number) + smoothing * counts.size))));
+  }
+  return { operations, logProbabilities, logAbsent };
 }

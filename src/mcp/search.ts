@@ -233,7 +233,9 @@ export const weights = {
   /** An operation about none of the kept things (audiences, saved searches, exclusion lists) the query names. */
   otherKeptThing: 0.6,
   /** The examples' vote (up to 1.5) beside the description score, which is scaled so that the best operation's is 1. */
-  examples: 1,
+  examples: 0.5,
+  /** The examples' word model: each operation's likelihood (0 to 1, summing to 1 over all). */
+  likelihood: 2,
 };
 
 /** The MiniSearch query of a text: its words (fuzzy only when unknown), the concepts it speaks of, and any identifier it quotes. */
@@ -283,10 +285,12 @@ export function rankOperations(asTyped: string, examples: ExampleIndex = default
   const scores = new Map(described.map((hit) => [hit.id, hit.score / best]));
   // A query that quotes a field by name means the operations that take it: the examples only order those.
   const quoting = new Set(described.filter((hit) => hit.quotesField).map((hit) => hit.id));
-  for (const [operationId, vote] of examples.votes(text, concepts)) {
-    if (!operationById.has(operationId) || (quoting.size && !quoting.has(operationId))) continue;
-    scores.set(operationId, (scores.get(operationId) ?? 0) + weights.examples * vote);
-  }
+  const add = (operationId: string, score: number) => {
+    if (!operationById.has(operationId) || (quoting.size && !quoting.has(operationId))) return;
+    scores.set(operationId, (scores.get(operationId) ?? 0) + score);
+  };
+  for (const [operationId, vote] of examples.votes(text, concepts)) add(operationId, weights.examples * vote);
+  for (const [operationId, likelihood] of examples.likelihoods(text, concepts)) add(operationId, weights.likelihood * likelihood);
   return [...scores.entries()].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
 }
 

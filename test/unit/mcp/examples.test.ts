@@ -24,7 +24,11 @@ function miniSearchVotes(): (text: string) => Map<string, number> {
     const concepts = readQuery(text).concepts;
     const queries: Query[] = [{ queries: words(text), fields: ['text'], fuzzy: false, prefix: false }];
     if (concepts.size) queries.push({ queries: [...concepts], fields: ['concepts'], tokenize: (token: string) => [token], processTerm: (token: string) => token } as Query);
-    const hits = index.search({ combineWith: 'OR', queries }).slice(0, 30);
+    // Examples of equal score are in no particular order in MiniSearch's answer; ExampleIndex keeps the first written of them.
+    const hits = index
+      .search({ combineWith: 'OR', queries })
+      .sort((a, b) => (Math.abs(a.score - b.score) < 1e-9 ? (a.id as number) - (b.id as number) : b.score - a.score))
+      .slice(0, 30);
     const byOperation = new Map<string, number[]>();
     for (const hit of hits) byOperation.set(hit['expected'] as string, [...(byOperation.get(hit['expected'] as string) ?? []), hit.score]);
     const best = hits[0]?.score ?? 1;
@@ -60,5 +64,60 @@ describe('ExampleIndex', () => {
     expect(votes.get('deleteSavedSearch')).toBeGreaterThan(0);
     expect(votes.get('deleteSavedSearch')).toBeCloseTo(votes.get('updateSavedSearch') ?? 0, 9);
     expect(new ExampleIndex([]).votes(text, readQuery(text).concepts).size).toBe(0);
+  });
+});
+
+describe('ExampleIndex.likelihoods', () => {
+  const likelihoodsOf = (examples: ExampleIndex, query: string) => {
+    const text = corrected(query);
+    return examples.likelihoods(text, readQuery(text).concepts);
+  };
+
+  it('gives every operation of the examples a likelihood, and they sum to 1', () => {
+    const examples = new ExampleIndex(examplePhrasings);
+    const operationsOfExamples = new Set(examplePhrasings.map((example) => example.expected));
+    for (const query of ['how many breweries are in Portugal', 'kinds', 'zzzz qqqq']) {
+      const likelihoods = likelihoodsOf(examples, query);
+      expect(new Set(likelihoods.keys())).toEqual(operationsOfExamples);
+      expect([...likelihoods.values()].reduce((sum, likelihood) => sum + likelihood, 0)).toBeCloseTo(1, 9);
+      for (const likelihood of likelihoods.values()) expect(likelihood).toBeGreaterThan(0);
+    }
+    // Words no example has change nothing: two such queries leave every operation as likely as the other does.
+    const unknown = likelihoodsOf(examples, 'zzzz qqqq');
+    for (const [operationId, likelihood] of likelihoodsOf(examples, 'xxxx wwww')) expect(unknown.get(operationId)).toBeCloseTo(likelihood, 12);
+    expect(new ExampleIndex([]).likelihoods('tally', new Set()).size).toBe(0);
+  });
+
+  it('counts an act the query does not ask for against the operations whose phrasings ask for it', () => {
+    const examples = new ExampleIndex([
+      { query: 'is the segment build finished', expected: 'getAudienceStatus', source: 'test' },
+      { query: 'has the segment build completed', expected: 'getAudienceStatus', source: 'test' },
+      { query: 'is my segment build done yet', expected: 'getAudienceStatus', source: 'test' },
+      { query: 'segment build status', expected: 'getAudienceStatus', source: 'test' },
+      { query: 'run the segment build now', expected: 'buildAudience', source: 'test' },
+      { query: 'kick off the segment build', expected: 'buildAudience', source: 'test' },
+    ]);
+    // The status's phrasings say "segment build" more often; that the query asks about no progress weighs more (without it,
+    // 0.54 against 0.46 for the status).
+    const build = likelihoodsOf(examples, 'the segment build');
+    expect(build.get('buildAudience')).toBeGreaterThan(build.get('getAudienceStatus') as number);
+    const progress = likelihoodsOf(examples, 'is the segment build finished');
+    expect(progress.get('getAudienceStatus')).toBeGreaterThan(progress.get('buildAudience') as number);
+  });
+
+  it('adds up words that no single example combines, and leaves numbers out', () => {
+    const examples = new ExampleIndex([
+      { query: 'tally the breweries', expected: 'companyCount', source: 'test' },
+      { query: 'tally the wineries', expected: 'companyCount', source: 'test' },
+      { query: 'wineries and breweries near Porto', expected: 'companySearch', source: 'test' },
+    ]);
+    // "tally" is only ever said for a count: with both words the count wins, though the search's phrasing has more of them.
+    const tally = likelihoodsOf(examples, 'tally wineries breweries');
+    expect(tally.get('companyCount')).toBeGreaterThan(tally.get('companySearch') as number);
+    const near = likelihoodsOf(examples, 'wineries near Porto');
+    expect(near.get('companySearch')).toBeGreaterThan(near.get('companyCount') as number);
+    const twelve = likelihoodsOf(examples, 'tally 12');
+    const seven = likelihoodsOf(examples, 'tally 7');
+    expect(twelve.get('companyCount')).toBeCloseTo(seven.get('companyCount') as number, 12);
   });
 });

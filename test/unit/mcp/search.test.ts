@@ -7,6 +7,7 @@ import { phrasings } from '../../../src/mcp/phrasings/generalisation.js';
 import { examplePhrasings } from '../../../src/mcp/phrasings/index.js';
 import { probes } from '../../../src/mcp/phrasings/probes.js';
 import { heldOut, isHeldOut, tuning } from '../../../src/mcp/phrasings/split.js';
+import { written } from '../../../src/mcp/phrasings/written.js';
 import { rankOperations, searchEndpoints } from '../../../src/mcp/search.js';
 import { percent, score, type Score } from '../../mcp/intents/score.js';
 
@@ -52,7 +53,8 @@ describe('the generalisation set', () => {
     const held = new Set(heldOut.map((p) => p.query));
     expect(examplePhrasings.filter((example) => held.has(example.query) || isHeldOut(example.query) && phrasings.some((p) => p.query === example.query))).toEqual([]);
     expect(examplePhrasings.filter((example) => findOperation(example.expected) === undefined)).toEqual([]);
-    expect(new Set(examplePhrasings.map((example) => example.source))).toEqual(new Set(['first', 'tuning', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8']));
+    const writtenGroups = [...new Set(written.map((p) => p.set))];
+    expect(new Set(examplePhrasings.map((example) => example.source))).toEqual(new Set(['first', 'tuning', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', ...writtenGroups]));
   });
 
   it('ranks every set at least as well as when the ranker was last measured, within 1 ms of CPU a search', () => {
@@ -60,11 +62,13 @@ describe('the generalisation set', () => {
     const tuned = score(known(tuning), rankWithout('tuning'));
     const old = score(intents, rankWithout('first'));
     const probed = total([...new Set(probes.map((p) => p.set))].map((set) => score(probes.filter((p) => p.set === set), rankWithout(set))));
+    const wrote = total([...new Set(written.map((p) => p.set))].map((set) => score(written.filter((p) => p.set === set), rankWithout(set))));
     console.log(
       `search ranking: held-out (n=${held.count}) top-1 ${percent(held.top1Rate)}, top-3 ${percent(held.top3Rate)}; ` +
         `tuning (n=${tuned.count}) top-1 ${percent(tuned.top1Rate)}, top-3 ${percent(tuned.top3Rate)}; ` +
         `old set (n=${old.count}) top-1 ${percent(old.top1Rate)}, top-3 ${percent(old.top3Rate)}; ` +
-        `probe sets, each without itself (n=${probed.count}) top-1 ${percent(probed.top1Rate)}, top-3 ${percent(probed.top3Rate)}`,
+        `probe sets, each without itself (n=${probed.count}) top-1 ${percent(probed.top1Rate)}, top-3 ${percent(probed.top3Rate)}; ` +
+        `written groups, each without itself (n=${wrote.count}) top-1 ${percent(wrote.top1Rate)}, top-3 ${percent(wrote.top3Rate)}`,
     );
     // Floors below the figures in BENCHMARKS.md (the issue's targets, 92 % and 99 % held out, are not reached yet).
     expect(held.top1Rate).toBeGreaterThanOrEqual(0.78);
