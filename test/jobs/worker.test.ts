@@ -219,7 +219,9 @@ describe('job queue and worker', () => {
         if (runs.length === 1) return runAgainAfter(60_000);
       }),
     ]);
-    await waitFor('the first run', async () => (await jobRows())[0]?.status === 'queued' && runs.length === 1);
+    // The run is checked before the row is read: read the other way round, a row read while still queued
+    // (before the claim) could meet a run that finished meanwhile, and the row would be caught mid-run.
+    await waitFor('the first run', async () => runs.length === 1 && (await jobRows())[0]?.status === 'queued');
     const waiting = await database.db.pool.query<{ attempts: number; later: boolean }>(
       `SELECT attempts, run_after > now() + interval '50 seconds' AS later FROM jobs WHERE id = $1`,
       [id],
