@@ -71,10 +71,12 @@ describe('the generalisation set', () => {
         `written groups, each without itself (n=${wrote.count}) top-1 ${percent(wrote.top1Rate)}, top-3 ${percent(wrote.top3Rate)}`,
     );
     // Floors below the figures in BENCHMARKS.md (the issue's targets, 92 % and 99 % held out, are not reached yet).
-    expect(held.top1Rate).toBeGreaterThanOrEqual(0.78);
-    expect(held.top3Rate).toBeGreaterThanOrEqual(0.91);
-    expect(probed.top1Rate).toBeGreaterThanOrEqual(0.84);
-    expect(probed.top3Rate).toBeGreaterThanOrEqual(0.96);
+    expect(held.top1Rate).toBeGreaterThanOrEqual(0.84);
+    expect(held.top3Rate).toBeGreaterThanOrEqual(0.96);
+    expect(probed.top1Rate).toBeGreaterThanOrEqual(0.88);
+    expect(probed.top3Rate).toBeGreaterThanOrEqual(0.97);
+    expect(wrote.top1Rate).toBeGreaterThanOrEqual(0.77);
+    expect(wrote.top3Rate).toBeGreaterThanOrEqual(0.92);
     expect(tuned.top1Rate).toBeGreaterThanOrEqual(0.94);
     expect(tuned.top3Rate).toBeGreaterThanOrEqual(0.98);
     expect(old.top1Rate).toBeGreaterThanOrEqual(0.93);
@@ -99,10 +101,14 @@ describe('the three kinds of mistake, at their cause', () => {
         if (/[A-Z]/.test(field) || terms(field).some((term) => ownText.has(term))) continue;
         // A word that is only the name of this operation's field says nothing about the operation: the operations' own
         // words never bring it up. (An example phrasing may use the word in its plain sense, "what kinds of places",
-        // and give it a vote; it is still not among the three offered.)
+        // "limit 5", and give it a small vote: among the three offered it may then come third of near-zero scores, but
+        // never near the best, at least four times below it.)
         checked += 1;
         expect(describedRanking(field), `${field} → ${operation.operationId}`).not.toContain(operation.operationId);
-        expect(rank(field), `${field} → ${operation.operationId}`).not.toContain(operation.operationId);
+        const ranked = rankOperations(field);
+        const at = ranked.findIndex((hit) => hit.id === operation.operationId);
+        const pulledUp = at >= 0 && at < 3 && (ranked[at]?.score ?? 0) >= 0.25 * (ranked[0]?.score ?? 0);
+        expect(pulledUp, `${field} → ${operation.operationId}: ${ranked.slice(0, 3).map((hit) => `${hit.id} ${hit.score.toFixed(2)}`).join(', ')}`).toBe(false);
       }
     }
     expect(checked).toBeGreaterThan(5);
