@@ -1,4 +1,4 @@
-import { corrected, readQuery, stem, stopWords, words } from './concepts.js';
+import { corrected, readQuery, stem, stopWords, words, wordsOutsideAudienceNames } from './concepts.js';
 import type { ExamplePhrasing } from './phrasings/index.js';
 
 /** How many of the nearest examples vote, and what the second of an operation's examples adds to its first. */
@@ -10,14 +10,13 @@ const bm25 = { k: 1.2, b: 0.7, d: 0.5 };
 const smoothing = 0.1;
 const temperature = 3;
 
-/** One field's postings: for each term, the examples that have it and how often. */
+/**
+ * One field's postings: for each term, the examples that have it, each with the part of its BM25+ score that depends on the
+ * example alone (its frequency of the term and its length), computed once; a query multiplies it by the term's rarity.
+ */
 interface Field {
-  postings: Map<string, Array<{ example: number; frequency: number }>>;
-  /** Distinct tokens of each example in this field, and their mean. */
-  lengths: number[];
-  averageLength: number;
+  postings: Map<string, { examples: Uint32Array; weights: Float64Array; inverse: number }>;
 }
-
 /**
  * The labelled phrasings of src/mcp/phrasings, compared with a query: a query is matched against
  * how people have asked for each operation, not only against how its authors described it. Words a
@@ -44,9 +43,15 @@ export class ExampleIndex {
   private readonly text: Field;
   private readonly concepts: Field;
   private readonly model: WordModel;
+  /** Per-query scratch, reused: each example's score and count of distinct terms matched, and the examples touched. */
+  private readonly scores: Float64Array;
+  private readonly termsMatched: Uint16Array;
+  private readonly touched: number[] = [];
 
   constructor(examples: readonly ExamplePhrasing[]) {
     this.expected = examples.map((example) => example.expected);
+    this.scores = new Float64Array(examples.length);
+    this.termsMatched = new Uint16Array(examples.length);
     const texts = examples.map((example) => corrected(example.query));
     const conceptsOfExamples = texts.map((text) => [...readQuery(text).concepts]);
     this.text = fieldOf(texts.map(exampleWords), (token) => (stopWords.has(token) ? null : stem(token)));
@@ -64,15 +69,15 @@ export class ExampleIndex {
     const { operations, logProbabilities, logAbsent } = this.model;
     const sums = new Float64Array(operations.length);
     const features = featuresOf(text, [...concepts]);
+    // An act the query does not ask for counts against the operations whose phrasings ask for it: "build the segment" is
+    // no question about a build's progress, though the phrasings that ask one say "build" and "segment" as often. Summed once
+    // over every act (allAbsent), less the acts the query asks for.
+    sums.set(this.model.allAbsent);
     for (const feature of features) {
+      const absent = logAbsent.get(feature);
+      if (absent) for (let operation = 0; operation < operations.length; operation += 1) sums[operation] = (sums[operation] as number) - (absent[operation] as number);
       const row = logProbabilities.get(feature);
       if (row) for (let operation = 0; operation < operations.length; operation += 1) sums[operation] = (sums[operation] as number) + (row[operation] as number);
-    }
-    // An act the query does not ask for counts against the operations whose phrasings ask for it: "build the segment" is
-    // no question about a build's progress, though the phrasings that ask one say "build" and "segment" as often.
-    for (const [act, row] of logAbsent) {
-      if (features.has(act)) continue;
-      for (let operation = 0; operation < operations.length; operation += 1) sums[operation] = (sums[operation] as number) + (row[operation] as number);
     }
     const highest = Math.max(...sums);
     let total = 0;
@@ -85,23 +90,26 @@ export class ExampleIndex {
 
   /** Each operation's vote for a query (already spelling-corrected, with its concepts), from 0 to 1.5. */
   votes(text: string, concepts: ReadonlySet<string>): Map<string, number> {
-    const scores = new Float64Array(this.expected.length);
-    const termsMatched = new Uint16Array(this.expected.length);
+    // Only the examples that share a term with the query are visited: scoring, then clearing, all of them cost more than the rest.
+    const { scores, termsMatched, touched } = this;
+    touched.length = 0;
     const queryTerms = exampleWords(text).map((token) => (stopWords.has(token) ? null : stem(token))).filter((term): term is string => term !== null);
-    this.score(this.text, queryTerms, scores, termsMatched);
-    this.score(this.concepts, [...concepts], scores, termsMatched);
+    this.score(this.text, queryTerms);
+    this.score(this.concepts, [...concepts]);
 
     // The nearest, best first, kept by insertion: sorting every example that shares a word cost more than the rest together.
-    const ranked: Array<{ example: number; score: number }> = [];
-    scores.forEach((sum, example) => {
-      if (sum === 0) return;
-      const score = sum * (termsMatched[example] as number);
-      if (ranked.length === nearest && score <= (ranked[nearest - 1] as { score: number }).score) return;
+    const ranked: Ranked[] = [];
+    for (const example of touched) {
+      const score = (scores[example] as number) * (termsMatched[example] as number);
+      scores[example] = 0;
+      termsMatched[example] = 0;
+      // Of equal scores the example written first comes first, as MiniSearch's order has them.
+      if (ranked.length === nearest && !ranksAbove(score, example, ranked[nearest - 1] as Ranked)) continue;
       let at = ranked.length;
-      while (at > 0 && (ranked[at - 1] as { score: number }).score < score) at -= 1;
+      while (at > 0 && ranksAbove(score, example, ranked[at - 1] as Ranked)) at -= 1;
       ranked.splice(at, 0, { example, score });
       if (ranked.length > nearest) ranked.pop();
-    });
+    }
     const nearestScores = new Map<string, number[]>();
     for (const { example, score } of ranked) {
       const operationId = this.expected[example] as string;
@@ -114,21 +122,32 @@ export class ExampleIndex {
   }
 
   /** Adds each query term's score to the examples that have it (a repeated term counts again, as in MiniSearch), and counts the distinct terms each matched. */
-  private score(field: Field, queryTerms: readonly string[], scores: Float64Array, termsMatched: Uint16Array): void {
-    const count = this.expected.length;
+  private score(field: Field, queryTerms: readonly string[]): void {
+    const { scores, termsMatched, touched } = this;
     const seen = new Set<string>();
     for (const term of queryTerms) {
       const postings = field.postings.get(term);
       if (!postings) continue;
-      const inverse = Math.log(1 + (count - postings.length + 0.5) / (postings.length + 0.5));
-      for (const { example, frequency } of postings) {
-        const length = (field.lengths[example] as number) / field.averageLength;
-        scores[example] = (scores[example] as number) + inverse * (bm25.d + (frequency * (bm25.k + 1)) / (frequency + bm25.k * (1 - bm25.b + bm25.b * length)));
-        if (!seen.has(term)) termsMatched[example] = (termsMatched[example] as number) + 1;
-      }
+      const first = !seen.has(term);
       seen.add(term);
+      const { examples, weights, inverse } = postings;
+      for (let at = 0; at < examples.length; at += 1) {
+        const example = examples[at] as number;
+        if (termsMatched[example] === 0 && scores[example] === 0) touched.push(example);
+        scores[example] = (scores[example] as number) + inverse * (weights[at] as number);
+        if (first) termsMatched[example] = (termsMatched[example] as number) + 1;
+      }
     }
   }
+}
+
+interface Ranked {
+  example: number;
+  score: number;
+}
+
+function ranksAbove(score: number, example: number, other: Ranked): boolean {
+  return score > other.score || (score === other.score && example < other.example);
 }
 
 /** The words of a phrasing as the examples compare them: numbers name things, they are no words of an intent. */
@@ -137,18 +156,35 @@ function exampleWords(text: string): string[] {
 }
 
 function fieldOf(tokensOfExamples: string[][], termOf: (token: string) => string | null): Field {
-  const postings = new Map<string, Array<{ example: number; frequency: number }>>();
+  const raw = new Map<string, Array<{ example: number; frequency: number }>>();
   const lengths = tokensOfExamples.map((tokens, example) => {
     const frequencies = new Map<string, number>();
     for (const token of tokens) {
       const term = termOf(token);
       if (term !== null) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
     }
-    for (const [term, frequency] of frequencies) postings.set(term, [...(postings.get(term) ?? []), { example, frequency }]);
+    for (const [term, frequency] of frequencies) {
+      let list = raw.get(term);
+      if (!list) raw.set(term, (list = []));
+      list.push({ example, frequency });
+    }
     return new Set(tokens).size;
   });
   const averageLength = lengths.reduce((sum, length) => sum + length, 0) / Math.max(lengths.length, 1);
-  return { postings, lengths, averageLength };
+  const count = tokensOfExamples.length;
+  const postings: Field['postings'] = new Map();
+  for (const [term, list] of raw) {
+    const weights = list.map(({ example, frequency }) => {
+      const length = (lengths[example] as number) / averageLength;
+      return bm25.d + (frequency * (bm25.k + 1)) / (frequency + bm25.k * (1 - bm25.b + bm25.b * length));
+    });
+    postings.set(term, {
+      examples: Uint32Array.from(list.map((posting) => posting.example)),
+      weights: Float64Array.from(weights),
+      inverse: Math.log(1 + (count - list.length + 0.5) / (list.length + 0.5)),
+    });
+  }
+  return { postings };
 }
 
 interface WordModel {
@@ -157,11 +193,16 @@ interface WordModel {
   logProbabilities: Map<string, Float64Array>;
   /** For each act (an `a_` concept), the log of how often each operation's phrasings do not ask for it. */
   logAbsent: Map<string, Float64Array>;
+  /** logAbsent summed over every act: what a query that asks for none of them adds. */
+  allAbsent: Float64Array;
 }
 
-/** A phrasing's features for the word model: its words (stemmed, without stop words and numbers), each pair of neighbouring words, and its concepts. */
+/**
+ * A phrasing's features for the word model: its words (stemmed, without stop words and numbers; an audience's name of several
+ * words, "my list", is its concept and not its words), each pair of neighbouring words, and its concepts.
+ */
 function featuresOf(text: string, concepts: readonly string[]): Set<string> {
-  const stems = exampleWords(text).filter((word) => !stopWords.has(word)).map(stem);
+  const stems = wordsOutsideAudienceNames(text).filter((word) => !/^[0-9]+$/.test(word) && !stopWords.has(word)).map(stem);
   const features = new Set(stems.map((word) => `w:${word}`));
   for (let at = 1; at < stems.length; at += 1) features.add(`p:${stems[at - 1]} ${stems[at]}`);
   for (const concept of concepts) features.add(`c:${concept}`);
@@ -193,5 +234,7 @@ function wordModelOf(featuresOfExamples: Set<string>[], expected: string[]): Wor
   for (const [feature, row] of counts) {
     logProbabilities.set(feature, row.map((count, operation) => Math.log((count + smoothing) / ((totals[operation] as number) + smoothing * counts.size))));
   }
-  return { operations, logProbabilities, logAbsent };
+  const allAbsent = new Float64Array(operations.length);
+  for (const row of logAbsent.values()) for (let operation = 0; operation < operations.length; operation += 1) allAbsent[operation] = (allAbsent[operation] as number) + (row[operation] as number);
+  return { operations, logProbabilities, logAbsent, allAbsent };
 }
