@@ -4,7 +4,9 @@
  * generalisation set's files and the ranker's tests closed to them. Each group (w1 …) was scored once, against examples
  * without it, before it joined the examples (BENCHMARKS.md); the ranker learns from them like the probe sets. w1 covers the
  * 17 search and audience operations (2026-11-24); w2 to w5 (2026-11-25) the other 34: exclusion lists and deleting an
- * audience, saved searches, contacts and live enrichment, typeahead, reference data and the balance.
+ * audience, saved searches, contacts and live enrichment, typeahead, reference data and the balance. w6 to w10 are a second
+ * round over all 51 in other styles (mid-workflow, polite, one to four words, hurried, trade jargon, how-do-I questions);
+ * w11 to w15 a third, mostly near-miss pairs: a request and its twin for a neighbour, changing only what tells them apart.
  */
 export interface WrittenPhrasing {
   query: string;
