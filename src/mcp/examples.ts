@@ -6,8 +6,15 @@ const nearest = 30;
 const secondVote = 0.5;
 /** BM25+ as MiniSearch scores (its defaults), so that an example is as near as the description index would find it. */
 const bm25 = { k: 1.2, b: 0.7, d: 0.5 };
-/** Naive Bayes: the count given to every feature of every operation (Lidstone smoothing), and how far its log odds are flattened. */
-const smoothing = 0.1;
+/**
+ * Naive Bayes: the count given to every feature of every operation (Lidstone smoothing), and how far its log odds are flattened.
+ * A pair of words is seen in far fewer phrasings than either word, so its absence from an operation's phrasings says less: it
+ * is smoothed ten times more ("build the segment" met "segment build" in two progress questions and no request to build).
+ * Chosen with every labelled set left out in turn (2,784 phrasings): 0.1 for all, 88.7 % top-1; 0.03, 89.3 %; 0.03 and 0.3
+ * for pairs, 89.4 %; 97.6 % top-3 in each.
+ */
+const smoothing = 0.03;
+const pairSmoothing = 0.3;
 const temperature = 3;
 
 /**
@@ -232,7 +239,8 @@ function wordModelOf(featuresOfExamples: Set<string>[], expected: string[]): Wor
   }
   const logProbabilities = new Map<string, Float64Array>();
   for (const [feature, row] of counts) {
-    logProbabilities.set(feature, row.map((count, operation) => Math.log((count + smoothing) / ((totals[operation] as number) + smoothing * counts.size))));
+    const k = feature.startsWith('p:') ? pairSmoothing : smoothing;
+    logProbabilities.set(feature, row.map((count, operation) => Math.log((count + k) / ((totals[operation] as number) + k * counts.size))));
   }
   const allAbsent = new Float64Array(operations.length);
   for (const row of logAbsent.values()) for (let operation = 0; operation < operations.length; operation += 1) allAbsent[operation] = (allAbsent[operation] as number) + (row[operation] as number);
