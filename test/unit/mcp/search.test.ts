@@ -71,7 +71,7 @@ describe('the generalisation set', () => {
         `written groups, each without itself (n=${wrote.count}) top-1 ${percent(wrote.top1Rate)}, top-3 ${percent(wrote.top3Rate)}`,
     );
     // Floors below the figures in BENCHMARKS.md (the issue's targets, 92 % and 99 % held out, are not reached yet).
-    expect(held.top1Rate).toBeGreaterThanOrEqual(0.86);
+    expect(held.top1Rate).toBeGreaterThanOrEqual(0.89);
     expect(held.top3Rate).toBeGreaterThanOrEqual(0.95);
     expect(probed.top1Rate).toBeGreaterThanOrEqual(0.88);
     expect(probed.top3Rate).toBeGreaterThanOrEqual(0.97);
