@@ -74,8 +74,8 @@ export async function enqueueJob(db: Queryable, job: NewJob): Promise<number> {
  * Fair across accounts: an account with `maxRunningPerAccount` jobs running (under live leases,
  * on any instance) gets no more until one ends, so one account's builds can never hold every
  * worker while another account's export waits; among the rest, accounts with fewer jobs running
- * go first. Two workers claiming at the same instant may both pass the cap by one (the count is
- * read, not locked); the next claims see it.
+ * go first. Two workers (processes) claiming at the same instant may both pass the cap by one (the
+ * count is read, not locked); the next claims see it. One worker's slots claim one at a time (JobWorker).
  */
 export async function claimJob(
   db: Queryable,

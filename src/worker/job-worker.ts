@@ -38,6 +38,7 @@ export class JobWorker<Context = unknown> {
   private wakers: Array<() => void> = [];
   private readonly definitions: Map<string, AnyJobDefinition<Context>>;
   private unsubscribe: () => void = () => undefined;
+  private claiming: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: WorkerOptions<Context>) {
     this.definitions = new Map();
@@ -72,7 +73,7 @@ export class JobWorker<Context = unknown> {
     while (!this.stopping) {
       let job: JobRow | null = null;
       try {
-        job = await claimJob(this.options.db.pool, this.id, this.options.leaseSeconds, kinds, this.options.maxRunningPerAccount);
+        job = await this.claim(kinds);
       } catch (error) {
         if (!this.stopping) this.options.log.error({ err: error }, 'job claim failed');
       }
@@ -82,6 +83,16 @@ export class JobWorker<Context = unknown> {
       }
       await this.idle();
     }
+  }
+
+  /**
+   * This worker's slots claim one at a time: the per-account cap is read, not locked (claimJob), and two slots of one
+   * worker claiming together both passed it under load, so one account's second build ran beside its first.
+   */
+  private claim(kinds: readonly string[]): Promise<JobRow | null> {
+    const claimed = this.claiming.then(() => claimJob(this.options.db.pool, this.id, this.options.leaseSeconds, kinds, this.options.maxRunningPerAccount));
+    this.claiming = claimed.catch(() => undefined);
+    return claimed;
   }
 
   private idle(): Promise<void> {

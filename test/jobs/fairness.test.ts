@@ -56,6 +56,58 @@ describe('fair job claims across accounts', () => {
     expect(waiting.rows[0]?.status).toBe('queued');
   });
 
+  it('never lets one worker\'s own slots pass an account\'s cap together, even when they all claim at the same instant', async () => {
+    let releaseAll: () => void = () => undefined;
+    const mayFinish = new Promise<void>((resolve) => {
+      releaseAll = resolve;
+    });
+    let running = 0;
+    let mostAtOnce = 0;
+    const jobs = [
+      defineJob({
+        kind: 'build',
+        payload: z.object({}),
+        run: async () => {
+          running += 1;
+          mostAtOnce = Math.max(mostAtOnce, running);
+          await mayFinish;
+          running -= 1;
+        },
+      }),
+    ];
+    for (let i = 0; i < 6; i += 1) await enqueueJob(database.db.pool, { kind: 'build', accountId: accountA });
+    // Every connection of the pool open beforehand, so that the slots' claims reach the server together.
+    await Promise.all(Array.from({ length: 5 }, () => database.db.pool.query('SELECT pg_sleep(0.05)')));
+    // Six slots start claiming together: read, not locked, the cap of 1 was passed by every slot that read it at once.
+    const worker = new JobWorker({
+      db: database.db,
+      log: createLogger('silent'),
+      jobs,
+      context: undefined,
+      concurrency: 6,
+      pollIntervalMs: 20,
+      leaseSeconds: 30,
+      retryBaseMs: 20,
+      maxRunningPerAccount: 1,
+    });
+    worker.start();
+    try {
+      await waitFor('the first build to start', async () => running >= 1);
+      // Every slot has had time to claim (and poll) a few times over.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(mostAtOnce).toBe(1);
+      releaseAll();
+      await waitFor('all six builds', async () => {
+        const rows = await database.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE status = 'succeeded'`);
+        return rows.rows[0]?.n === 6;
+      });
+      expect(mostAtOnce).toBe(1);
+    } finally {
+      releaseAll();
+      await worker.stop();
+    }
+  });
+
   it('lets another account\'s job run at once while one account\'s two long jobs wait for a worker', async () => {
     let releaseA: () => void = () => undefined;
     const aMayFinish = new Promise<void>((resolve) => {
