@@ -32,24 +32,27 @@ const britishWords: Record<string, string> = {
   cancelled: 'canceled', cancelling: 'canceling', modelled: 'modeled', travelling: 'traveling', judgement: 'judgment',
 };
 
-/** One spelling for a word, the American one: "organisation" and "organization" are one term. Kept like stems (a search reads each word several times). */
-const americanCache = new Map<string, string>();
-function american(word: string): string {
-  let spelled = americanCache.get(word);
-  if (spelled === undefined) {
-    spelled = americanOf(word);
-    if (americanCache.size < 50_000) americanCache.set(word, spelled);
-  }
-  return spelled;
+/** A function of one word, remembered for the first 50,000 words: a search reads each of its words several times. */
+function perWord(compute: (word: string) => string): (word: string) => string {
+  const known = new Map<string, string>();
+  return (word) => {
+    let result = known.get(word);
+    if (result === undefined) {
+      result = compute(word);
+      if (known.size < 50_000) known.set(word, result);
+    }
+    return result;
+  };
 }
 
-function americanOf(word: string): string {
+/** One spelling for a word, the American one: "organisation" and "organization" are one term. */
+const american = perWord((word) => {
   const british = Object.hasOwn(britishWords, word) ? britishWords[word] : undefined;
   if (british) return british;
   if (word.endsWith('isation') || word.endsWith('isations')) return word.replace(/isation(s?)$/, 'ization$1');
   const verb = izeVerbs.exec(word);
   return verb ? `${verb[1]}iz${verb[2]}` : word;
-}
+});
 
 /** Lowercase words of a text: camelCase and punctuation split, apostrophes dropped ("don't" is "dont"), British spellings made American. */
 export function words(text: string): string[] {
@@ -65,15 +68,7 @@ export function words(text: string): string[] {
     .map(american);
 }
 
-const stemCache = new Map<string, string>();
-export function stem(word: string): string {
-  let stemmed = stemCache.get(word);
-  if (stemmed === undefined) {
-    stemmed = word.length > 2 ? stemmer(word) : word;
-    if (stemCache.size < 50_000) stemCache.set(word, stemmed);
-  }
-  return stemmed;
-}
+export const stem = perWord((word) => (word.length > 2 ? stemmer(word) : word));
 
 /** The index's terms of a text: its words, stemmed, without stop words. */
 export function terms(text: string): string[] {
@@ -152,25 +147,33 @@ function thingAt(stems: string[], index: number): boolean {
   return word !== undefined && (phrasesByFirstStem.get(word) ?? []).some((phrase) => phrase.stems.length === 1 && phrase.concept.startsWith('o_'));
 }
 
+/**
+ * The lexicon's phrases in a text's stemmed words, left to right, the longest at each place (with every concept a phrase of
+ * that length gives there). The words of a phrase are its own: "exclusion list" is not also the act of listing.
+ */
+function* phrasesIn(stems: readonly string[]): Generator<{ at: number; phrases: Phrase[] }> {
+  for (let at = 0; at < stems.length; ) {
+    const phrases: Phrase[] = [];
+    for (const phrase of phrasesByFirstStem.get(stems[at] as string) ?? []) {
+      if (phrases.length && phrase.stems.length < (phrases[0] as Phrase).stems.length) break;
+      if (phrase.stems.every((s, k) => stems[at + k] === s)) phrases.push(phrase);
+    }
+    if (phrases.length) yield { at, phrases };
+    at += Math.max(1, phrases[0]?.stems.length ?? 0);
+  }
+}
+
 /** The concepts a text speaks of: every lexicon phrase found in it, on whole stemmed words (stop words kept, for phrases such as "do not contact"). */
 export function conceptsOf(text: string): Set<string> {
   const all = words(text);
   const stems = all.map(lexiconStem);
   const found = new Set<string>();
-  for (let i = 0; i < stems.length; ) {
-    const candidates = phrasesByFirstStem.get(stems[i] as string) ?? [];
-    let longest = 0;
-    for (const phrase of candidates) {
-      if (phrase.stems.length < longest) break;
-      if (phrase.stems.every((s, k) => stems[i + k] === s)) {
-        // "a finished segment": a word of state before the thing it describes says what the thing is, not a question about progress.
-        const describesNext = phrase.concept === 'a_status' && phrase.stems.length === 1 && thingAt(stems, i + 1);
-        if (!describesNext) found.add(phrase.concept);
-        longest = phrase.stems.length;
-      }
+  for (const { at, phrases } of phrasesIn(stems)) {
+    for (const phrase of phrases) {
+      // "a finished segment": a word of state before the thing it describes says what the thing is, not a question about progress.
+      const describesNext = phrase.concept === 'a_status' && phrase.stems.length === 1 && thingAt(stems, at + 1);
+      if (!describesNext) found.add(phrase.concept);
     }
-    // The words of a phrase are its own: "exclusion list" is not also the act of listing.
-    i += Math.max(1, longest);
   }
   // "run" after a determiner, "runs" and "executions" name runs, not the act of running.
   all.forEach((word, i) => {
@@ -224,20 +227,10 @@ export function conceptsOf(text: string): Set<string> {
  */
 export function wordsOutsideAudienceNames(text: string): string[] {
   const all = words(text);
-  const stems = all.map(lexiconStem);
   const covered = new Array<boolean>(all.length).fill(false);
-  for (let i = 0; i < stems.length; ) {
-    let longest = 0;
-    let audience = false;
-    for (const phrase of phrasesByFirstStem.get(stems[i] as string) ?? []) {
-      if (phrase.stems.length < longest) break;
-      if (phrase.stems.every((s, k) => stems[i + k] === s)) {
-        longest = phrase.stems.length;
-        if (phrase.concept === 'o_audience') audience = true;
-      }
-    }
-    if (audience && longest > 1) for (let k = i; k < i + longest; k += 1) covered[k] = true;
-    i += Math.max(1, longest);
+  for (const { at, phrases } of phrasesIn(all.map(lexiconStem))) {
+    const length = (phrases[0] as Phrase).stems.length;
+    if (length > 1 && phrases.some((phrase) => phrase.concept === 'o_audience')) covered.fill(true, at, at + length);
   }
   return all.filter((_, i) => !covered[i]);
 }

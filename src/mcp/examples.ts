@@ -157,9 +157,12 @@ function ranksAbove(score: number, example: number, other: Ranked): boolean {
   return score > other.score || (score === other.score && example < other.example);
 }
 
-/** The words of a phrasing as the examples compare them: numbers name things, they are no words of an intent. */
+/** Numbers name things ("audience 7"), they are no words of an intent. */
+const isNumber = (word: string): boolean => /^[0-9]+$/.test(word);
+
+/** The words of a phrasing as the examples compare them. */
 function exampleWords(text: string): string[] {
-  return words(text).filter((word) => !/^[0-9]+$/.test(word));
+  return words(text).filter((word) => !isNumber(word));
 }
 
 function fieldOf(tokensOfExamples: string[][], termOf: (token: string) => string | null): Field {
@@ -209,7 +212,7 @@ interface WordModel {
  * words, "my list", is its concept and not its words), each pair of neighbouring words, and its concepts.
  */
 function featuresOf(text: string, concepts: readonly string[]): Set<string> {
-  const stems = wordsOutsideAudienceNames(text).filter((word) => !/^[0-9]+$/.test(word) && !stopWords.has(word)).map(stem);
+  const stems = wordsOutsideAudienceNames(text).filter((word) => !isNumber(word) && !stopWords.has(word)).map(stem);
   const features = new Set(stems.map((word) => `w:${word}`));
   for (let at = 1; at < stems.length; at += 1) features.add(`p:${stems[at - 1]} ${stems[at]}`);
   for (const concept of concepts) features.add(`c:${concept}`);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineJob } from '../../src/jobs/define.js';
+import { defineJob, type AnyJobDefinition } from '../../src/jobs/define.js';
 import { claimJob, enqueueJob } from '../../src/jobs/queue.js';
 import { createLogger } from '../../src/log.js';
 import { JobWorker } from '../../src/worker/job-worker.js';
@@ -25,6 +25,10 @@ describe('fair job claims across accounts', () => {
   afterAll(async () => {
     await database?.drop();
   });
+
+  /** A worker that polls often and runs at most one job of an account at a time. */
+  const workerOf = (jobs: AnyJobDefinition[], concurrency: number) =>
+    new JobWorker({ db: database.db, log: createLogger('silent'), jobs, context: undefined, concurrency, pollIntervalMs: 20, leaseSeconds: 30, retryBaseMs: 20, maxRunningPerAccount: 1 });
 
   it('skips the jobs of an account at its cap and takes another account\'s job instead', async () => {
     const firstOfA = await enqueueJob(database.db.pool, { kind: 'build', accountId: accountA });
@@ -79,17 +83,7 @@ describe('fair job claims across accounts', () => {
     // Every connection of the pool open beforehand, so that the slots' claims reach the server together.
     await Promise.all(Array.from({ length: 5 }, () => database.db.pool.query('SELECT pg_sleep(0.05)')));
     // Six slots start claiming together: read, not locked, the cap of 1 was passed by every slot that read it at once.
-    const worker = new JobWorker({
-      db: database.db,
-      log: createLogger('silent'),
-      jobs,
-      context: undefined,
-      concurrency: 6,
-      pollIntervalMs: 20,
-      leaseSeconds: 30,
-      retryBaseMs: 20,
-      maxRunningPerAccount: 1,
-    });
+    const worker = workerOf(jobs, 6);
     worker.start();
     try {
       await waitFor('the first build to start', async () => running >= 1);
@@ -128,17 +122,7 @@ describe('fair job claims across accounts', () => {
     ];
     await enqueueJob(database.db.pool, { kind: 'build', accountId: accountA });
     await enqueueJob(database.db.pool, { kind: 'build', accountId: accountA });
-    const worker = new JobWorker({
-      db: database.db,
-      log: createLogger('silent'),
-      jobs,
-      context: undefined,
-      concurrency: 2,
-      pollIntervalMs: 20,
-      leaseSeconds: 30,
-      retryBaseMs: 20,
-      maxRunningPerAccount: 1,
-    });
+    const worker = workerOf(jobs, 2);
     worker.start();
     try {
       await waitFor('the first build to start', async () => startedOfA.length === 1);

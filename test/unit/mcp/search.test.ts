@@ -102,6 +102,7 @@ describe('the three kinds of mistake, at their cause', () => {
     let checked = 0;
     for (const operation of operations) {
       const ownText = new Set(terms(`${operation.title} ${operation.summary} ${operation.description} ${operation.keywords.join(' ')} ${operation.operationId}`));
+      const ownPhrasings = new Set(examplePhrasings.filter((example) => example.expected === operation.operationId).flatMap((example) => terms(example.query)));
       for (const field of Object.keys(operation.input.shape)) {
         if (/[A-Z]/.test(field) || terms(field).some((term) => ownText.has(term))) continue;
         // A word that is only the name of this operation's field says nothing about the operation: the operations' own
@@ -109,7 +110,6 @@ describe('the three kinds of mistake, at their cause', () => {
         // format", "limit 5 suggestions"): then the vote is learnt from them, not leaked from a field name.
         checked += 1;
         expect(describedRanking(field), `${field} → ${operation.operationId}`).not.toContain(operation.operationId);
-        const ownPhrasings = new Set(examplePhrasings.filter((example) => example.expected === operation.operationId).flatMap((example) => terms(example.query)));
         if (terms(field).some((term) => ownPhrasings.has(term))) continue;
         expect(rank(field), `${field} → ${operation.operationId}`).not.toContain(operation.operationId);
       }
