@@ -26,6 +26,7 @@ import { createContactServices, type ContactServices } from './providers/contact
 import { localExportStorage } from './providers/export-storage.js';
 import { createMailer } from './providers/mailer.js';
 import { isCatalogEmpty, seedCatalog } from './seed/load.js';
+import { createSearchIndexes, missingSearchIndexes } from './seed/search-indexes.js';
 import { ensurePrivateFolder, writePrivateFile } from './store/data-dir.js';
 import { openDatabase, type Database, type DatabaseOptions } from './store/db.js';
 import { embeddedSettingsOf, startEmbeddedPostgres, type EmbeddedServer } from './store/embedded.js';
@@ -231,9 +232,25 @@ async function prepareDatabase(connectionString: string, config: Config, log: Lo
     const applied = await migrate(setup.pool);
     if (applied.length) log.info({ applied }, 'migrations applied');
     if (config.SEED_ON_EMPTY && (await isCatalogEmpty(setup))) await seedOnFirstStart(setup, config, say);
+    else await repairInterruptedLoad(setup, log, say);
   } finally {
     await setup.close();
   }
+}
+
+/**
+ * A large seed or import drops the search indexes, commits the rows, then builds them again: a process stopped in between
+ * leaves a catalog that is not empty (so no seed runs again) and searches every row without an index. The next start
+ * builds what is missing and refreshes the planner's statistics, which the load had not reached either.
+ */
+async function repairInterruptedLoad(db: Database, log: Logger, say: (line: string) => void): Promise<void> {
+  if (await isCatalogEmpty(db)) return;
+  const missing = await missingSearchIndexes(db.pool);
+  if (missing.length === 0) return;
+  say(`The catalog lacks ${missing.length} search index(es), as an interrupted load leaves it: building them ...`);
+  await createSearchIndexes(db, missing, { maintenanceWorkMem: '256MB' });
+  for (const table of new Set(missing.map((definition) => definition.table))) await db.pool.query(`ANALYZE ${table}`);
+  log.warn({ built: missing.map((definition) => definition.name) }, 'missing search indexes built');
 }
 
 async function seedOnFirstStart(db: Database, config: Config, say: (line: string) => void): Promise<void> {

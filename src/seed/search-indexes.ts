@@ -91,10 +91,15 @@ export async function createSearchIndexes(
   await Promise.all(Array.from({ length: parallelism }, worker));
 }
 
+/** The search indexes the migrations define that the catalog tables lack. */
+export async function missingSearchIndexes(db: Queryable): Promise<IndexDefinition[]> {
+  const existing = await existingIndexes(db);
+  return (await readSearchIndexDefinitions()).filter((d) => !existing.has(d.name));
+}
+
 /** Creates whichever search indexes of the catalog tables are missing. */
 export async function ensureSearchIndexes(db: Database): Promise<string[]> {
-  const existing = await existingIndexes(db.pool);
-  const missing = (await readSearchIndexDefinitions()).filter((d) => !existing.has(d.name));
+  const missing = await missingSearchIndexes(db.pool);
   await createSearchIndexes(db, missing);
   return missing.map((d) => d.name);
 }
