@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { RetentionTask } from '../jobs/index.js';
 import type { Queryable } from '../store/db.js';
 import { canonicalJson } from '../core/search/cursor.js';
@@ -10,7 +11,8 @@ import { AppError } from '../errors.js';
  * unless it was a 5xx or a refusal to try later (409, 429, 503), which say nothing ran. A repeat
  * with the same key and the same request gets that answer again, with `Idempotent-Replayed: true`,
  * and charges nothing; the same key with another request is 400 idempotency_mismatch; a repeat
- * while the first is still running is 409 idempotency_in_flight.
+ * while the first is still running waits up to a quarter of a second for its answer, then is 409
+ * idempotency_in_flight.
  *
  * A process that dies while it runs a request leaves its claim in flight: repeats get 409 until
  * `inFlightLeaseMs` has passed, then the next repeat runs the request again. Charges made by the
@@ -38,6 +40,8 @@ export const idempotencyHeader = 'idempotency-key';
 export const replayedHeader = 'Idempotent-Replayed';
 export const idempotencyRetentionHours = 24;
 const maxKeyLength = 255;
+/** How long a repeat waits for a claim in flight to finish before it is told 409: a run's answer is stored as it is sent. */
+const inFlightWaitMs = 250;
 
 /**
  * A one-row FROM item that makes the statement's (autocommit) transaction commit without waiting for
@@ -85,10 +89,11 @@ export function isKept(status: number): boolean {
  */
 export async function claimIdempotencyKey(
   db: Queryable,
-  claim: { accountId: number; key: string; hash: string; operationId: string; inFlightLeaseMs: number },
+  claim: { accountId: number; key: string; hash: string; operationId: string; inFlightLeaseMs: number; inFlightWaitMs?: number },
 ): Promise<Claim> {
   const { accountId, key, hash, operationId, inFlightLeaseMs } = claim;
-  for (let attempt = 0; attempt < 3; attempt += 1) {
+  const waitUntil = Date.now() + (claim.inFlightWaitMs ?? inFlightWaitMs);
+  for (let attempt = 0; ; attempt += 1) {
     // A new key, an expired one, or an in-flight claim whose lease ran out: this request runs.
     const taken = await db.query<{ generation: string }>(
       `INSERT INTO idempotent_requests (account_id, key, request_hash, operation_id, state, locked_until)
@@ -128,7 +133,11 @@ export async function claimIdempotencyKey(
       };
     }
     const row = await flushedRow(db, accountId, key);
-    if (!row) continue; // deleted between the two statements (the first answered 5xx): try to take it again
+    if (!row) {
+      // Deleted between the two statements (the first answered 5xx): try to take it again.
+      if (attempt < 3) continue;
+      throw new AppError('idempotency_in_flight', 'A request with this Idempotency-Key is changing state; retry in a moment.', { details: { retryAfterSeconds: 1 } });
+    }
     if (row.request_hash !== hash) {
       throw new AppError(
         'idempotency_mismatch',
@@ -137,13 +146,18 @@ export async function claimIdempotencyKey(
       );
     }
     if (row.state === 'in_flight') {
+      // The first run's answer is sent while it is stored: a repeat sent the moment it arrived finds the claim still in
+      // flight for a millisecond or two, and is answered with the replay rather than told to come back.
+      if (Date.now() < waitUntil) {
+        await delay(Math.min(5 * 2 ** Math.min(attempt, 4), Math.max(1, waitUntil - Date.now())));
+        continue;
+      }
       throw new AppError('idempotency_in_flight', 'A request with this Idempotency-Key is still running; retry after it answers.', {
         details: { retryAfterSeconds: 1 },
       });
     }
     return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body ?? 'null' };
   }
-  throw new AppError('idempotency_in_flight', 'A request with this Idempotency-Key is changing state; retry in a moment.', { details: { retryAfterSeconds: 1 } });
 }
 
 /**

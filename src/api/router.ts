@@ -77,8 +77,17 @@ export function createApiRouter(context: AppContext, handlers: readonly BoundHan
           const result = await handler.run(input, requestContext);
           const status = result.status ?? 200;
           const body = JSON.stringify(envelope(operation, result));
-          if (claim?.kind === 'run') await claim.finish(status, body);
+          if (claim?.kind !== 'run') {
+            res.status(status).type('application/json').send(body);
+            return;
+          }
+          // The answer goes out while its copy is stored: a repeat that arrives before the store has committed waits for
+          // it (claimIdempotencyKey), and a store that fails leaves the claim in flight, which a repeat after the lease
+          // runs again under the same ledger key, charging nothing twice.
+          const stored = claim.finish(status, body);
+          claim = null;
           res.status(status).type('application/json').send(body);
+          await stored.catch((error: unknown) => requestContext.log.error({ err: error }, 'idempotent answer not stored'));
         } catch (error) {
           if (claim?.kind === 'run') {
             const appError = toAppError(error);

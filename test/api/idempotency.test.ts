@@ -85,6 +85,35 @@ describe('Idempotency-Key', () => {
     expect(firstRuns).toHaveLength(1);
   });
 
+  it('replays to a repeat sent the moment the first answer arrives, though that answer is stored while it is sent', async () => {
+    const account = await app.createAccount({ credits: 1_000 });
+    for (let round = 0; round < 20; round += 1) {
+      const body = { apiKey: account.apiKey, searchParams: {}, pageSize: 2 };
+      const first = await post('/v1/company-search', body, `at-once-${round}`);
+      const again = await post('/v1/company-search', body, `at-once-${round}`);
+      expect(first.status).toBe(200);
+      expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+      expect(again.body).toEqual(first.body);
+    }
+    expect(await balanceOf(app, account.apiKey)).toBe(1_000 - 20 * 2);
+  });
+
+  it('makes a repeat wait for a claim in flight that finishes soon, and answers it with the replay', async () => {
+    const account = await app.createAccount({ credits: 10 });
+    const claim = { accountId: account.accountId, key: 'finishing', hash: 'h', operationId: 'companySearch', inFlightLeaseMs: 60_000 };
+    const first = await claimIdempotencyKey(app.db.pool, claim);
+    const repeat = claimIdempotencyKey(app.db.pool, { ...claim, inFlightWaitMs: 5_000 });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    if (first.kind === 'run') await first.finish(200, '{"output":"first"}');
+    await expect(repeat).resolves.toEqual({ kind: 'replay', status: 200, body: '{"output":"first"}' });
+    // One that does not finish within the wait is told to come back.
+    const stuck = { ...claim, key: 'stuck' };
+    await claimIdempotencyKey(app.db.pool, stuck);
+    const started = Date.now();
+    await expect(claimIdempotencyKey(app.db.pool, { ...stuck, inFlightWaitMs: 100 })).rejects.toMatchObject({ code: 'idempotency_in_flight' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+  });
+
   it('refuses a key that is too long, and ignores the header on GET', async () => {
     const account = await app.createAccount({ credits: 10 });
     const long = await post('/v1/company-search', { apiKey: account.apiKey, searchParams: {}, pageSize: 1 }, 'k'.repeat(256));
@@ -165,6 +194,10 @@ describe('Idempotency-Key', () => {
 
 /** A key's row as a crash leaves it when the answer was never stored: in flight, its lease run out. */
 async function leaveInFlightWithLeaseRunOut(app: TestApp, accountId: number, key: string): Promise<void> {
+  // The answer is stored while it is sent: the crash comes after that store, or the store would undo it.
+  await expect
+    .poll(async () => (await app.db.pool.query(`SELECT state FROM idempotent_requests WHERE account_id = $1 AND key = $2`, [accountId, key])).rows[0]?.state, { timeout: 5_000, interval: 5 })
+    .toBe('done');
   await app.db.pool.query(
     `UPDATE idempotent_requests SET state = 'in_flight', response_status = NULL, response_body = NULL, locked_until = now() - interval '1 second'
       WHERE account_id = $1 AND key = $2`,
