@@ -72,10 +72,10 @@ describe('the generalisation set', () => {
     );
     // Floors below the figures in BENCHMARKS.md (the targets, 92 % and 99 % held out, are not reached yet).
     expect(held.top1Rate).toBeGreaterThanOrEqual(0.89);
-    expect(held.top3Rate).toBeGreaterThanOrEqual(0.95);
+    expect(held.top3Rate).toBeGreaterThanOrEqual(0.96);
     expect(probed.top1Rate).toBeGreaterThanOrEqual(0.88);
     expect(probed.top3Rate).toBeGreaterThanOrEqual(0.97);
-    expect(wrote.top1Rate).toBeGreaterThanOrEqual(0.84);
+    expect(wrote.top1Rate).toBeGreaterThanOrEqual(0.82);
     expect(wrote.top3Rate).toBeGreaterThanOrEqual(0.95);
     expect(tuned.top1Rate).toBeGreaterThanOrEqual(0.94);
     expect(tuned.top3Rate).toBeGreaterThanOrEqual(0.98);
