@@ -436,9 +436,22 @@ const literals: [RegExp, string][] = [
   [/\b(with|than|over|under|above|below|between|to|and|of|from|least|most|about|around)\s+(\d[\d,.]*(?:\s*(?:-|–|to|and)\s*\d[\d,.]*)?\s*[km+]?)\s*(?:people|employees|staff|persons|workers|heads|ftes?)\b/gi, '$1 $2 headcount'],
 ];
 
-/** A query with its quoted literals said in words and its typos corrected in place (punctuation kept for readQuery, camelCase identifiers left as they are). */
+/**
+ * What a request says it does not want ("not the run's status", "don't create a new one", "no need to fetch its runs
+ * again", "instead of deleting it"), up to the end of its clause or a word that turns back to the request ("but", "just",
+ * "then"). Its words name the neighbour the request is not for, and read as asked they pulled that neighbour up. Left
+ * alone: a refusal that is the request itself, to keep someone out ("do not contact list", "never show me them again",
+ * "don't target audience 3 again"). Chosen with every labelled set left out in turn (BENCHMARKS.md).
+ */
+const refusal =
+  /\b(?:don'?t|do not|no need to|never|instead of|rather than|not)\s+(?!yet\b|sure\b|only\b|just\b|contact\b|call\b|email\b|e-mail\b|target\b|show\b|prospect\b|reach\b|pitch\b|approach\b|sell\b|market\b|touch\b|bother\b|needed\b|want\b)(?:(?!\b(?:but|just|only|instead|then|and|again)\b)[^,.;:!?])*(?![^,.;:!?]*\bagain\b)/gi;
+
+/**
+ * A query as the ranker reads it: without what it refuses (`refusal`; a comma keeps the clauses around it apart), its quoted
+ * literals said in words and its typos corrected in place (punctuation kept for readQuery, camelCase identifiers left as they are).
+ */
 export function corrected(text: string): string {
-  let plain = text;
+  let plain = text.replace(refusal, ' , ');
   for (const [pattern, words] of literals) plain = plain.replace(pattern, words);
   return plain.replace(/[A-Za-z]+/g, (word) => (/^[A-Z]?[a-z]+$/.test(word) ? spellingOf(word.toLowerCase()) : word));
 }

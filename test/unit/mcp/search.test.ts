@@ -73,10 +73,10 @@ describe('the generalisation set', () => {
     // Floors below the figures in BENCHMARKS.md (the targets, 92 % and 99 % held out, are not reached yet).
     expect(held.top1Rate).toBeGreaterThanOrEqual(0.89);
     expect(held.top3Rate).toBeGreaterThanOrEqual(0.96);
-    expect(probed.top1Rate).toBeGreaterThanOrEqual(0.88);
-    expect(probed.top3Rate).toBeGreaterThanOrEqual(0.97);
-    expect(wrote.top1Rate).toBeGreaterThanOrEqual(0.82);
-    expect(wrote.top3Rate).toBeGreaterThanOrEqual(0.95);
+    expect(probed.top1Rate).toBeGreaterThanOrEqual(0.89);
+    expect(probed.top3Rate).toBeGreaterThanOrEqual(0.98);
+    expect(wrote.top1Rate).toBeGreaterThanOrEqual(0.85);
+    expect(wrote.top3Rate).toBeGreaterThanOrEqual(0.96);
     expect(tuned.top1Rate).toBeGreaterThanOrEqual(0.94);
     expect(tuned.top3Rate).toBeGreaterThanOrEqual(0.98);
     expect(old.top1Rate).toBeGreaterThanOrEqual(0.93);
@@ -182,6 +182,16 @@ describe('reading a query the way people write one', () => {
     expect(spellingOf('kubernetes')).toBe('kubernetes');
     // British and American spellings are one term.
     expect(terms('organisations')).toEqual(terms('organizations'));
+  });
+
+  it('reads a request without what it refuses, unless keeping someone out is the request', () => {
+    expect(corrected("I don't need the export link, is the build of audience 9 finished?")).not.toMatch(/export/);
+    expect(corrected("not the run's status: the records run 71 found")).not.toMatch(/status/);
+    expect(corrected('do not contact list of people')).toMatch(/contact/);
+    expect(corrected('never show me anyone from audience 3 again')).toMatch(/show me anyone/);
+    expect(corrected("don't target the companies from my last campaign audience again")).toMatch(/target the companies/);
+    // Read as asked, the refused export named the export's status operation first.
+    expect(rank("I don't need the export link, is the build of audience 9 finished?")[0]).toBe('getAudienceStatus');
   });
 
   it('says quoted literals in words: an email address, a profile URL, a headcount', () => {
