@@ -73,7 +73,7 @@ describe('the generalisation set', () => {
     // Floors below the figures in BENCHMARKS.md (the targets, 92 % and 99 % held out, are not reached yet).
     expect(held.top1Rate).toBeGreaterThanOrEqual(0.89);
     expect(held.top3Rate).toBeGreaterThanOrEqual(0.96);
-    expect(probed.top1Rate).toBeGreaterThanOrEqual(0.89);
+    expect(probed.top1Rate).toBeGreaterThanOrEqual(0.90);
     expect(probed.top3Rate).toBeGreaterThanOrEqual(0.98);
     expect(wrote.top1Rate).toBeGreaterThanOrEqual(0.85);
     expect(wrote.top3Rate).toBeGreaterThanOrEqual(0.96);
