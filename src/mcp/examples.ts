@@ -59,11 +59,19 @@ export class ExampleIndex {
     this.expected = examples.map((example) => example.expected);
     this.scores = new Float64Array(examples.length);
     this.termsMatched = new Uint16Array(examples.length);
-    const texts = examples.map((example) => corrected(example.query));
-    const conceptsOfExamples = texts.map((text) => [...readQuery(text).concepts]);
-    this.text = fieldOf(texts.map(exampleWords), (token) => (stopWords.has(token) ? null : stem(token)));
-    this.concepts = fieldOf(conceptsOfExamples, (token) => token);
-    this.model = wordModelOf(texts.map((text, example) => featuresOf(text, conceptsOfExamples[example] as string[])), this.expected);
+    const read = examples.map((example) => readExample(example.query));
+    this.text = fieldOf(
+      read.map((example) => example.words),
+      (token) => (stopWords.has(token) ? null : stem(token)),
+    );
+    this.concepts = fieldOf(
+      read.map((example) => example.concepts),
+      (token) => token,
+    );
+    this.model = wordModelOf(
+      read.map((example) => example.features),
+      this.expected,
+    );
   }
 
   /**
@@ -146,6 +154,29 @@ export class ExampleIndex {
       }
     }
   }
+}
+
+interface ReadExample {
+  words: string[];
+  concepts: string[];
+  features: Set<string>;
+}
+
+/**
+ * Each phrasing read once per process: the measurements build an index for every labelled set left out in turn (some fifty
+ * of five thousand examples each), and reading a phrasing (spelling, clauses, concepts) is most of what a build costs.
+ */
+const readExamples = new Map<string, ReadExample>();
+
+function readExample(query: string): ReadExample {
+  let read = readExamples.get(query);
+  if (!read) {
+    const text = corrected(query);
+    const concepts = [...readQuery(text).concepts];
+    read = { words: exampleWords(text), concepts, features: featuresOf(text, concepts) };
+    readExamples.set(query, read);
+  }
+  return read;
 }
 
 interface Ranked {
@@ -240,10 +271,18 @@ function wordModelOf(featuresOfExamples: Set<string>[], expected: string[]): Wor
     // Laplace's rule: an act none of an operation's phrasings asks for is still not ruled out for it.
     if (feature.startsWith('c:a_')) logAbsent.set(feature, row.map((count, operation) => Math.log(1 - (count + 1) / ((documents[operation] as number) + 2))));
   }
+  // log((count + k) / (total + k·V)), with the denominators' logs taken once: most counts are 0 (a feature of a few operations).
+  const denominators = (k: number) => Float64Array.from(totals, (total) => Math.log(total + k * counts.size));
+  const smoothed = { word: { k: smoothing, unseen: Math.log(smoothing), denominators: denominators(smoothing) }, pair: { k: pairSmoothing, unseen: Math.log(pairSmoothing), denominators: denominators(pairSmoothing) } };
   const logProbabilities = new Map<string, Float64Array>();
   for (const [feature, row] of counts) {
-    const k = feature.startsWith('p:') ? pairSmoothing : smoothing;
-    logProbabilities.set(feature, row.map((count, operation) => Math.log((count + k) / ((totals[operation] as number) + k * counts.size))));
+    const { k, unseen, denominators: logDenominators } = feature.startsWith('p:') ? smoothed.pair : smoothed.word;
+    const logs = new Float64Array(row.length);
+    for (let operation = 0; operation < row.length; operation += 1) {
+      const count = row[operation] as number;
+      logs[operation] = (count === 0 ? unseen : Math.log(count + k)) - (logDenominators[operation] as number);
+    }
+    logProbabilities.set(feature, logs);
   }
   const allAbsent = new Float64Array(operations.length);
   for (const row of logAbsent.values()) for (let operation = 0; operation < operations.length; operation += 1) allAbsent[operation] = (allAbsent[operation] as number) + (row[operation] as number);
