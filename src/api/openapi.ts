@@ -77,7 +77,7 @@ function operationObject(operation: AnyOperation, isAlias: boolean, rateLimits: 
       description:
         'Makes a retry safe: a repeat with the same key and the same body within 24 hours answers the first answer again ' +
         '(with Idempotent-Replayed: true) and charges nothing; the same key with another body is 400 idempotency_mismatch; ' +
-        'a repeat while the first still runs is 409 idempotency_in_flight. Keys are per account.',
+        'a repeat while the first still runs waits up to 250 ms for its answer, then is 409 idempotency_in_flight. Keys are per account.',
     });
   }
   const bodyProperties = Object.fromEntries(Object.entries(properties).filter(([name]) => !inPath.has(name)));
