@@ -26,7 +26,7 @@ import { createContactServices, type ContactServices } from './providers/contact
 import { localExportStorage } from './providers/export-storage.js';
 import { createMailer } from './providers/mailer.js';
 import { isCatalogEmpty, seedCatalog } from './seed/load.js';
-import { createSearchIndexes, missingSearchIndexes } from './seed/search-indexes.js';
+import { ensureSearchIndexes } from './seed/search-indexes.js';
 import { ensurePrivateFolder, writePrivateFile } from './store/data-dir.js';
 import { openDatabase, type Database, type DatabaseOptions } from './store/db.js';
 import { embeddedSettingsOf, startEmbeddedPostgres, type EmbeddedServer } from './store/embedded.js';
@@ -231,8 +231,9 @@ async function prepareDatabase(connectionString: string, config: Config, log: Lo
   try {
     const applied = await migrate(setup.pool);
     if (applied.length) log.info({ applied }, 'migrations applied');
-    if (config.SEED_ON_EMPTY && (await isCatalogEmpty(setup))) await seedOnFirstStart(setup, config, say);
-    else await repairInterruptedLoad(setup, log, say);
+    const empty = await isCatalogEmpty(setup);
+    if (empty && config.SEED_ON_EMPTY) await seedOnFirstStart(setup, config, say);
+    else if (!empty) await repairInterruptedLoad(setup, log, say);
   } finally {
     await setup.close();
   }
@@ -244,13 +245,11 @@ async function prepareDatabase(connectionString: string, config: Config, log: Lo
  * builds what is missing and refreshes the planner's statistics, which the load had not reached either.
  */
 async function repairInterruptedLoad(db: Database, log: Logger, say: (line: string) => void): Promise<void> {
-  if (await isCatalogEmpty(db)) return;
-  const missing = await missingSearchIndexes(db.pool);
-  if (missing.length === 0) return;
-  say(`The catalog lacks ${missing.length} search index(es), as an interrupted load leaves it: building them ...`);
-  await createSearchIndexes(db, missing, { maintenanceWorkMem: '256MB' });
-  for (const table of new Set(missing.map((definition) => definition.table))) await db.pool.query(`ANALYZE ${table}`);
-  log.warn({ built: missing.map((definition) => definition.name) }, 'missing search indexes built');
+  const built = await ensureSearchIndexes(db, {
+    maintenanceWorkMem: '256MB',
+    beforeBuilding: (missing) => say(`The catalog lacks ${missing.length} search index(es), as an interrupted load leaves it: building them ...`),
+  });
+  if (built.length) log.warn({ built }, 'missing search indexes built');
 }
 
 async function seedOnFirstStart(db: Database, config: Config, say: (line: string) => void): Promise<void> {

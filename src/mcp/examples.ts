@@ -61,18 +61,9 @@ export class ExampleIndex {
     this.scores = new Float64Array(examples.length);
     this.termsMatched = new Uint16Array(examples.length);
     const read = examples.map((example) => readExample(example.query));
-    this.text = fieldOf(
-      read.map((example) => example.words),
-      (token) => (stopWords.has(token) ? null : stem(token)),
-    );
-    this.concepts = fieldOf(
-      read.map((example) => example.concepts),
-      (token) => token,
-    );
-    this.model = wordModelOf(
-      read.map((example) => example.features),
-      this.expected,
-    );
+    this.text = fieldOf(read.map((example) => example.words), (token) => (stopWords.has(token) ? null : stem(token)));
+    this.concepts = fieldOf(read.map((example) => example.concepts), (token) => token);
+    this.model = wordModelOf(read.map((example) => example.features), this.expected);
   }
 
   /**
@@ -273,15 +264,16 @@ function wordModelOf(featuresOfExamples: Set<string>[], expected: string[]): Wor
     if (feature.startsWith('c:a_')) logAbsent.set(feature, row.map((count, operation) => Math.log(1 - (count + 1) / ((documents[operation] as number) + 2))));
   }
   // log((count + k) / (total + k·V)), with the denominators' logs taken once: most counts are 0 (a feature of a few operations).
-  const denominators = (k: number) => Float64Array.from(totals, (total) => Math.log(total + k * counts.size));
-  const smoothed = { word: { k: smoothing, unseen: Math.log(smoothing), denominators: denominators(smoothing) }, pair: { k: pairSmoothing, unseen: Math.log(pairSmoothing), denominators: denominators(pairSmoothing) } };
+  const smoothedBy = (k: number) => ({ k, unseen: Math.log(k), denominators: Float64Array.from(totals, (total) => Math.log(total + k * counts.size)) });
+  const words = smoothedBy(smoothing);
+  const pairs = smoothedBy(pairSmoothing);
   const logProbabilities = new Map<string, Float64Array>();
   for (const [feature, row] of counts) {
-    const { k, unseen, denominators: logDenominators } = feature.startsWith('p:') ? smoothed.pair : smoothed.word;
+    const { k, unseen, denominators } = feature.startsWith('p:') ? pairs : words;
     const logs = new Float64Array(row.length);
     for (let operation = 0; operation < row.length; operation += 1) {
       const count = row[operation] as number;
-      logs[operation] = (count === 0 ? unseen : Math.log(count + k)) - (logDenominators[operation] as number);
+      logs[operation] = (count === 0 ? unseen : Math.log(count + k)) - (denominators[operation] as number);
     }
     logProbabilities.set(feature, logs);
   }

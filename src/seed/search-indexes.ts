@@ -91,15 +91,19 @@ export async function createSearchIndexes(
   await Promise.all(Array.from({ length: parallelism }, worker));
 }
 
-/** The search indexes the migrations define that the catalog tables lack. */
-export async function missingSearchIndexes(db: Queryable): Promise<IndexDefinition[]> {
-  const existing = await existingIndexes(db);
-  return (await readSearchIndexDefinitions()).filter((d) => !existing.has(d.name));
-}
-
-/** Creates whichever search indexes of the catalog tables are missing. */
-export async function ensureSearchIndexes(db: Database): Promise<string[]> {
-  const missing = await missingSearchIndexes(db.pool);
-  await createSearchIndexes(db, missing);
+/**
+ * Creates whichever search indexes of the catalog tables are missing, and refreshes the statistics of the tables that
+ * got one (a load stopped before its indexes was stopped before its ANALYZE too). `beforeBuilding` hears of them first.
+ */
+export async function ensureSearchIndexes(
+  db: Database,
+  options: { maintenanceWorkMem?: string; beforeBuilding?: (missing: readonly IndexDefinition[]) => void } = {},
+): Promise<string[]> {
+  const existing = await existingIndexes(db.pool);
+  const missing = (await readSearchIndexDefinitions()).filter((d) => !existing.has(d.name));
+  if (missing.length === 0) return [];
+  options.beforeBuilding?.(missing);
+  await createSearchIndexes(db, missing, options.maintenanceWorkMem ? { maintenanceWorkMem: options.maintenanceWorkMem } : {});
+  for (const table of new Set(missing.map((d) => d.table))) await db.pool.query(`ANALYZE ${table}`);
   return missing.map((d) => d.name);
 }
