@@ -414,8 +414,9 @@ describe('durability of batch contact jobs', () => {
     expect(items.rows.every((r) => r.attempts === 2)).toBe(true);
     // Not before: every item completed after the dead worker's lease ran out.
     expect(Math.min(...items.rows.map((r) => r.completed_at.getTime()))).toBeGreaterThanOrEqual(leaseEnd);
-    // The job waited in the queue, not on a worker, and its wait was not an attempt.
-    expect(await jobOf(vendorApp, job.taskId)).toEqual([{ status: 'succeeded', attempts: 1, locked_by: null }]);
+    // The job waited in the queue, not on a worker, and its wait was not an attempt. The task says DONE before its job's
+    // row is marked succeeded (the worker marks it when the handler returns), so the row is waited for.
+    await expect.poll(() => jobOf(vendorApp, job.taskId), { timeout: 10_000, interval: 20 }).toEqual([{ status: 'succeeded', attempts: 1, locked_by: null }]);
     await expectChargedOnce(job.accountId, job.apiKey, job.taskId, job.people);
   });
 
