@@ -25,6 +25,11 @@ interface Case {
   /** Credits the call charges (at once). */
   credits: number;
   check: (output: any) => void;
+  /**
+   * For a call that starts work in the background: waits for it and returns what it charged, so
+   * the balance is read once the work is done rather than racing it.
+   */
+  settled?: (apiKey: string, output: any) => Promise<number>;
 }
 
 describe('the list-building operations over MCP', () => {
@@ -97,6 +102,16 @@ describe('the list-building operations over MCP', () => {
       payload: async (k) => ({ savedSearchId: (await saved(k)).savedSearchId, maxNewRecords: 3 }),
       credits: 0,
       check: (o) => expect(o).toMatchObject({ status: 'QUEUED', maxNewRecords: 3 }),
+      settled: async (k, o) => {
+        let charged = -1;
+        await waitFor('the run', async () => {
+          const run = ok(await app.request('GET', `/v1/saved-searches/${o.savedSearchId}/runs/${o.runId}?apiKey=${k}`)).body.output;
+          charged = run.creditsCharged;
+          return run.status === 'DONE';
+        });
+        expect(charged).toBeGreaterThan(0);
+        return charged;
+      },
     },
     getSavedSearchRun: { payload: async (k) => finishedRun(k), credits: 0, check: (o) => expect(o).toMatchObject({ status: 'DONE', newRecords: 2, creditsCharged: 4 }) },
     listSavedSearchRuns: { payload: async (k) => ({ savedSearchId: (await finishedRun(k)).savedSearchId }), credits: 0, check: (o) => expect(o.data).toHaveLength(1) },
@@ -129,8 +144,9 @@ describe('the list-building operations over MCP', () => {
           const answer = surface === '/mcp' ? await client.callTool('call_operation', { operationId: id, payload }) : await client.callTool(id, payload);
           expect(answer.isError, `${id}: ${answer.content[0]?.text}`).toBeFalsy();
           cases[id].check(answer.structuredContent.output);
+          const later = (await cases[id].settled?.(account.apiKey, answer.structuredContent.output)) ?? 0;
           const after = ok(await app.request('GET', `/v1/credits?apiKey=${account.apiKey}`)).body.output.balance;
-          expect(before - after, id).toBe(cases[id].credits);
+          expect(before - after, id).toBe(cases[id].credits + later);
           if (cases[id].credits > 0) expect(answer.structuredContent.chargeInfo.creditsCharged, id).toBe(cases[id].credits);
         }
       } finally {
