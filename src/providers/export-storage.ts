@@ -1,9 +1,12 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ExportStorage } from '../core/ports/export-storage.js';
 import { ensurePrivateFolder, privateFileMode } from './private-files.js';
+
+/** Tells apart the partial files of writes in flight at once in this process. */
+let partialFiles = 0;
 
 /** Export files in a local folder, owner-only (see private-files.ts). */
 export function localExportStorage(root: string): ExportStorage {
@@ -18,7 +21,9 @@ export function localExportStorage(root: string): ExportStorage {
     async write(key, chunks) {
       const file = resolve(key);
       await ensurePrivateFolder(root, path.dirname(file));
-      const partial = `${file}.${process.pid}.partial`;
+      const partial = `${file}.${process.pid}.${(partialFiles += 1)}.partial`;
+      // Opened before anything is written: a stream that opens its file itself may create it after a failed write's rm.
+      const handle = await open(partial, 'w', privateFileMode);
       let bytes = 0;
       try {
         await pipeline(
@@ -29,10 +34,11 @@ export function localExportStorage(root: string): ExportStorage {
               yield buffer;
             }
           })(),
-          createWriteStream(partial, { mode: privateFileMode }),
+          handle.createWriteStream(),
         );
         await rename(partial, file);
       } catch (error) {
+        await handle.close().catch(() => undefined);
         await rm(partial, { force: true });
         throw error;
       }
