@@ -20,7 +20,9 @@ import { examplePhrasings } from './phrasings/index.js';
  *    asks for another act, answer or thing ranks it lower, and a question about progress finds
  *    the status operation, not the one that started the work.
  *  - examples (examples.ts): the query is also compared with labelled phrasings of each operation
- *    (src/mcp/phrasings), and each operation's vote from its nearest ones is added to its score.
+ *    (src/mcp/phrasings): each operation's vote from its nearest ones, and its probability under two
+ *    models of their words (naive Bayes, and a softmax regression that weighs the words telling
+ *    neighbours apart), are added to its score.
  * Input field names are indexed only as whole identifiers (maxProspectsToEnrich), never as
  * words: a field called `name` must not pull its operation up for every query that says "name".
  * Everything is built once at module load; a search is one MiniSearch query plus a few
@@ -236,6 +238,11 @@ export const weights = {
   examples: 0.5,
   /** The examples' word model: each operation's likelihood (0 to 1, summing to 1 over all). */
   likelihood: 2,
+  /**
+   * The examples' softmax regression: each operation's probability (0 to 1, summing to 1). Every labelled set left out in
+   * turn (7,068): without it 89.5 % top-1; at 1, 1.5, 2.5, 3.5 and 5, 90.7, 91.0, 91.2, 91.0 and 90.8 %.
+   */
+  classifier: 2.5,
 };
 
 /** The MiniSearch query of a text: its words (fuzzy only when unknown), the concepts it speaks of, and any identifier it quotes. */
@@ -291,6 +298,7 @@ export function rankOperations(asTyped: string, examples: ExampleIndex = default
   };
   for (const [operationId, vote] of examples.votes(text, concepts)) add(operationId, weights.examples * vote);
   for (const [operationId, likelihood] of examples.likelihoods(text, concepts)) add(operationId, weights.likelihood * likelihood);
+  for (const [operationId, probability] of examples.probabilities(text, concepts)) add(operationId, weights.classifier * probability);
   return [...scores.entries()].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
 }
 

@@ -124,3 +124,45 @@ describe('ExampleIndex.likelihoods', () => {
     expect(twelve.get('companyCount')).toBeCloseTo(seven.get('companyCount') as number, 12);
   });
 });
+
+describe('ExampleIndex.probabilities', () => {
+  const probabilitiesOf = (examples: ExampleIndex, query: string) => {
+    const text = corrected(query);
+    return examples.probabilities(text, readQuery(text).concepts);
+  };
+
+  it('gives every operation of the examples a probability, they sum to 1, and every build of the same examples gives the same', () => {
+    const examples = new ExampleIndex(examplePhrasings);
+    const again = new ExampleIndex(examplePhrasings);
+    const operationsOfExamples = new Set(examplePhrasings.map((example) => example.expected));
+    for (const query of ['how many breweries are in Portugal', 'is the build of audience 4 done', 'zzzz qqqq']) {
+      const probabilities = probabilitiesOf(examples, query);
+      expect(new Set(probabilities.keys())).toEqual(operationsOfExamples);
+      expect([...probabilities.values()].reduce((sum, probability) => sum + probability, 0)).toBeCloseTo(1, 9);
+      for (const probability of probabilities.values()) expect(probability).toBeGreaterThan(0);
+      // Trained in a fixed order: the ranking of a query does not change from one start of the service to the next.
+      expect(probabilitiesOf(again, query)).toEqual(probabilities);
+    }
+    expect(probabilitiesOf(examples, 'how many breweries are in Portugal').get('companyCount')).toBeGreaterThan(0.5);
+    expect(new ExampleIndex([]).probabilities('tally', new Set()).size).toBe(0);
+  });
+
+  it('decides by the word that tells two operations apart, not by the words they share', () => {
+    const examples = new ExampleIndex([
+      { query: 'remove the saved search', expected: 'deleteSavedSearch', source: 'test' },
+      { query: 'remove saved search 3', expected: 'deleteSavedSearch', source: 'test' },
+      { query: 'please remove my saved search', expected: 'deleteSavedSearch', source: 'test' },
+      { query: 'execute the saved search', expected: 'runSavedSearch', source: 'test' },
+      { query: 'execute saved search 3', expected: 'runSavedSearch', source: 'test' },
+      { query: 'please execute my saved search', expected: 'runSavedSearch', source: 'test' },
+    ]);
+    const execute = probabilitiesOf(examples, 'execute my saved search please');
+    expect(execute.get('runSavedSearch')).toBeGreaterThan(0.75);
+    const remove = probabilitiesOf(examples, 'remove my saved search please');
+    expect(remove.get('deleteSavedSearch')).toBeGreaterThan(0.75);
+    // The shared words alone decide less than either word that tells them apart.
+    const shared = probabilitiesOf(examples, 'my saved search please');
+    const surest = Math.min(execute.get('runSavedSearch') as number, remove.get('deleteSavedSearch') as number);
+    expect(Math.max(...shared.values())).toBeLessThan(surest - 0.1);
+  });
+});

