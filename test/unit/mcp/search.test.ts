@@ -71,12 +71,12 @@ describe('the generalisation set', () => {
         `probe sets, each without itself (n=${probed.count}) top-1 ${percent(probed.top1Rate)}, top-3 ${percent(probed.top3Rate)}; ` +
         `written groups, each without itself (n=${wrote.count}) top-1 ${percent(wrote.top1Rate)}, top-3 ${percent(wrote.top3Rate)}`,
     );
-    // Floors below the figures in BENCHMARKS.md (the issue's targets, 92 % and 99 % held out, are not reached yet).
-    expect(held.top1Rate).toBeGreaterThanOrEqual(0.89);
+    // Floors below the figures in BENCHMARKS.md (the issue's held-out top-1 target, 92 %, is held; its top-3, 99 %, is not reached yet).
+    expect(held.top1Rate).toBeGreaterThanOrEqual(0.92);
     expect(held.top3Rate).toBeGreaterThanOrEqual(0.96);
-    expect(probed.top1Rate).toBeGreaterThanOrEqual(0.90);
+    expect(probed.top1Rate).toBeGreaterThanOrEqual(0.93);
     expect(probed.top3Rate).toBeGreaterThanOrEqual(0.98);
-    expect(wrote.top1Rate).toBeGreaterThanOrEqual(0.87);
+    expect(wrote.top1Rate).toBeGreaterThanOrEqual(0.90);
     expect(wrote.top3Rate).toBeGreaterThanOrEqual(0.97);
     expect(tuned.top1Rate).toBeGreaterThanOrEqual(0.93);
     expect(tuned.top3Rate).toBeGreaterThanOrEqual(0.98);
