@@ -107,13 +107,8 @@ export class ExampleIndex {
       const row = logProbabilities.get(feature);
       if (row) for (let operation = 0; operation < operations.length; operation += 1) sums[operation] = (sums[operation] as number) + (row[operation] as number);
     }
-    const highest = Math.max(...sums);
-    let total = 0;
-    for (let operation = 0; operation < operations.length; operation += 1) {
-      sums[operation] = Math.exp(((sums[operation] as number) - highest) / temperature);
-      total += sums[operation] as number;
-    }
-    return new Map(operations.map((operationId, operation) => [operationId, (sums[operation] as number) / total]));
+    softmaxInPlace(sums, temperature);
+    return new Map(operations.map((operationId, operation) => [operationId, sums[operation] as number]));
   }
 
   /** A query's features, kept for the next call: a search asks both models about the same query, one after the other. */
@@ -316,12 +311,13 @@ interface Classifier {
   bias: Float64Array;
 }
 
-function softmaxInPlace(logits: Float64Array): void {
+/** Log-scores to probabilities, in place; a temperature above 1 flattens them. */
+function softmaxInPlace(logits: Float64Array, temperature = 1): void {
   let highest = -Infinity;
   for (const logit of logits) if (logit > highest) highest = logit;
   let total = 0;
   for (let at = 0; at < logits.length; at += 1) {
-    logits[at] = Math.exp((logits[at] as number) - highest);
+    logits[at] = Math.exp(((logits[at] as number) - highest) / temperature);
     total += logits[at] as number;
   }
   for (let at = 0; at < logits.length; at += 1) logits[at] = (logits[at] as number) / total;

@@ -70,11 +70,14 @@ describe('ExampleIndex', () => {
   });
 });
 
+/** A query as the ranker hands it to the examples: spelling-corrected, with its concepts. */
+const read = (query: string): [string, Set<string>] => {
+  const text = corrected(query);
+  return [text, readQuery(text).concepts];
+};
+
 describe('ExampleIndex.likelihoods', () => {
-  const likelihoodsOf = (examples: ExampleIndex, query: string) => {
-    const text = corrected(query);
-    return examples.likelihoods(text, readQuery(text).concepts);
-  };
+  const likelihoodsOf = (examples: ExampleIndex, query: string) => examples.likelihoods(...read(query));
 
   it('gives every operation of the examples a likelihood, and they sum to 1', () => {
     const examples = new ExampleIndex(examplePhrasings);
@@ -126,10 +129,7 @@ describe('ExampleIndex.likelihoods', () => {
 });
 
 describe('ExampleIndex.probabilities', () => {
-  const probabilitiesOf = (examples: ExampleIndex, query: string) => {
-    const text = corrected(query);
-    return examples.probabilities(text, readQuery(text).concepts);
-  };
+  const probabilitiesOf = (examples: ExampleIndex, query: string) => examples.probabilities(...read(query));
 
   it('gives every operation of the examples a probability, they sum to 1, and every build of the same examples gives the same', () => {
     const examples = new ExampleIndex(examplePhrasings);
