@@ -444,14 +444,16 @@ const literals: [RegExp, string][] = [
  * "don't target audience 3 again"). Chosen with every labelled set left out in turn (BENCHMARKS.md).
  */
 const refusal =
-  /\b(?:don'?t|do not|no need to|never|instead of|rather than|not)\s+(?!yet\b|sure\b|only\b|just\b|contact\b|call\b|email\b|e-mail\b|target\b|show\b|prospect\b|reach\b|pitch\b|approach\b|sell\b|market\b|touch\b|bother\b|needed\b|want\b)(?:(?!\b(?:but|just|only|instead|then|and|again)\b)[^,.;:!?])*(?![^,.;:!?]*\bagain\b)/gi;
+  /\b(?:don'?t|do not|no need to|never|instead of|rather than|not)\s+(?!yet\b|sure\b|only\b|just\b|contact\b|call\b|email\b|e-mail\b|target\b|show\b|prospect\b|reach\b|pitch\b|approach\b|sell\b|market\b|touch\b|bother\b|needed\b|want\b)(?:(?!\b(?:but|just|only|instead|then|and|again)\b|\s[-–—]+\s)[^,.;:!?])*(?![^,.;:!?]*\bagain\b)/gi;
 
 /**
  * A query as the ranker reads it: without what it refuses (`refusal`; a comma keeps the clauses around it apart), its quoted
  * literals said in words and its typos corrected in place (punctuation kept for readQuery, camelCase identifiers left as they are).
  */
 export function corrected(text: string): string {
-  let plain = text.replace(refusal, ' , ');
+  const refused = text.replace(refusal, ' , ');
+  // A request that is all refusal ("not that one") still says what it is about: better its neighbour than no answer.
+  let plain = /[A-Za-z]{2}/.test(refused) ? refused : text;
   for (const [pattern, words] of literals) plain = plain.replace(pattern, words);
   return plain.replace(/[A-Za-z]+/g, (word) => (/^[A-Z]?[a-z]+$/.test(word) ? spellingOf(word.toLowerCase()) : word));
 }

@@ -195,6 +195,16 @@ describe('reading a query the way people write one', () => {
     expect(rank("I don't need the export link, is the build of audience 9 finished?")[0]).toBe('getAudienceStatus');
   });
 
+  it('ends a refusal at a dash, and answers a request that is all refusal from its words rather than with nothing', () => {
+    // A refusal ran to the end of its clause, and a dash ended none: the whole request was refused and nothing was ranked.
+    const request = "not asking if it's done - I want you to START the build of audience 305";
+    expect(corrected(request)).toMatch(/START the build/);
+    expect(corrected(request)).not.toMatch(/done/);
+    expect(rank(request)[0]).toBe('buildAudience');
+    expect(rank('not the companies csv – the people csv of audience 28')[0]).toBe('exportProspects');
+    expect(rank('not the saved search')).not.toEqual([]);
+  });
+
   it('says quoted literals in words: an email address, a profile URL, a headcount', () => {
     expect(readQuery(corrected('is jane@acme.com real')).concepts).toContain('o_emailAddress');
     expect(readQuery(corrected('phone of linkedin.com/in/jdoe')).concepts).toContain('o_person');
