@@ -282,6 +282,13 @@ const defaultExamples = new ExampleIndex(examplePhrasings);
 /**
  * The operations for a query, best first, with their scores. `examples` is for measuring: the
  * tests score each set of phrasings against examples without that set.
+ *
+ * The first is the one with the highest summed score. The places after it go by how high each operation stands in each of
+ * the five rankings (the description index, the nearest examples, the word model, the regression and the sum): an operation
+ * that two or three rankers put second is a better second guess than one that a single ranker's large score carried there.
+ * The sum alone put the operation meant in the top three for 98.3 % of every labelled set left out in turn (7,068); this
+ * order, 98.6 %, the first place unchanged (BENCHMARKS.md). A score never rises down the list: a later operation shows at
+ * most the score of the one before it.
  */
 export function rankOperations(asTyped: string, examples: ExampleIndex = defaultExamples): { id: string; score: number }[] {
   const text = corrected(asTyped);
@@ -292,14 +299,50 @@ export function rankOperations(asTyped: string, examples: ExampleIndex = default
   const scores = new Map(described.map((hit) => [hit.id, hit.score / best]));
   // A query that quotes a field by name means the operations that take it: the examples only order those.
   const quoting = new Set(described.filter((hit) => hit.quotesField).map((hit) => hit.id));
-  const add = (operationId: string, score: number) => {
-    if (!operationById.has(operationId) || (quoting.size && !quoting.has(operationId))) return;
-    scores.set(operationId, (scores.get(operationId) ?? 0) + score);
+  const rankings: Ranking[] = [{ order: described.map((hit) => hit.id), weight: 1 }];
+  const addModel = (model: Map<string, number>, weight: number) => {
+    const known = [...model].filter(([operationId]) => operationById.has(operationId));
+    for (const [operationId, score] of known) if (quoting.size === 0 || quoting.has(operationId)) scores.set(operationId, (scores.get(operationId) ?? 0) + weight * score);
+    // Whole, even when a field is quoted: a request that names a field may name where the answer goes next ("… to fill the
+    // currentCompanies filter"), and the examples' own first choice is then the best second guess.
+    rankings.push({ order: known.sort((a, b) => b[1] - a[1]).map(([operationId]) => operationId), weight: 1 });
   };
-  for (const [operationId, vote] of examples.votes(text, concepts)) add(operationId, weights.examples * vote);
-  for (const [operationId, likelihood] of examples.likelihoods(text, concepts)) add(operationId, weights.likelihood * likelihood);
-  for (const [operationId, probability] of examples.probabilities(text, concepts)) add(operationId, weights.classifier * probability);
-  return [...scores.entries()].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
+  addModel(examples.votes(text, concepts), weights.examples);
+  addModel(examples.likelihoods(text, concepts), weights.likelihood);
+  addModel(examples.probabilities(text, concepts), weights.classifier);
+  const summed = [...scores.entries()].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
+  rankings.push({ order: summed.map((hit) => hit.id), weight: 1 });
+  return fused(summed, rankings);
+}
+
+/**
+ * Reciprocal rank fusion of the rankings' first ten, after the summed ranking's first. The constant is small (2, where the
+ * literature's is 60) because only the first few places of each ranking are worth anything here. Every labelled set left out
+ * in turn (7,068), top three: constant 60, 5, 3, 2 and 1, 98.2, 98.5, 98.6, 98.6 and 98.5 %. A ranking counts as much as
+ * any other (`weight` is for measuring): with the regression's ranking counted twice, 98.68 % against 98.57 %, 8 phrasings
+ * of 7,068 and within noise, while the held-out set lost one (BENCHMARKS.md); other weights and the first five places only,
+ * 98.57 to 98.68 %.
+ */
+const fusion = { depth: 10, constant: 2 };
+
+interface Ranking {
+  order: readonly string[];
+  weight: number;
+}
+
+/** `summed` (best first) reordered after its first by the rankings' agreement, its scores made never to rise down the list. */
+export function fused(summed: readonly { id: string; score: number }[], rankings: readonly Ranking[]): { id: string; score: number }[] {
+  const [first, ...rest] = summed;
+  if (!first) return [];
+  const agreement = new Map<string, number>();
+  for (const { order, weight } of rankings) {
+    order.slice(0, fusion.depth).forEach((operationId, place) => agreement.set(operationId, (agreement.get(operationId) ?? 0) + weight / (fusion.constant + place)));
+  }
+  // Stable: operations no ranking holds in its first ten keep the summed order, after the others.
+  rest.sort((a, b) => (agreement.get(b.id) ?? 0) - (agreement.get(a.id) ?? 0));
+  const ordered = [first];
+  for (const hit of rest) ordered.push({ id: hit.id, score: Math.min(hit.score, (ordered[ordered.length - 1] as { score: number }).score) });
+  return ordered;
 }
 
 /** The operations' own words against the query's, weighed by how far each operation's profile agrees with what it asks. */

@@ -8,7 +8,7 @@ import { examplePhrasings } from '../../../src/mcp/phrasings/index.js';
 import { probes } from '../../../src/mcp/phrasings/probes.js';
 import { heldOut, isHeldOut, tuning } from '../../../src/mcp/phrasings/split.js';
 import { written } from '../../../src/mcp/phrasings/written.js';
-import { rankOperations, searchEndpoints } from '../../../src/mcp/search.js';
+import { fused, rankOperations, searchEndpoints } from '../../../src/mcp/search.js';
 import { percent, score, type Score } from '../../mcp/intents/score.js';
 
 /**
@@ -73,11 +73,11 @@ describe('the generalisation set', () => {
     );
     // Floors below the figures in BENCHMARKS.md (the held-out top-1 target, 92 %, is held; its top-3, 99 %, is not reached yet).
     expect(held.top1Rate).toBeGreaterThanOrEqual(0.92);
-    expect(held.top3Rate).toBeGreaterThanOrEqual(0.96);
+    expect(held.top3Rate).toBeGreaterThanOrEqual(0.97);
     expect(probed.top1Rate).toBeGreaterThanOrEqual(0.93);
     expect(probed.top3Rate).toBeGreaterThanOrEqual(0.98);
     expect(wrote.top1Rate).toBeGreaterThanOrEqual(0.90);
-    expect(wrote.top3Rate).toBeGreaterThanOrEqual(0.97);
+    expect(wrote.top3Rate).toBeGreaterThanOrEqual(0.98);
     expect(tuned.top1Rate).toBeGreaterThanOrEqual(0.93);
     expect(tuned.top3Rate).toBeGreaterThanOrEqual(0.98);
     expect(old.top1Rate).toBeGreaterThanOrEqual(0.93);
@@ -95,6 +95,33 @@ describe('the generalisation set', () => {
       perSearch.push((used.user + used.system) / (2 * queries.length));
     }
     expect(Math.min(...perSearch)).toBeLessThan(1_000);
+  });
+});
+
+describe('the order after the first place', () => {
+  const summed = [
+    { id: 'a', score: 5 },
+    { id: 'b', score: 3 },
+    { id: 'c', score: 2.9 },
+    { id: 'd', score: 1 },
+  ];
+  const ranking = (weight: number, ...order: string[]) => ({ order, weight });
+
+  it('keeps the summed first, and puts second what most rankings put near the top, with scores that never rise down the list', () => {
+    // b is second only in the sum; c is second in three rankings, d third in two.
+    const order = fused(summed, [ranking(1, 'a', 'b', 'c', 'd'), ranking(1, 'a', 'c', 'd'), ranking(1, 'c', 'a', 'd'), ranking(1, 'a', 'c', 'b')]);
+    expect(order.map((hit) => hit.id)).toEqual(['a', 'c', 'd', 'b']);
+    expect(order.map((hit) => hit.score)).toEqual([5, 2.9, 1, 1]);
+    // Whatever the rankings say, the first place is the sum's.
+    expect(fused(summed, [ranking(1, 'd', 'c'), ranking(1, 'd', 'c')])[0]).toEqual({ id: 'a', score: 5 });
+  });
+
+  it("counts a ranking by its weight, and leaves what no ranking holds in the summed order", () => {
+    const even = fused(summed, [ranking(1, 'b'), ranking(1, 'c')]).map((hit) => hit.id);
+    expect(even).toEqual(['a', 'b', 'c', 'd']);
+    const weighted = fused(summed, [ranking(1, 'b'), ranking(2, 'c')]).map((hit) => hit.id);
+    expect(weighted).toEqual(['a', 'c', 'b', 'd']);
+    expect(fused([], [ranking(1, 'a')])).toEqual([]);
   });
 });
 
