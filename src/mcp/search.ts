@@ -297,14 +297,14 @@ export function rankOperations(asTyped: string, examples: ExampleIndex = default
   const described = describedScores(query, concepts);
   const best = described[0]?.score ?? 1;
   const scores = new Map(described.map((hit) => [hit.id, hit.score / best]));
-  // A query that quotes a field by name means the operations that take it: the examples only order those.
-  const quoting = new Set(described.filter((hit) => hit.quotesField).map((hit) => hit.id));
   const rankings: Ranking[] = [{ order: described.map((hit) => hit.id), weight: 1 }];
   const addModel = (model: Map<string, number>, weight: number) => {
     const known = [...model].filter(([operationId]) => operationById.has(operationId));
-    for (const [operationId, score] of known) if (quoting.size === 0 || quoting.has(operationId)) scores.set(operationId, (scores.get(operationId) ?? 0) + weight * score);
-    // Whole, even when a field is quoted: a request that names a field may name where the answer goes next ("… to fill the
-    // currentCompanies filter"), and the examples' own first choice is then the best second guess.
+    // Every operation, even when the query quotes a field that only some take: a request that names a field may name where
+    // the answer goes next ("… so I can fill the currentCompanies filter", asked of the company typeahead). Letting the
+    // examples order only the operations that take a quoted field cost every labelled set left out in turn 91.7 → 91.2 %
+    // top-1. A quoted field still lifts the operations that take it, through the description index.
+    for (const [operationId, score] of known) scores.set(operationId, (scores.get(operationId) ?? 0) + weight * score);
     rankings.push({ order: known.sort((a, b) => b[1] - a[1]).map(([operationId]) => operationId), weight: 1 });
   };
   addModel(examples.votes(text, concepts), weights.examples);
@@ -346,7 +346,7 @@ export function fused(summed: readonly { id: string; score: number }[], rankings
 }
 
 /** The operations' own words against the query's, weighed by how far each operation's profile agrees with what it asks. */
-function describedScores(query: Query, concepts: Set<string>): { id: string; score: number; quotesField: boolean }[] {
+function describedScores(query: Query, concepts: Set<string>): { id: string; score: number }[] {
   const progress = concepts.has('a_status');
   return index
     .search(query, { tokenize: asIs, processTerm: keep })
@@ -358,7 +358,7 @@ function describedScores(query: Query, concepts: Set<string>): { id: string; sco
       if (!quotesField) score *= agreement(profiles.get(operation.operationId) as Profile, concepts);
       if (progress && operation.pollIntervalSeconds) score *= weights.progressStatus;
       else if (progress && startsPolledWork(operation)) score *= weights.progressStarter;
-      return { id: String(hit.id), score, quotesField };
+      return { id: String(hit.id), score };
     })
     .sort((a, b) => b.score - a.score);
 }

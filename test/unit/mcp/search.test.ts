@@ -125,6 +125,23 @@ describe('the order after the first place', () => {
   });
 });
 
+describe('a request that quotes a field of another operation', () => {
+  it('lets the examples rank every operation, not only those that take the field: the field is often where the answer goes next', { timeout: 120_000 }, () => {
+    // "… so I can fill the currentCompanies filter", asked of the company typeahead; "ids for prospectExclusionListIDs", of the lists.
+    // Neither operation takes those fields: the typeahead takes a prefix, the list of lists a kind.
+    const asked = examplePhrasings.filter((p) => /currentCompanies|ExclusionListIDs/.test(p.query) && ['companyTypeahead', 'listExclusionLists'].includes(p.expected));
+    expect(asked.length).toBeGreaterThanOrEqual(10);
+    let first = 0;
+    for (const phrasing of asked) {
+      const order = rankWithout(phrasing.source)(phrasing.query);
+      expect(order, phrasing.query).toContain(phrasing.expected);
+      if (order[0] === phrasing.expected) first += 1;
+    }
+    // Each scored without its own group; when the examples ordered only the operations that take the field, a third were first.
+    expect(first / asked.length).toBeGreaterThanOrEqual(0.8);
+  });
+});
+
 describe('the three kinds of mistake, at their cause', () => {
   it('does not let a one-word input field pull its operation up: field names are indexed only as whole identifiers', () => {
     let checked = 0;
