@@ -5,6 +5,9 @@ import { ExampleIndex } from '../../../src/mcp/examples.js';
 import { phrasings } from '../../../src/mcp/phrasings/generalisation.js';
 import { examplePhrasings } from '../../../src/mcp/phrasings/index.js';
 
+/** An index of labelled phrasings, each [query, expected operation]. */
+const examplesOf = (...labelled: [string, string][]) => new ExampleIndex(labelled.map(([query, expected]) => ({ query, expected, source: 'test' })));
+
 /**
  * ExampleIndex scores examples over plain postings for speed; it must find the nearest examples
  * exactly as MiniSearch itself would over the same two fields. The reference here is MiniSearch.
@@ -57,10 +60,10 @@ describe('ExampleIndex', () => {
   });
 
   it('leaves numbers out: a thing named by its number is not near an example for sharing the number', () => {
-    const examples = new ExampleIndex([
-      { query: 'axe saved search 12', expected: 'deleteSavedSearch', source: 'test' },
-      { query: 'axe saved search 7', expected: 'updateSavedSearch', source: 'test' },
-    ]);
+    const examples = examplesOf(
+      ['axe saved search 12', 'deleteSavedSearch'],
+      ['axe saved search 7', 'updateSavedSearch'],
+    );
     // Its concepts name the thing; the number itself weighs nothing, so both examples are equally near.
     const text = corrected('show saved search 12');
     const votes = examples.votes(text, readQuery(text).concepts);
@@ -95,14 +98,14 @@ describe('ExampleIndex.likelihoods', () => {
   });
 
   it('counts an act the query does not ask for against the operations whose phrasings ask for it', () => {
-    const examples = new ExampleIndex([
-      { query: 'is the segment build finished', expected: 'getAudienceStatus', source: 'test' },
-      { query: 'has the segment build completed', expected: 'getAudienceStatus', source: 'test' },
-      { query: 'is my segment build done yet', expected: 'getAudienceStatus', source: 'test' },
-      { query: 'segment build status', expected: 'getAudienceStatus', source: 'test' },
-      { query: 'run the segment build now', expected: 'buildAudience', source: 'test' },
-      { query: 'kick off the segment build', expected: 'buildAudience', source: 'test' },
-    ]);
+    const examples = examplesOf(
+      ['is the segment build finished', 'getAudienceStatus'],
+      ['has the segment build completed', 'getAudienceStatus'],
+      ['is my segment build done yet', 'getAudienceStatus'],
+      ['segment build status', 'getAudienceStatus'],
+      ['run the segment build now', 'buildAudience'],
+      ['kick off the segment build', 'buildAudience'],
+    );
     // The status's phrasings say "segment build" more often; that the query asks about no progress weighs more (without it,
     // 0.54 against 0.46 for the status).
     const build = likelihoodsOf(examples, 'the segment build');
@@ -112,11 +115,11 @@ describe('ExampleIndex.likelihoods', () => {
   });
 
   it('adds up words that no single example combines, and leaves numbers out', () => {
-    const examples = new ExampleIndex([
-      { query: 'tally the breweries', expected: 'companyCount', source: 'test' },
-      { query: 'tally the wineries', expected: 'companyCount', source: 'test' },
-      { query: 'wineries and breweries near Porto', expected: 'companySearch', source: 'test' },
-    ]);
+    const examples = examplesOf(
+      ['tally the breweries', 'companyCount'],
+      ['tally the wineries', 'companyCount'],
+      ['wineries and breweries near Porto', 'companySearch'],
+    );
     // "tally" is only ever said for a count: with both words the count wins, though the search's phrasing has more of them.
     const tally = likelihoodsOf(examples, 'tally wineries breweries');
     expect(tally.get('companyCount')).toBeGreaterThan(tally.get('companySearch') as number);
@@ -148,14 +151,14 @@ describe('ExampleIndex.probabilities', () => {
   });
 
   it('decides by the word that tells two operations apart, not by the words they share', () => {
-    const examples = new ExampleIndex([
-      { query: 'remove the saved search', expected: 'deleteSavedSearch', source: 'test' },
-      { query: 'remove saved search 3', expected: 'deleteSavedSearch', source: 'test' },
-      { query: 'please remove my saved search', expected: 'deleteSavedSearch', source: 'test' },
-      { query: 'execute the saved search', expected: 'runSavedSearch', source: 'test' },
-      { query: 'execute saved search 3', expected: 'runSavedSearch', source: 'test' },
-      { query: 'please execute my saved search', expected: 'runSavedSearch', source: 'test' },
-    ]);
+    const examples = examplesOf(
+      ['remove the saved search', 'deleteSavedSearch'],
+      ['remove saved search 3', 'deleteSavedSearch'],
+      ['please remove my saved search', 'deleteSavedSearch'],
+      ['execute the saved search', 'runSavedSearch'],
+      ['execute saved search 3', 'runSavedSearch'],
+      ['please execute my saved search', 'runSavedSearch'],
+    );
     const execute = probabilitiesOf(examples, 'execute my saved search please');
     expect(execute.get('runSavedSearch')).toBeGreaterThan(0.75);
     const remove = probabilitiesOf(examples, 'remove my saved search please');
