@@ -71,9 +71,9 @@ describe('the generalisation set', () => {
         `probe sets, each without itself (n=${probed.count}) top-1 ${percent(probed.top1Rate)}, top-3 ${percent(probed.top3Rate)}; ` +
         `written groups, each without itself (n=${wrote.count}) top-1 ${percent(wrote.top1Rate)}, top-3 ${percent(wrote.top3Rate)}`,
     );
-    // Floors below the figures in BENCHMARKS.md (the issue's held-out top-1 target, 92 %, is held; its top-3, 99 %, is not reached yet).
+    // Floors below the figures in BENCHMARKS.md; on the held-out set, the issue's targets (92 % and 99 %).
     expect(held.top1Rate).toBeGreaterThanOrEqual(0.92);
-    expect(held.top3Rate).toBeGreaterThanOrEqual(0.97);
+    expect(held.top3Rate).toBeGreaterThanOrEqual(0.99);
     expect(probed.top1Rate).toBeGreaterThanOrEqual(0.93);
     expect(probed.top3Rate).toBeGreaterThanOrEqual(0.98);
     expect(wrote.top1Rate).toBeGreaterThanOrEqual(0.90);
@@ -196,6 +196,16 @@ describe('the three kinds of mistake, at their cause', () => {
     // An exclusion list is not an audience, and "a list of" is no act of listing.
     expect(conceptsOf('add acme.com to the exclusion list')).not.toContain('o_audience');
     expect(conceptsOf('give me a list of fintech companies')).not.toContain('a_list');
+  });
+
+  it('reads a question about what or who is in a thing as one about its contents', () => {
+    for (const question of ["what's on the do-not-contact list", 'who lives in segment 12', 'who are in audience 7']) {
+      expect(conceptsOf(question), question).toContain('a_list');
+    }
+    // What a thing or a person is in is no question about a thing's contents.
+    expect(conceptsOf('what industry is acme.com in')).not.toContain('a_list');
+    expect(conceptsOf('who works in sales at stripe.com')).not.toContain('a_list');
+    expect(rank('who lives in segment 12')).toContain('listAudienceProspects');
   });
 });
 
