@@ -4,6 +4,7 @@ import { conceptsOf, corrected, readQuery, spellingOf, terms, words } from '../.
 import { ExampleIndex } from '../../../src/mcp/examples.js';
 import { intents } from '../../../src/mcp/phrasings/first-set.js';
 import { phrasings } from '../../../src/mcp/phrasings/generalisation.js';
+import { blind } from '../../../src/mcp/phrasings/blind.js';
 import { examplePhrasings } from '../../../src/mcp/phrasings/index.js';
 import { probes } from '../../../src/mcp/phrasings/probes.js';
 import { heldOut, isHeldOut, tuning } from '../../../src/mcp/phrasings/split.js';
@@ -95,6 +96,25 @@ describe('the generalisation set', () => {
       perSearch.push((used.user + used.system) / (2 * queries.length));
     }
     expect(Math.min(...perSearch)).toBeLessThan(1_000);
+  });
+});
+
+describe('the blind set', () => {
+  // Words only, so that "Credits left?" and "credits left" are one phrasing.
+  const wordsOf = (query: string) => query.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+
+  it('is four requests for each operation but the four that repeated a labelled phrasing, none of them a phrasing the ranker learns from', () => {
+    expect(blind).toHaveLength(200);
+    for (const operation of operations) expect(blind.filter((p) => p.expected === operation.operationId).length, operation.operationId).toBeGreaterThanOrEqual(3);
+    const labelled = new Set([...examplePhrasings, ...phrasings].map((p) => wordsOf(p.query)));
+    expect(blind.filter((p) => labelled.has(wordsOf(p.query))).map((p) => p.query)).toEqual([]);
+  });
+
+  it("is ranked as the issue asks of the held-out set, though nobody working on the ranker has tuned for it", () => {
+    const scored = score(blind, rank);
+    console.log(`search ranking: blind set (n=${scored.count}) top-1 ${percent(scored.top1Rate)}, top-3 ${percent(scored.top3Rate)}`);
+    expect(scored.top1Rate).toBeGreaterThanOrEqual(0.95);
+    expect(scored.top3Rate).toBeGreaterThanOrEqual(0.99);
   });
 });
 
