@@ -67,6 +67,21 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
   }
 }
 
+/**
+ * The rows of a job once it has finished. A handler writes its own end (an audience NORMAL, a task DONE) before the runner
+ * marks the job succeeded, so a test that saw the first must wait for the second.
+ */
+export async function finishedJob(
+  query: (text: string, params: unknown[]) => Promise<Array<{ attempts: number; status: string }>>,
+  text: string,
+  params: unknown[],
+): Promise<Array<{ attempts: number; status: string }>> {
+  return waitFor('the job to finish', async () => {
+    const rows = await query(text, params);
+    return rows.length > 0 && rows.every((row) => row.status === 'succeeded' || row.status === 'failed') ? rows : null;
+  });
+}
+
 export function ok(response: TestResponse): TestResponse {
   if (response.status !== 200) throw new Error(`expected 200, got ${response.status}: ${JSON.stringify(response.body)}`);
   return response;

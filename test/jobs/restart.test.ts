@@ -6,7 +6,7 @@ import { generateApiKey } from '../../src/auth/api-keys.js';
 import { createAccount } from '../../src/core/accounts.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startServiceProcess, tsxSources, type ServiceProcess } from '../../bench/reliability/service-process.js';
-import { csvObjects, parseCsv, waitFor } from '../audiences/helpers.js';
+import { csvObjects, finishedJob, parseCsv, waitFor } from '../audiences/helpers.js';
 import { startLocalServer, type LocalServer } from '../providers/local-server.js';
 
 /**
@@ -134,7 +134,7 @@ describe('jobs survive a killed process', () => {
     const charges = await query<{ amount: number }>(`SELECT amount FROM credit_ledger WHERE account_id = $1 AND reference = $2`, [accountId, `audience:${id}`]);
     expect(charges).toEqual([{ amount: -(200 + (prospects[0]?.n as number)) }]);
     expect(await balance()).toBe(before - 200 - (prospects[0]?.n as number));
-    const job = await query<{ attempts: number; status: string }>(`SELECT attempts, status FROM jobs WHERE kind = 'audience.build' AND payload->>'audienceId' = $1`, [id]);
+    const job = await finishedJob(query, `SELECT attempts, status FROM jobs WHERE kind = 'audience.build' AND payload->>'audienceId' = $1`, [id]);
     expect(job).toEqual([{ attempts: 2, status: 'succeeded' }]);
 
     // --- an enrichment killed in the middle of its contact step
@@ -262,9 +262,7 @@ describe('jobs survive a killed process', () => {
     expect(new Set(ledger.map((e) => e.idempotency_key)).size).toBe(found);
     expect(await balance()).toBe(before - 2 * found);
     // One job, claimed by the killed process and again by the new one.
-    const job = await query<{ attempts: number; status: string }>(`SELECT attempts, status FROM jobs WHERE kind = 'contacts.batch' AND payload->>'taskId' = $1`, [
-      taskId,
-    ]);
+    const job = await finishedJob(query, `SELECT attempts, status FROM jobs WHERE kind = 'contacts.batch' AND payload->>'taskId' = $1`, [taskId]);
     expect(job).toEqual([{ attempts: 2, status: 'succeeded' }]);
     await kill();
   }, 120_000);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/auth/api-keys.js';
 import { createAccount } from '../../src/core/accounts.js';
 import { startServiceProcess, tsxSources, type ServiceProcess } from '../../bench/reliability/service-process.js';
-import { waitFor } from '../audiences/helpers.js';
+import { finishedJob, waitFor } from '../audiences/helpers.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 /**
@@ -111,7 +111,7 @@ describe('a saved-search run survives a killed process', () => {
     expect(records.data.map((r: { company: { last_sort_key: string } }) => r.company.last_sort_key)).toEqual(expected);
     const balance = await query<{ balance: number }>('SELECT balance FROM credit_balances WHERE account_id = $1', [accountId]);
     expect(balance[0]?.balance).toBe(10_000 - 80);
-    const jobs = await query<{ status: string; attempts: number }>(`SELECT status, attempts FROM jobs WHERE kind = 'saved-search.run' AND payload->>'runId' = $1`, [run.runId]);
+    const jobs = await finishedJob(query, `SELECT status, attempts FROM jobs WHERE kind = 'saved-search.run' AND payload->>'runId' = $1`, [run.runId]);
     expect(jobs).toEqual([{ status: 'succeeded', attempts: 2 }]);
     await kill();
   }, 120_000);
