@@ -352,6 +352,9 @@ describe('durability of batch contact jobs', () => {
     const job = await vendorBatch(12, 0);
     const first = startWorker(vendorApp, { claimSize: 2 });
     await waitFor('two items processed', async () => (await processedCount(vendorApp, job.taskId)) >= 2, 15_000, 20);
+    // Any request the worker sends from now on would hang until the stop aborts it, so the task is surely mid-way when it
+    // stops, however slow the machine: at 150 ms a request, a loaded CI machine once let it finish all twelve first.
+    slowVendor(60_000);
     await first.stop();
     const halfway = (await poll(vendorApp, job.apiKey, job.taskId)).body.output;
     expect(halfway.status).toBe('RUNNING');
