@@ -16,6 +16,8 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.
 const benches: Array<{ name: string; args: string[]; env?: Record<string, string>; onlyWhenNamed?: boolean }> = [
   { name: 'search', args: ['dist/bench/search.js', '--companies', '20000', '--people', '200000'], env: { DATABASE_URL: '', BENCH_COMPARE_URL: '' } },
   { name: 'counts', args: ['dist/bench/counts.js', '--companies', '20000', '--people', '200000'], env: { DATABASE_URL: '', BENCH_COMPARE_URL: '' } },
+  // CPU per search_endpoints ranking, in process (issue 13: under 1 ms).
+  { name: 'ranker', args: ['dist/bench/ranker.js'] },
   { name: 'mcp', args: ['dist/bench/mcp.js'] },
   { name: 'audiences', args: ['dist/bench/audiences.js'] },
   // A primary and a streaming replica of Debian's PostgreSQL (or the embedded binaries), on this machine.
@@ -43,7 +45,7 @@ for (const bench of benches) {
   await writeFile(`bench/results/${bench.name}.md`, section);
 }
 const sections: string[] = [];
-for (const name of ['search', 'search-large', 'counts', 'counts-large', 'state-filter', 'mcp', 'audiences', 'replicas']) {
+for (const name of ['search', 'search-large', 'counts', 'counts-large', 'state-filter', 'ranker', 'mcp', 'audiences', 'replicas']) {
   const section = await readFile(`bench/results/${name}.md`, 'utf8').catch(() => null);
   if (section) sections.push(section);
 }
