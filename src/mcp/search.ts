@@ -1,16 +1,16 @@
-import MiniSearch, { type Query } from 'minisearch';
 import type { AnyOperation, OperationCategory } from '../../operations/define.js';
 import { operations } from '../../operations/index.js';
 import { audienceWorkflowStep, catalog, type CatalogEntry } from './catalog.js';
 import { conceptsOf, corrected, instanceOf, readQuery, stem, stopWords, terms, words } from './concepts.js';
+import { DescriptionIndex, type FieldsQuery } from './description-index.js';
 import { ExampleIndex } from './examples.js';
 import { examplePhrasings } from './phrasings/index.js';
 
 /**
- * search_endpoints: plain-language intent in, ranked operations out. MiniSearch ranks the
- * operations' own words (title, summary, description, keywords, the words of the operationId)
- * against the query's, and two things are done around it for phrasings the registry's authors
- * did not think of (figures on unseen phrasings in BENCHMARKS.md):
+ * search_endpoints: plain-language intent in, ranked operations out. A description index
+ * (description-index.ts: BM25+ as MiniSearch scores it) ranks the operations' own words (title,
+ * summary, description, keywords, the words of the operationId) against the query's, and two
+ * things are done around it for phrasings the registry's authors did not think of (figures on unseen phrasings in BENCHMARKS.md):
  *  - concepts (lexicon.ts, read by concepts.ts): a query and every operation are read through the same groups of
  *    words for the things and acts of the service, and the groups they share are matched as
  *    terms of their own ("segment", "my list" and "audience" all mean the audience concept);
@@ -25,8 +25,8 @@ import { examplePhrasings } from './phrasings/index.js';
  *    neighbours apart), are added to its score.
  * Input field names are indexed only as whole identifiers (maxProspectsToEnrich), never as
  * words: a field called `name` must not pull its operation up for every query that says "name".
- * Everything is built once at module load; a search is one MiniSearch query plus a few
- * multiplications.
+ * Everything is built once at module load; a search adds up postings and multiplies a few
+ * tables (bench/ranker.ts measures its CPU).
  */
 
 export interface SearchFilters {
@@ -195,17 +195,20 @@ const textFields = ['title', 'summary', 'description', 'keywords', 'name'] as co
 const vocabulary = new Set(documents.flatMap((doc) => textFields.flatMap((field) => terms(doc[field]))));
 
 const tokenFields = ['concepts', 'defines', 'identifiers'] as const;
-const isTokenField = (field: string | undefined): boolean => (tokenFields as readonly string[]).includes(field ?? '');
-const asIs = (text: string): string[] => [text];
-const keep = (term: string): string => term;
+const fieldNames = [...textFields, ...tokenFields];
+type FieldName = (typeof fieldNames)[number];
+const isTokenField = (field: string): boolean => (tokenFields as readonly string[]).includes(field);
 
-const index = new MiniSearch<IndexedOperation>({
-  fields: [...textFields, ...tokenFields],
-  // Concepts and identifiers are whole tokens; the text fields are words, stemmed.
-  tokenize: (text, field) => (isTokenField(field) ? text.split(' ').filter(Boolean) : words(text)),
-  processTerm: (term, field) => (isTokenField(field) ? term : stopWords.has(term) ? null : stem(term)),
-});
-index.addAll(documents);
+/** How the index reads its fields: concepts and identifiers are whole tokens; the text fields are words, stemmed, without stop words. */
+export const descriptionFields = {
+  names: fieldNames,
+  tokensOf: (text: string, field: string): string[] => (isTokenField(field) ? text.split(' ').filter(Boolean) : words(text)),
+  termOf: (token: string, field: string): string | null => (isTokenField(field) ? token : stopWords.has(token) ? null : stem(token)),
+};
+
+export const describedDocuments: readonly IndexedOperation[] = documents;
+const index = new DescriptionIndex(fieldNames, documents.length, (document, field) => descriptionFields.tokensOf((documents[document] as IndexedOperation)[field as FieldName], field), descriptionFields.termOf);
+const identifiersBit = index.fieldBit('identifiers');
 
 export const weights = {
   text: { title: 2, keywords: 2, name: 2, summary: 1.5, description: 0.4 },
@@ -245,28 +248,23 @@ export const weights = {
   classifier: 2.5,
 };
 
-/** The MiniSearch query of a text: its words (fuzzy only when unknown), the concepts it speaks of, and any identifier it quotes. */
-function queryOf(text: string): { query: Query; concepts: Set<string> } {
+/** The index query of a text: its words (fuzzy only when unknown), the concepts it speaks of, and any identifier it quotes. */
+export function queryOf(text: string): { query: FieldsQuery[]; concepts: Set<string> } {
   const queryTerms = [...new Set(terms(text))];
   const { concepts, settingTerms } = readQuery(text);
   const identifiers = identifierTokens(text);
-  const queries: Query[] = [];
+  const query: FieldsQuery[] = [];
   if (queryTerms.length) {
-    queries.push({
-      queries: queryTerms,
-      fields: [...textFields],
-      boost: weights.text,
+    query.push({
+      terms: queryTerms,
+      boosts: weights.text,
       fuzzy: (term) => (vocabulary.has(term) ? false : term.length >= 6 ? 2 : term.length >= 4 ? 1 : false),
-      prefix: false,
-      weights: { fuzzy: 0.3, prefix: 0.4 },
-      boostTerm: (term) => (settingTerms.has(term) ? weights.settingTerm : 1),
+      termBoost: (term) => (settingTerms.has(term) ? weights.settingTerm : 1),
     });
   }
-  if (concepts.size) {
-    queries.push({ queries: [...concepts], fields: ['concepts', 'defines'], boost: { concepts: weights.concept, defines: weights.defines }, fuzzy: false, prefix: false });
-  }
-  if (identifiers.length) queries.push({ queries: identifiers, fields: ['identifiers'], boost: { identifiers: weights.identifier }, fuzzy: false, prefix: false });
-  return { query: { combineWith: 'OR', queries }, concepts };
+  if (concepts.size) query.push({ terms: [...concepts], boosts: { concepts: weights.concept, defines: weights.defines } });
+  if (identifiers.length) query.push({ terms: identifiers, boosts: { identifiers: weights.identifier } });
+  return { query, concepts };
 }
 
 /** camelCase identifiers as a query quotes them (maxProspectsToEnrich), lowercased whole. */
@@ -293,7 +291,7 @@ const defaultExamples = new ExampleIndex(examplePhrasings);
 export function rankOperations(asTyped: string, examples: ExampleIndex = defaultExamples): { id: string; score: number }[] {
   const text = corrected(asTyped);
   const { query, concepts } = queryOf(text);
-  if ((query as { queries: Query[] }).queries.length === 0) return [];
+  if (query.length === 0) return [];
   const described = describedScores(query, concepts);
   const best = described[0]?.score ?? 1;
   const scores = new Map(described.map((hit) => [hit.id, hit.score / best]));
@@ -346,19 +344,19 @@ export function fused(summed: readonly { id: string; score: number }[], rankings
 }
 
 /** The operations' own words against the query's, weighed by how far each operation's profile agrees with what it asks. */
-function describedScores(query: Query, concepts: Set<string>): { id: string; score: number }[] {
+function describedScores(query: readonly FieldsQuery[], concepts: Set<string>): { id: string; score: number }[] {
   const progress = concepts.has('a_status');
   return index
-    .search(query, { tokenize: asIs, processTerm: keep })
+    .search(query)
     .map((hit) => {
-      const operation = operationById.get(String(hit.id)) as AnyOperation;
+      const operation = operations[hit.document] as AnyOperation;
       let score = hit.score;
       // A query that quotes one of an operation's fields by name means that operation, whatever else it says.
-      const quotesField = Object.values(hit.match).some((fields) => fields.includes('identifiers'));
+      const quotesField = (hit.matchedFields & identifiersBit) !== 0;
       if (!quotesField) score *= agreement(profiles.get(operation.operationId) as Profile, concepts);
       if (progress && operation.pollIntervalSeconds) score *= weights.progressStatus;
       else if (progress && startsPolledWork(operation)) score *= weights.progressStarter;
-      return { id: String(hit.id), score };
+      return { id: operation.operationId, score };
     })
     .sort((a, b) => b.score - a.score);
 }
