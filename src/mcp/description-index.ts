@@ -1,11 +1,14 @@
-import { fieldOf, type Field } from './postings.js';
+import MiniSearch from 'minisearch';
+import type { Field } from './postings.js';
 
 /**
- * The operations' own words (title, summary, description, ...), searched as MiniSearch searches them: BM25+ per field, times
- * each field's boost, each term's boost and, for a term matched only within an edit distance, MiniSearch's fuzzy weight;
- * summed over the query's terms and times the number of its distinct terms a document matched. It was a MiniSearch index,
- * and MiniSearch's query planning, result maps and match details for some fifty documents were 40 % of the CPU of a search
- * (BENCHMARKS.md); the scores here are the same, and a test compares them with MiniSearch's on every labelled phrasing.
+ * The operations' own words (title, summary, description, ...), searched with MiniSearch. MiniSearch indexes them and scores
+ * every term of every field (BM25+); a search then adds up those scores as MiniSearch's own OR query does: times each field's
+ * boost, each term's boost and, for a term matched only within an edit distance, MiniSearch's fuzzy weight; summed over the
+ * query's terms and times the number of its distinct terms a document matched. Asking MiniSearch the whole query tree at each
+ * search (query planning, result maps and match details for some fifty documents) was 40 % of the CPU of a search, and over
+ * issue 13's 1 ms on a slow host (BENCHMARKS.md); its answers per term are fixed once the index is built, so they are asked
+ * once. A test compares every search with MiniSearch's whole query on every labelled phrasing.
  */
 
 /** One part of a query: terms as indexed (stemmed words, or whole tokens), searched in the fields boosted. */
@@ -38,25 +41,39 @@ export class DescriptionIndex {
   private readonly touched: number[] = [];
 
   /**
-   * `tokensOf(document, field)` is a document's tokens in a field, and `termOf(token, field)` a token's term (null for a stop
-   * word), as MiniSearch's `tokenize` and `processTerm`.
+   * `tokensOf(text, field)` splits a field into tokens and `termOf(token, field)` makes a token a term (null for a stop word):
+   * MiniSearch's `tokenize` and `processTerm`. Each document's `id` is its place in `documents`' order for the hits.
    */
   constructor(
+    documents: readonly Readonly<Record<string, string>>[],
     fieldNames: readonly string[],
-    documentCount: number,
-    tokensOf: (document: number, field: string) => readonly string[],
+    tokensOf: (text: string, field: string) => string[],
     termOf: (token: string, field: string) => string | null,
   ) {
+    const engine = new MiniSearch<Record<string, string | number>>({
+      fields: [...fieldNames],
+      tokenize: (text, field) => tokensOf(text, field ?? ''),
+      processTerm: (token, field) => termOf(token, field ?? ''),
+    });
+    engine.addAll(documents.map((document, at) => ({ ...document, id: at })));
+    const asked = { tokenize: (term: string) => [term], processTerm: (term: string) => term, fuzzy: false, prefix: false } as const;
     const all = new Map<string, number>();
     fieldNames.forEach((name, bit) => {
-      const postings = fieldOf(Array.from({ length: documentCount }, (_, document) => tokensOf(document, name)), (token) => termOf(token, name));
+      const terms = new Set(documents.flatMap((document) => tokensOf(document[name] ?? '', name).map((token) => termOf(token, name)).filter((term): term is string => term !== null)));
+      const postings: Field = new Map();
+      for (const term of terms) {
+        // One term in one field, boost 1: MiniSearch's score is that term's BM25+ for each document that has it.
+        // In the documents' order, as MiniSearch visits them when it combines terms: of equal scores, the first matched stays first.
+        const hits = engine.search(term, { ...asked, fields: [name], boost: { [name]: 1 } }).sort((a, b) => (a.id as number) - (b.id as number));
+        postings.set(term, { documents: Uint32Array.from(hits.map((hit) => hit.id as number)), weights: Float64Array.from(hits.map((hit) => hit.score)), inverse: 1 });
+        all.set(term, (all.get(term) ?? 0) | (1 << bit));
+      }
       this.fields.set(name, { bit, postings });
-      for (const term of postings.keys()) all.set(term, (all.get(term) ?? 0) | (1 << bit));
     });
     for (const [term, fields] of all) (this.termsByLength[term.length] ??= []).push({ term, fields, letters: lettersOf(term) });
-    this.scores = new Float64Array(documentCount);
-    this.termsMatched = new Uint16Array(documentCount);
-    this.matchedFields = new Uint32Array(documentCount);
+    this.scores = new Float64Array(documents.length);
+    this.termsMatched = new Uint16Array(documents.length);
+    this.matchedFields = new Uint32Array(documents.length);
   }
 
   fieldBit(name: string): number {

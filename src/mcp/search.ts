@@ -7,10 +7,10 @@ import { ExampleIndex } from './examples.js';
 import { examplePhrasings } from './phrasings/index.js';
 
 /**
- * search_endpoints: plain-language intent in, ranked operations out. A description index
- * (description-index.ts: BM25+ as MiniSearch scores it) ranks the operations' own words (title,
- * summary, description, keywords, the words of the operationId) against the query's, and two
- * things are done around it for phrasings the registry's authors did not think of (figures on unseen phrasings in BENCHMARKS.md):
+ * search_endpoints: plain-language intent in, ranked operations out. MiniSearch ranks the
+ * operations' own words (title, summary, description, keywords, the words of the operationId)
+ * against the query's (description-index.ts: its scores of each term, asked once and added up at
+ * each search as its own query would), and two things are done around it for phrasings the registry's authors did not think of (figures on unseen phrasings in BENCHMARKS.md):
  *  - concepts (lexicon.ts, read by concepts.ts): a query and every operation are read through the same groups of
  *    words for the things and acts of the service, and the groups they share are matched as
  *    terms of their own ("segment", "my list" and "audience" all mean the audience concept);
@@ -25,8 +25,8 @@ import { examplePhrasings } from './phrasings/index.js';
  *    neighbours apart), are added to its score.
  * Input field names are indexed only as whole identifiers (maxProspectsToEnrich), never as
  * words: a field called `name` must not pull its operation up for every query that says "name".
- * Everything is built once at module load; a search adds up postings and multiplies a few
- * tables (bench/ranker.ts measures its CPU).
+ * Everything is built once at module load; a search adds up scores and multiplies a few tables
+ * (bench/ranker.ts measures its CPU).
  */
 
 export interface SearchFilters {
@@ -151,7 +151,8 @@ function startsPolledWork(operation: AnyOperation): boolean {
   return operation.workflow.after.some((id) => catalog.get(id)?.operation.pollIntervalSeconds !== undefined);
 }
 
-interface IndexedOperation {
+/** A type, not an interface, so that it is a record of strings to the index. */
+type IndexedOperation = {
   id: string;
   title: string;
   summary: string;
@@ -161,7 +162,7 @@ interface IndexedOperation {
   concepts: string;
   defines: string;
   identifiers: string;
-}
+};
 
 /** Field names made of several words (maxProspectsToEnrich) are identifiers a query may quote; one-word names (name, kind, email) are not indexed. */
 function identifiersOf(entry: CatalogEntry): string[] {
@@ -196,7 +197,6 @@ const vocabulary = new Set(documents.flatMap((doc) => textFields.flatMap((field)
 
 const tokenFields = ['concepts', 'defines', 'identifiers'] as const;
 const fieldNames = [...textFields, ...tokenFields];
-type FieldName = (typeof fieldNames)[number];
 const isTokenField = (field: string): boolean => (tokenFields as readonly string[]).includes(field);
 
 /** How the index reads its fields: concepts and identifiers are whole tokens; the text fields are words, stemmed, without stop words. */
@@ -207,7 +207,7 @@ export const descriptionFields = {
 };
 
 export const describedDocuments: readonly IndexedOperation[] = documents;
-const index = new DescriptionIndex(fieldNames, documents.length, (document, field) => descriptionFields.tokensOf((documents[document] as IndexedOperation)[field as FieldName], field), descriptionFields.termOf);
+const index = new DescriptionIndex(documents, fieldNames, descriptionFields.tokensOf, descriptionFields.termOf);
 const identifiersBit = index.fieldBit('identifiers');
 
 export const weights = {

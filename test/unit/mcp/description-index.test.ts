@@ -8,13 +8,12 @@ import { examplePhrasings } from '../../../src/mcp/phrasings/index.js';
 import { describedDocuments, descriptionFields, queryOf } from '../../../src/mcp/search.js';
 
 /**
- * DescriptionIndex scores the operations' own words over plain postings for speed; it must score them exactly as the
- * MiniSearch index it replaced, over the same documents, fields and queries. The reference here is MiniSearch.
+ * DescriptionIndex asks MiniSearch each term's scores once and adds them up at each search; it must score every query
+ * exactly as MiniSearch's own query tree does over the same documents and fields. The reference here is a second MiniSearch
+ * index, asked the whole query.
  */
-const documentOf = (at: number) => describedDocuments[at] as unknown as Record<string, string>;
 
 function miniSearchHits(query: readonly FieldsQuery[]): Array<{ document: number; score: number; fields: Set<string> }> {
-  const index = reference;
   const miniQuery: Query = {
     combineWith: 'OR',
     queries: query.map((part) => ({
@@ -27,7 +26,7 @@ function miniSearchHits(query: readonly FieldsQuery[]): Array<{ document: number
       ...(part.termBoost ? { boostTerm: part.termBoost } : {}),
     })),
   };
-  return index
+  return reference
     .search(miniQuery, { tokenize: (text) => [text], processTerm: (term) => term })
     .map((hit) => ({ document: hit.id as number, score: hit.score, fields: new Set(Object.values(hit.match).flat()) }));
 }
@@ -37,10 +36,10 @@ const reference = new MiniSearch<Record<string, string | number>>({
   tokenize: (text, field) => descriptionFields.tokensOf(text, field ?? ''),
   processTerm: (term, field) => descriptionFields.termOf(term, field ?? ''),
 });
-reference.addAll(describedDocuments.map((_, at) => ({ ...documentOf(at), id: at })));
+reference.addAll(describedDocuments.map((document, at) => ({ ...document, id: at })));
 
 describe('DescriptionIndex', () => {
-  const index = new DescriptionIndex(descriptionFields.names, describedDocuments.length, (at, field) => descriptionFields.tokensOf(documentOf(at)[field] ?? '', field), descriptionFields.termOf);
+  const index = new DescriptionIndex(describedDocuments, descriptionFields.names, descriptionFields.tokensOf, descriptionFields.termOf);
 
   it('scores every operation as MiniSearch would, and names the fields matched, for every labelled phrasing and misspelt ones', { timeout: 120_000 }, () => {
     // Unknown words are matched within one or two edits: misspellings the spelling corrector leaves, and words of no operation.
