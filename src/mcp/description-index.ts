@@ -1,5 +1,4 @@
 import MiniSearch from 'minisearch';
-import type { Field } from './postings.js';
 
 /**
  * The operations' own words (title, summary, description, ...), searched with MiniSearch. MiniSearch indexes them and scores
@@ -31,8 +30,11 @@ export interface DescriptionHit {
 /** MiniSearch's weight of a fuzzy match (its `weights.fuzzy`, as the search asked for it): a term's own spelling counts 1. */
 const fuzzyWeight = 0.3;
 
+/** For each term of a field, the documents that have it and MiniSearch's score of the term for each. */
+type TermScores = Map<string, { documents: Uint32Array; scores: Float64Array }>;
+
 export class DescriptionIndex {
-  private readonly fields = new Map<string, { bit: number; postings: Field }>();
+  private readonly fields = new Map<string, { bit: number; postings: TermScores }>();
   /** Every term of the index, by length, each with the fields it is in (one bit each) and its letters, for fuzzy matching. */
   private readonly termsByLength: Array<Array<{ term: string; fields: number; letters: number }>> = [];
   private readonly scores: Float64Array;
@@ -60,12 +62,12 @@ export class DescriptionIndex {
     const all = new Map<string, number>();
     fieldNames.forEach((name, bit) => {
       const terms = new Set(documents.flatMap((document) => tokensOf(document[name] ?? '', name).map((token) => termOf(token, name)).filter((term): term is string => term !== null)));
-      const postings: Field = new Map();
+      const postings: TermScores = new Map();
       for (const term of terms) {
         // One term in one field, boost 1: MiniSearch's score is that term's BM25+ for each document that has it.
         // In the documents' order, as MiniSearch visits them when it combines terms: of equal scores, the first matched stays first.
         const hits = engine.search(term, { ...asked, fields: [name], boost: { [name]: 1 } }).sort((a, b) => (a.id as number) - (b.id as number));
-        postings.set(term, { documents: Uint32Array.from(hits.map((hit) => hit.id as number)), weights: Float64Array.from(hits.map((hit) => hit.score)), inverse: 1 });
+        postings.set(term, { documents: Uint32Array.from(hits.map((hit) => hit.id as number)), scores: Float64Array.from(hits.map((hit) => hit.score)) });
         all.set(term, (all.get(term) ?? 0) | (1 << bit));
       }
       this.fields.set(name, { bit, postings });
@@ -120,9 +122,9 @@ export class DescriptionIndex {
       const field = this.fields.get(name);
       const postings = field?.postings.get(term);
       if (!field || !postings) continue;
-      const scale = weight * (boosts[name] as number) * postings.inverse;
+      const scale = weight * (boosts[name] as number);
       const bit = 1 << field.bit;
-      const { documents, weights } = postings;
+      const { documents, scores: termScores } = postings;
       for (let at = 0; at < documents.length; at += 1) {
         const document = documents[at] as number;
         if (matchedFields[document] === 0) touched.push(document);
@@ -131,7 +133,7 @@ export class DescriptionIndex {
           counted.add(pair);
           termsMatched[document] = (termsMatched[document] as number) + 1;
         }
-        scores[document] = (scores[document] as number) + scale * (weights[at] as number);
+        scores[document] = (scores[document] as number) + scale * (termScores[at] as number);
         matchedFields[document] = (matchedFields[document] as number) | bit;
       }
     }

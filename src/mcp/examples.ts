@@ -1,10 +1,11 @@
 import { corrected, readQuery, stem, stopWords, words, wordsOutsideAudienceNames } from './concepts.js';
 import type { ExamplePhrasing } from './phrasings/index.js';
-import { fieldOf, type Field } from './postings.js';
 
 /** How many of the nearest examples vote, and what the second of an operation's examples adds to its first. */
 const nearest = 30;
 const secondVote = 0.5;
+/** BM25+ as MiniSearch scores (its defaults), so that an example is as near as the description index would find it. */
+const bm25 = { k: 1.2, b: 0.7, d: 0.5 };
 /**
  * Naive Bayes: the count given to every feature of every operation (Lidstone smoothing), and how far its log odds are flattened.
  * A pair of words is seen in far fewer phrasings than either word, so its absence from an operation's phrasings says less: it
@@ -17,6 +18,13 @@ const smoothing = 0.03;
 const pairSmoothing = 0.1;
 const temperature = 3;
 
+/**
+ * One field's postings: for each term, the examples that have it, each with the part of its BM25+ score that depends on the
+ * example alone (its frequency of the term and its length), computed once; a query multiplies it by the term's rarity.
+ */
+interface Field {
+  postings: Map<string, { examples: Uint32Array; weights: Float64Array; inverse: number }>;
+}
 /**
  * The labelled phrasings of src/mcp/phrasings, compared with a query: a query is matched against
  * how people have asked for each operation, not only against how its authors described it. Words a
@@ -154,11 +162,11 @@ export class ExampleIndex {
     const { scores, termsMatched, touched } = this;
     const seen = new Set<string>();
     for (const term of queryTerms) {
-      const postings = field.get(term);
+      const postings = field.postings.get(term);
       if (!postings) continue;
       const first = !seen.has(term);
       seen.add(term);
-      const { documents: examples, weights, inverse } = postings;
+      const { examples, weights, inverse } = postings;
       for (let at = 0; at < examples.length; at += 1) {
         const example = examples[at] as number;
         if (termsMatched[example] === 0 && scores[example] === 0) touched[this.touchedCount++] = example;
@@ -207,6 +215,38 @@ const isNumber = (word: string): boolean => /^[0-9]+$/.test(word);
 /** The words of a phrasing as the examples compare them. */
 function exampleWords(text: string): string[] {
   return words(text).filter((word) => !isNumber(word));
+}
+
+function fieldOf(tokensOfExamples: string[][], termOf: (token: string) => string | null): Field {
+  const raw = new Map<string, Array<{ example: number; frequency: number }>>();
+  const lengths = tokensOfExamples.map((tokens, example) => {
+    const frequencies = new Map<string, number>();
+    for (const token of tokens) {
+      const term = termOf(token);
+      if (term !== null) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
+    }
+    for (const [term, frequency] of frequencies) {
+      let list = raw.get(term);
+      if (!list) raw.set(term, (list = []));
+      list.push({ example, frequency });
+    }
+    return new Set(tokens).size;
+  });
+  const averageLength = lengths.reduce((sum, length) => sum + length, 0) / Math.max(lengths.length, 1);
+  const count = tokensOfExamples.length;
+  const postings: Field['postings'] = new Map();
+  for (const [term, list] of raw) {
+    const weights = list.map(({ example, frequency }) => {
+      const length = (lengths[example] as number) / averageLength;
+      return bm25.d + (frequency * (bm25.k + 1)) / (frequency + bm25.k * (1 - bm25.b + bm25.b * length));
+    });
+    postings.set(term, {
+      examples: Uint32Array.from(list.map((posting) => posting.example)),
+      weights: Float64Array.from(weights),
+      inverse: Math.log(1 + (count - list.length + 0.5) / (list.length + 0.5)),
+    });
+  }
+  return { postings };
 }
 
 interface WordModel {

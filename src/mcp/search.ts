@@ -10,7 +10,8 @@ import { examplePhrasings } from './phrasings/index.js';
  * search_endpoints: plain-language intent in, ranked operations out. MiniSearch ranks the
  * operations' own words (title, summary, description, keywords, the words of the operationId)
  * against the query's (description-index.ts: its scores of each term, asked once and added up at
- * each search as its own query would), and two things are done around it for phrasings the registry's authors did not think of (figures on unseen phrasings in BENCHMARKS.md):
+ * each search as its own query would), and two things are done around it for phrasings the
+ * registry's authors did not think of (figures on unseen phrasings in BENCHMARKS.md):
  *  - concepts (lexicon.ts, read by concepts.ts): a query and every operation are read through the same groups of
  *    words for the things and acts of the service, and the groups they share are matched as
  *    terms of their own ("segment", "my list" and "audience" all mean the audience concept);
@@ -206,9 +207,10 @@ export const descriptionFields = {
   termOf: (token: string, field: string): string | null => (isTokenField(field) ? token : stopWords.has(token) ? null : stem(token)),
 };
 
-export const describedDocuments: readonly IndexedOperation[] = documents;
 const index = new DescriptionIndex(documents, fieldNames, descriptionFields.tokensOf, descriptionFields.termOf);
 const identifiersBit = index.fieldBit('identifiers');
+/** The index's documents, for the test that compares its scores with MiniSearch's whole query. */
+export { documents as describedDocuments };
 
 export const weights = {
   text: { title: 2, keywords: 2, name: 2, summary: 1.5, description: 0.4 },
