@@ -3,7 +3,17 @@ import tseslint from 'typescript-eslint';
 import { layerRules } from './layers.config.js';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', '.test-data/**', '.scratch/**', 'scripts/mcp-conformance/node_modules/**', 'scripts/mcp-inspector/node_modules/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'data/**',
+      '.test-data/**',
+      '.scratch/**',
+      'scripts/mcp-conformance/node_modules/**',
+      'scripts/mcp-inspector/node_modules/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

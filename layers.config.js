@@ -22,11 +22,14 @@
 const layers = [['store'], ['jobs'], ['core'], ['providers'], ['seed'], ['auth'], ['http'], ['api', 'mcp'], ['worker']];
 const composition = '(^|/)(app|service|main)\\.js$|(^|/)cli/';
 const folders = (names) => `(^|/)(${names.join('|')})/`;
-const why = (what) => `${what}: an import against the layers (see layers.config.js); move the shared code down, or pass it in`;
+const why = (what) =>
+  `${what}: an import against the layers (see layers.config.js); move the shared code down, or pass it in`;
 
 const restrict = (files, patterns, message) => ({
   files,
-  rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: patterns.map((regex) => ({ regex, message })) }] },
+  rules: {
+    '@typescript-eslint/no-restricted-imports': ['error', { patterns: patterns.map((regex) => ({ regex, message })) }],
+  },
 });
 
 export const layerRules = [
@@ -37,15 +40,19 @@ export const layerRules = [
     [folders(layers.flat()), composition],
     why('a foundation imports no layer'),
   ),
-  ...layers.map((names, index) => {
-    const above = layers.slice(index + 1).flat();
-    // The surfaces sit side by side: each is forbidden the other as well as what is above both.
-    return names.map((name) =>
-      restrict(
-        [`src/${name}/**/*.ts`],
-        [folders([...above, ...names.filter((other) => other !== name)]), composition],
-        why(`src/${name}/ sits below ${[...above, 'the composition root'].join(', ')}${names.length > 1 ? ` and beside ${names.filter((other) => other !== name).join(', ')}` : ''}`),
-      ),
-    );
-  }).flat(),
+  ...layers
+    .map((names, index) => {
+      const above = layers.slice(index + 1).flat();
+      // The surfaces sit side by side: each is forbidden the other as well as what is above both.
+      return names.map((name) =>
+        restrict(
+          [`src/${name}/**/*.ts`],
+          [folders([...above, ...names.filter((other) => other !== name)]), composition],
+          why(
+            `src/${name}/ sits below ${[...above, 'the composition root'].join(', ')}${names.length > 1 ? ` and beside ${names.filter((other) => other !== name).join(', ')}` : ''}`,
+          ),
+        ),
+      );
+    })
+    .flat(),
 ];

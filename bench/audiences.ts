@@ -35,7 +35,11 @@ const bench = await startBenchService(
 );
 const { service, apiKey } = bench;
 
-async function call(method: string, pathName: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function call(
+  method: string,
+  pathName: string,
+  body?: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const separator = pathName.includes('?') ? '&' : '?';
   const response = await fetch(`${service.url}${pathName}${method === 'GET' ? `${separator}apiKey=${apiKey}` : ''}`, {
     method,
@@ -43,11 +47,15 @@ async function call(method: string, pathName: string, body?: Record<string, unkn
     body: body ? JSON.stringify({ apiKey, ...body }) : undefined,
   });
   const json = (await response.json()) as { output?: Record<string, unknown>; error?: unknown };
-  if (response.status !== 200 || !json.output) throw new Error(`${method} ${pathName} answered ${response.status}: ${JSON.stringify(json.error)}`);
+  if (response.status !== 200 || !json.output)
+    throw new Error(`${method} ${pathName} answered ${response.status}: ${JSON.stringify(json.error)}`);
   return json.output;
 }
 
-async function poll(pathName: string, done: (output: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+async function poll(
+  pathName: string,
+  done: (output: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
   for (;;) {
     const output = await call('GET', pathName);
     if (done(output)) return output;
@@ -71,18 +79,31 @@ async function buildOnce(): Promise<Sample & { audienceId: string }> {
   await call('POST', `/v1/audiences/${audienceId}/build`, {});
   const status = await poll(`/v1/audiences/${audienceId}`, (o) => o.status !== 'BUILDING');
   const ms = performance.now() - started;
-  if (status.status !== 'NORMAL') throw new Error(`build ended ${String(status.status)}: ${String(status.failureReason)}`);
+  if (status.status !== 'NORMAL')
+    throw new Error(`build ended ${String(status.status)}: ${String(status.failureReason)}`);
   const job = await service.context.db.pool.query<{ ms: number }>(
     `SELECT extract(epoch FROM built_at - build_started_at) * 1000 AS ms FROM audiences WHERE id = $1`,
     [audienceId],
   );
-  return { audienceId, ms, jobMs: Number(job.rows[0]?.ms), detail: { companies: status.numCompanies as number, prospects: status.numProspects as number } };
+  return {
+    audienceId,
+    ms,
+    jobMs: Number(job.rows[0]?.ms),
+    detail: { companies: status.numCompanies as number, prospects: status.numProspects as number },
+  };
 }
 
-async function exportOnce(audienceId: string, kind: 'prospects' | 'companies', maxRowsToExport: number): Promise<Sample> {
+async function exportOnce(
+  audienceId: string,
+  kind: 'prospects' | 'companies',
+  maxRowsToExport: number,
+): Promise<Sample> {
   const started = performance.now();
   const accepted = await call('POST', `/v1/audiences/${audienceId}/export/${kind}`, { maxRowsToExport });
-  const status = await poll(`/v1/audiences/${audienceId}/exports/${accepted.exportId as string}`, (o) => o.status === 'READY' || o.status === 'FAILED');
+  const status = await poll(
+    `/v1/audiences/${audienceId}/exports/${accepted.exportId as string}`,
+    (o) => o.status === 'READY' || o.status === 'FAILED',
+  );
   const ms = performance.now() - started;
   if (status.status !== 'READY') throw new Error(`export ${String(accepted.exportId)} FAILED`);
   const row = await service.context.db.pool.query<{ ms: number; bytes: number }>(
@@ -100,17 +121,28 @@ async function exportOnce(audienceId: string, kind: 'prospects' | 'companies', m
 }
 
 async function enrichOnce(audienceId: string): Promise<Sample> {
-  const options = { runContactEnrichment: true, enrichmentType: { getWorkEmails: true, getPhoneNumbers: true }, maxProspectsToEnrich: 10_000 };
+  const options = {
+    runContactEnrichment: true,
+    enrichmentType: { getWorkEmails: true, getPhoneNumbers: true },
+    maxProspectsToEnrich: 10_000,
+  };
   const estimate = await call('POST', `/v1/audiences/${audienceId}/enrichment/estimate`, options);
   const started = performance.now();
   await call('POST', `/v1/audiences/${audienceId}/enrich`, options);
-  const status = await poll(`/v1/audiences/${audienceId}/enrichment/status`, (o) => o.status === 'DONE' || o.status === 'FAILED');
+  const status = await poll(
+    `/v1/audiences/${audienceId}/enrichment/status`,
+    (o) => o.status === 'DONE' || o.status === 'FAILED',
+  );
   const ms = performance.now() - started;
   if (status.status !== 'DONE') throw new Error(`enrichment FAILED: ${String(status.failureReason)}`);
   const steps = status.steps as Array<{ startedAt: string | null; completedAt: string | null }>;
   const first = steps[0]?.startedAt ? Date.parse(steps[0].startedAt) : NaN;
   const last = steps.at(-1)?.completedAt ? Date.parse(steps.at(-1)?.completedAt as string) : NaN;
-  return { ms, jobMs: last - first, detail: { prospects: estimate.prospectsToEnrich as number, credits: estimate.totalCredits as number } };
+  return {
+    ms,
+    jobMs: last - first,
+    detail: { prospects: estimate.prospectsToEnrich as number, credits: estimate.totalCredits as number },
+  };
 }
 
 interface Result {
@@ -144,13 +176,16 @@ try {
   const audienceId = builds[0]?.audienceId as string;
   const prospectExports: Sample[] = [];
   const companyExports: Sample[] = [];
-  for (let i = 0; i < runs; i += 1) prospectExports.push(await exportOnce(builds[i]?.audienceId ?? audienceId, 'prospects', 10_000));
-  for (let i = 0; i < runs; i += 1) companyExports.push(await exportOnce(builds[i]?.audienceId ?? audienceId, 'companies', 10_000));
+  for (let i = 0; i < runs; i += 1)
+    prospectExports.push(await exportOnce(builds[i]?.audienceId ?? audienceId, 'prospects', 10_000));
+  for (let i = 0; i < runs; i += 1)
+    companyExports.push(await exportOnce(builds[i]?.audienceId ?? audienceId, 'companies', 10_000));
   // Enrichment changes what a later estimate charges, so each run uses an audience of its own.
   const enrichments: Sample[] = [];
   for (let i = 0; i < runs; i += 1) enrichments.push(await enrichOnce(builds[i]?.audienceId ?? audienceId));
   const enrichedExports: Sample[] = [];
-  for (let i = 0; i < runs; i += 1) enrichedExports.push(await exportOnce(builds[i]?.audienceId ?? audienceId, 'prospects', 10_000));
+  for (let i = 0; i < runs; i += 1)
+    enrichedExports.push(await exportOnce(builds[i]?.audienceId ?? audienceId, 'prospects', 10_000));
 
   const results = [
     summarise('Build an audience (NORMAL: 1,000 companies, then 10,000 prospects at them)', builds),
@@ -159,13 +194,19 @@ try {
     summarise('Enrich 10,000 prospects (work emails + phones through the waterfall)', enrichments),
     summarise('Export 10,000 enriched prospects to CSV', enrichedExports),
   ];
-  const report = { measuredAt: new Date().toISOString(), machine: machineLine(), dataset: { companies, people, seedSeconds }, runs, results };
+  const report = {
+    measuredAt: new Date().toISOString(),
+    machine: machineLine(),
+    dataset: { companies, people, seedSeconds },
+    runs,
+    results,
+  };
   await mkdir('bench/results', { recursive: true });
   await writeFile('bench/results/audiences.json', `${JSON.stringify(report, null, 2)}\n`);
 
   const lines = [
     `Dataset: ${companies.toLocaleString('en')} companies, ${people.toLocaleString('en')} people${seedSeconds === null ? '' : ` (seeded in ${seedSeconds} s)`}; ${runs} runs each, median shown.`,
-    'End to end: from the request to the poll (every 20 ms) that sees the result. Job: the worker\'s own time, from the database timestamps.',
+    "End to end: from the request to the poll (every 20 ms) that sees the result. Job: the worker's own time, from the database timestamps.",
     '',
     '| Operation | End to end, median (min–max) | Job | Result |',
     '|---|---|---|---|',

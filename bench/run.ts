@@ -14,8 +14,16 @@ const large = process.argv.includes('--large');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 
 const benches: Array<{ name: string; args: string[]; env?: Record<string, string>; onlyWhenNamed?: boolean }> = [
-  { name: 'search', args: ['dist/bench/search.js', '--companies', '20000', '--people', '200000'], env: { DATABASE_URL: '', BENCH_COMPARE_URL: '' } },
-  { name: 'counts', args: ['dist/bench/counts.js', '--companies', '20000', '--people', '200000'], env: { DATABASE_URL: '', BENCH_COMPARE_URL: '' } },
+  {
+    name: 'search',
+    args: ['dist/bench/search.js', '--companies', '20000', '--people', '200000'],
+    env: { DATABASE_URL: '', BENCH_COMPARE_URL: '' },
+  },
+  {
+    name: 'counts',
+    args: ['dist/bench/counts.js', '--companies', '20000', '--people', '200000'],
+    env: { DATABASE_URL: '', BENCH_COMPARE_URL: '' },
+  },
   // CPU per search_endpoints ranking, in process (issue 13: under 1 ms).
   { name: 'ranker', args: ['dist/bench/ranker.js'] },
   { name: 'mcp', args: ['dist/bench/mcp.js'] },
@@ -26,9 +34,15 @@ const benches: Array<{ name: string; args: string[]; env?: Record<string, string
   { name: 'state-filter', args: ['dist/bench/state-filter.js'], env: { DATABASE_URL: '' }, onlyWhenNamed: true },
 ];
 if (large) {
-  benches.push({ name: 'search-large', args: ['dist/bench/search.js', '--companies', '1000000', '--people', '10000000', '--runs', '30', '--reuse'] });
+  benches.push({
+    name: 'search-large',
+    args: ['dist/bench/search.js', '--companies', '1000000', '--people', '10000000', '--runs', '30', '--reuse'],
+  });
   // The same database as search-large (it reuses it when it exists).
-  benches.push({ name: 'counts-large', args: ['dist/bench/counts.js', '--companies', '1000000', '--people', '10000000', '--runs', '30', '--reuse'] });
+  benches.push({
+    name: 'counts-large',
+    args: ['dist/bench/counts.js', '--companies', '1000000', '--people', '10000000', '--runs', '30', '--reuse'],
+  });
 }
 
 // Each benchmark's Markdown is kept in bench/results/<name>.md, so a partial run (--only=...)
@@ -45,7 +59,17 @@ for (const bench of benches) {
   await writeFile(`bench/results/${bench.name}.md`, section);
 }
 const sections: string[] = [];
-for (const name of ['search', 'search-large', 'counts', 'counts-large', 'state-filter', 'ranker', 'mcp', 'audiences', 'replicas']) {
+for (const name of [
+  'search',
+  'search-large',
+  'counts',
+  'counts-large',
+  'state-filter',
+  'ranker',
+  'mcp',
+  'audiences',
+  'replicas',
+]) {
   const section = await readFile(`bench/results/${name}.md`, 'utf8').catch(() => null);
   if (section) sections.push(section);
 }

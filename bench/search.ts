@@ -1,6 +1,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createLogger } from '../src/log.js';
-import { arg, benchPost, machineLine, measureInTurn, openBenchTarget, reportedSettings, type BenchTarget, type Fixtures, type Latency } from './lib.js';
+import {
+  arg,
+  benchPost,
+  machineLine,
+  measureInTurn,
+  openBenchTarget,
+  reportedSettings,
+  type BenchTarget,
+  type Fixtures,
+  type Latency,
+} from './lib.js';
 
 /**
  * Search latency through the real HTTP API: the filter combinations people use, pages of 25 and
@@ -28,7 +38,11 @@ type PageOutput = { data: unknown[]; nextCursor: string | null };
  * A cursor about 80% of the way through the first 150,000 matches, reached by paging with
  * 1000-record pages. A cursor means "after this id" for these filters, so it serves any page size.
  */
-async function deepCursor(target: BenchTarget, pathName: string, body: Record<string, unknown>): Promise<{ cursor: string | null; skipped: number }> {
+async function deepCursor(
+  target: BenchTarget,
+  pathName: string,
+  body: Record<string, unknown>,
+): Promise<{ cursor: string | null; skipped: number }> {
   const cursors: Array<{ cursor: string; skipped: number }> = [];
   let cursor: string | null = null;
   let skipped = 0;
@@ -51,45 +65,104 @@ interface Scenario {
 const seniorTitles = { included: ['VP', 'Director', 'Head of'], excluded: ['Assistant'] };
 const scenarios: Scenario[] = [
   {
-    search: 'company', query: 'country US, industry software-development, headcount 11-1000',
-    body: () => ({ searchParams: { headquartersCountryCode: ['US'], industriesV2: ['software-development', 'it-services-and-it-consulting'], employeeCountV2: { min: 11, max: 1000 } } }),
-  },
-  { search: 'company', query: 'country US only (broad)', body: () => ({ searchParams: { headquartersCountryCode: ['US'] } }) },
-  { search: 'company', query: 'keywords "platform" or "analytics"', body: () => ({ searchParams: { keywords: ['platform', 'analytics'] } }) },
-  { search: 'company', query: 'keyword "platform", headcount 51-500', body: () => ({ searchParams: { keywords: ['platform'], employeeCountV2: { min: 51, max: 500 } } }) },
-  {
-    search: 'company', query: 'countries US, GB, DE, headcount 201-5000, minus a 2,000-company exclusion list',
-    body: (f) => ({ searchParams: { headquartersCountryCode: ['US', 'GB', 'DE'], employeeCountV2: { min: 201, max: 5000 } }, companyExclusionListIDs: [f.companyListId] }),
-  },
-  {
-    search: 'people', query: 'title "engineer" not "manager", countries USA, GBR, DEU, 3-10 years',
-    body: () => ({ searchParams: { jobTitleV2: { included: ['engineer'], excluded: ['manager'] }, country3LetterCode: ['USA', 'GBR', 'DEU'], yearsOfExperience: { min: 3, max: 10 } } }),
+    search: 'company',
+    query: 'country US, industry software-development, headcount 11-1000',
+    body: () => ({
+      searchParams: {
+        headquartersCountryCode: ['US'],
+        industriesV2: ['software-development', 'it-services-and-it-consulting'],
+        employeeCountV2: { min: 11, max: 1000 },
+      },
+    }),
   },
   {
-    search: 'people', query: 'seniority: title VP, Director or Head of, not Assistant, country USA',
+    search: 'company',
+    query: 'country US only (broad)',
+    body: () => ({ searchParams: { headquartersCountryCode: ['US'] } }),
+  },
+  {
+    search: 'company',
+    query: 'keywords "platform" or "analytics"',
+    body: () => ({ searchParams: { keywords: ['platform', 'analytics'] } }),
+  },
+  {
+    search: 'company',
+    query: 'keyword "platform", headcount 51-500',
+    body: () => ({ searchParams: { keywords: ['platform'], employeeCountV2: { min: 51, max: 500 } } }),
+  },
+  {
+    search: 'company',
+    query: 'countries US, GB, DE, headcount 201-5000, minus a 2,000-company exclusion list',
+    body: (f) => ({
+      searchParams: { headquartersCountryCode: ['US', 'GB', 'DE'], employeeCountV2: { min: 201, max: 5000 } },
+      companyExclusionListIDs: [f.companyListId],
+    }),
+  },
+  {
+    search: 'people',
+    query: 'title "engineer" not "manager", countries USA, GBR, DEU, 3-10 years',
+    body: () => ({
+      searchParams: {
+        jobTitleV2: { included: ['engineer'], excluded: ['manager'] },
+        country3LetterCode: ['USA', 'GBR', 'DEU'],
+        yearsOfExperience: { min: 3, max: 10 },
+      },
+    }),
+  },
+  {
+    search: 'people',
+    query: 'seniority: title VP, Director or Head of, not Assistant, country USA',
     body: () => ({ searchParams: { jobTitleV2: seniorTitles, country3LetterCode: ['USA'] } }),
   },
   {
-    search: 'people', query: 'seniority titles, countries USA, GBR, DEU, 10-25 years',
-    body: () => ({ searchParams: { jobTitleV2: seniorTitles, country3LetterCode: ['USA', 'GBR', 'DEU'], yearsOfExperience: { min: 10, max: 25 } } }),
+    search: 'people',
+    query: 'seniority titles, countries USA, GBR, DEU, 10-25 years',
+    body: () => ({
+      searchParams: {
+        jobTitleV2: seniorTitles,
+        country3LetterCode: ['USA', 'GBR', 'DEU'],
+        yearsOfExperience: { min: 10, max: 25 },
+      },
+    }),
   },
   {
-    search: 'people', query: 'title "VP of Sales" or "Head of Sales", country USA',
-    body: () => ({ searchParams: { jobTitleV2: { included: ['VP of Sales', 'Head of Sales'] }, country3LetterCode: ['USA'] } }),
+    search: 'people',
+    query: 'title "VP of Sales" or "Head of Sales", country USA',
+    body: () => ({
+      searchParams: { jobTitleV2: { included: ['VP of Sales', 'Head of Sales'] }, country3LetterCode: ['USA'] },
+    }),
   },
-  { search: 'people', query: 'title "engineer", 5+ years', body: () => ({ searchParams: { jobTitleV2: { included: ['engineer'] }, yearsOfExperience: { min: 5 } } }) },
-  { search: 'people', query: 'tag decision-maker, country USA', body: () => ({ searchParams: { tags: { anyOf: ['decision-maker'] }, country3LetterCode: ['USA'] } }) },
   {
-    search: 'people', query: 'currentCompanies: 25 large companies by domain',
+    search: 'people',
+    query: 'title "engineer", 5+ years',
+    body: () => ({ searchParams: { jobTitleV2: { included: ['engineer'] }, yearsOfExperience: { min: 5 } } }),
+  },
+  {
+    search: 'people',
+    query: 'tag decision-maker, country USA',
+    body: () => ({ searchParams: { tags: { anyOf: ['decision-maker'] }, country3LetterCode: ['USA'] } }),
+  },
+  {
+    search: 'people',
+    query: 'currentCompanies: 25 large companies by domain',
     body: (f) => ({ searchParams: {}, currentCompanies: f.largeDomains.map((domain) => ({ domain })) }),
   },
   {
-    search: 'people', query: 'currentCompanies: 25 large companies, seniority titles',
-    body: (f) => ({ searchParams: { jobTitleV2: seniorTitles }, currentCompanies: f.largeDomains.map((domain) => ({ domain })) }),
+    search: 'people',
+    query: 'currentCompanies: 25 large companies, seniority titles',
+    body: (f) => ({
+      searchParams: { jobTitleV2: seniorTitles },
+      currentCompanies: f.largeDomains.map((domain) => ({ domain })),
+    }),
   },
   {
-    search: 'people', query: 'seniority titles, country USA, minus 5,000-prospect and 2,000-company exclusion lists',
-    body: (f) => ({ searchParams: { jobTitleV2: seniorTitles, country3LetterCode: ['USA'] }, prospectExclusionListIDs: [f.prospectListId], companyExclusionListIDs: [f.companyListId] }),
+    search: 'people',
+    query: 'seniority titles, country USA, minus 5,000-prospect and 2,000-company exclusion lists',
+    body: (f) => ({
+      searchParams: { jobTitleV2: seniorTitles, country3LetterCode: ['USA'] },
+      prospectExclusionListIDs: [f.prospectListId],
+      companyExclusionListIDs: [f.companyListId],
+    }),
   },
 ];
 
@@ -109,7 +182,11 @@ const rows: Row[] = [];
 
 /** A query that fails (a statement timeout, say) is noted under the table rather than ending the run. */
 const failures: string[] = [];
-async function measureOrNote(what: string, works: Array<(() => Promise<unknown>) | null>, iterations: number): Promise<Array<Latency | null>> {
+async function measureOrNote(
+  what: string,
+  works: Array<(() => Promise<unknown>) | null>,
+  iterations: number,
+): Promise<Array<Latency | null>> {
   try {
     const latency = await measureInTurn(works, iterations);
     process.stderr.write(`    ${what}: ${latency.map((l) => l?.medianMs ?? '-').join(' / ')} ms\n`);
@@ -135,16 +212,30 @@ for (const scenario of scenarios.filter((s) => s.query.includes(onlyQueries))) {
   for (const pageSize of [25, 1000]) {
     const iterations = pageSize === 1000 ? Math.max(10, Math.floor(runs / 2)) : runs;
     rows.push({
-      search: scenario.search, query: scenario.query, pageSize, page: 'first',
-      latency: await measureOrNote(`${scenario.query}, page of ${pageSize}`, targets.map((target, i) => () => benchPost(target, pathName, { ...bodies[i], pageSize })), iterations),
+      search: scenario.search,
+      query: scenario.query,
+      pageSize,
+      page: 'first',
+      latency: await measureOrNote(
+        `${scenario.query}, page of ${pageSize}`,
+        targets.map((target, i) => () => benchPost(target, pathName, { ...bodies[i], pageSize })),
+        iterations,
+      ),
     });
     if (deep.some((d) => d.cursor)) {
       const skipped = deep.find((d) => d.cursor)?.skipped ?? 0;
       rows.push({
-        search: scenario.search, query: scenario.query, pageSize, page: `deep (after ${skipped.toLocaleString('en')} matches)`,
+        search: scenario.search,
+        query: scenario.query,
+        pageSize,
+        page: `deep (after ${skipped.toLocaleString('en')} matches)`,
         latency: await measureOrNote(
           `${scenario.query}, deep page of ${pageSize}`,
-          targets.map((target, i) => (deep[i]?.cursor ? () => benchPost(target, pathName, { ...bodies[i], pageSize, cursor: deep[i]?.cursor }) : null)),
+          targets.map((target, i) =>
+            deep[i]?.cursor
+              ? () => benchPost(target, pathName, { ...bodies[i], pageSize, cursor: deep[i]?.cursor })
+              : null,
+          ),
           iterations,
         ),
       });
@@ -164,27 +255,42 @@ const result = {
   machine: machineLine(),
   companies,
   people,
-  servers: targets.map((target) => ({ name: target.name, seedSeconds: target.database.seedSeconds, settings: target.database.settings })),
+  servers: targets.map((target) => ({
+    name: target.name,
+    seedSeconds: target.database.seedSeconds,
+    settings: target.database.settings,
+  })),
   rows,
   failures,
 };
 await mkdir('bench/results', { recursive: true });
-if (!onlyQueries) await writeFile(`bench/results/search-${companies}-${people}.json`, `${JSON.stringify(result, null, 2)}\n`);
+if (!onlyQueries)
+  await writeFile(`bench/results/search-${companies}-${people}.json`, `${JSON.stringify(result, null, 2)}\n`);
 
 const cell = (latency: Latency | null | undefined) => (latency ? `${latency.medianMs} | ${latency.p95Ms}` : '– | –');
 const lines = [
   `#### Search: ${companies.toLocaleString('en')} companies / ${people.toLocaleString('en')} people, ${targets.map((t) => t.name).join(' and ')}`,
   '',
-  ...targets.map((t) => `- ${t.name}: ${t.database.seedSeconds === null ? 'reused an existing database' : `seeded in ${t.database.seedSeconds} s`}.`),
-  targets.length > 1 ? '- Both servers hold the same seed (42) and are measured in the same run, one call on each in turn.' : '',
+  ...targets.map(
+    (t) =>
+      `- ${t.name}: ${t.database.seedSeconds === null ? 'reused an existing database' : `seeded in ${t.database.seedSeconds} s`}.`,
+  ),
+  targets.length > 1
+    ? '- Both servers hold the same seed (42) and are measured in the same run, one call on each in turn.'
+    : '',
   '',
   `| setting | ${targets.map((t) => t.name).join(' | ')} |`,
   `|---|${targets.map(() => '---|').join('')}`,
-  ...reportedSettings.filter((name) => name !== 'server_version').map((name) => `| ${name} | ${targets.map((t) => t.database.settings[name]).join(' | ')} |`),
+  ...reportedSettings
+    .filter((name) => name !== 'server_version')
+    .map((name) => `| ${name} | ${targets.map((t) => t.database.settings[name]).join(' | ')} |`),
   '',
   `| search | filters | pageSize | page | ${targets.map((t) => `${t.name} median ms | p95 ms`).join(' | ')} |`,
   `|---|---|---:|---|${targets.map(() => '---:|---:|').join('')}`,
-  ...rows.map((r) => `| ${r.search} | ${r.query} | ${r.pageSize} | ${r.page} | ${targets.map((_, i) => cell(r.latency[i])).join(' | ')} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.search} | ${r.query} | ${r.pageSize} | ${r.page} | ${targets.map((_, i) => cell(r.latency[i])).join(' | ')} |`,
+  ),
   '',
   ...(failures.length ? ['Failed (no figure above):', '', ...failures.map((f) => `- ${f}`), ''] : []),
 ];

@@ -13,7 +13,13 @@ import { arg, machineLine, openBenchDatabase, percentile, round } from './lib.js
  */
 const companies = Number(arg('companies', '1000000'));
 const runs = Number(arg('runs', '25'));
-const database = await openBenchDatabase({ name: 'state', companies, people: 1_000, reuse: false, log: createLogger('warn') });
+const database = await openBenchDatabase({
+  name: 'state',
+  companies,
+  people: 1_000,
+  reuse: false,
+  log: createLogger('warn'),
+});
 const client = new pg.Client({ connectionString: database.url, options: '-c jit=off' });
 await client.connect();
 
@@ -35,12 +41,20 @@ async function medianMs(searchParams: CompanySearchParams): Promise<number> {
     await client.query(query, sql.params);
     samples.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
-  return round(percentile(samples.sort((a, b) => a - b), 50));
+  return round(
+    percentile(
+      samples.sort((a, b) => a - b),
+      50,
+    ),
+  );
 }
 
 const cases: Array<[string, CompanySearchParams]> = [
   [`rare state (${rare.state_name}, ${rare.n} companies)`, { headquartersStateName: [rare.state_name] }],
-  [`middling state (${middling.state_name}, ${middling.n} companies)`, { headquartersStateName: [middling.state_name] }],
+  [
+    `middling state (${middling.state_name}, ${middling.n} companies)`,
+    { headquartersStateName: [middling.state_name] },
+  ],
   [`country US + the rare state`, { headquartersCountryCode: ['US'], headquartersStateName: [rare.state_name] }],
 ];
 const withIndex: number[] = [];

@@ -38,10 +38,7 @@ export interface WorkflowPosition {
   after: string[];
 }
 
-export interface OperationDefinition<
-  Input extends z.ZodObject = z.ZodObject,
-  Output extends z.ZodType = z.ZodType,
-> {
+export interface OperationDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodType = z.ZodType> {
   operationId: string;
   title: string;
   /** One line: what the operation does. */

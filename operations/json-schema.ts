@@ -19,6 +19,9 @@ export function outputJsonSchema(operation: AnyOperation): Record<string, unknow
 export const chargeInfoJsonSchema: Record<string, unknown> = jsonSchemaOf(chargeInfo, 'output');
 
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 }

@@ -23,7 +23,18 @@ try {
   const resultsDir = path.join(scratch, 'results');
   exitCode = await run(
     node22,
-    ['--import', path.join(tools, 'preload.mjs'), suite, 'server', '--url', `${service.url}/mcp`, '--expected-failures', baseline, '-o', resultsDir],
+    [
+      '--import',
+      path.join(tools, 'preload.mjs'),
+      suite,
+      'server',
+      '--url',
+      `${service.url}/mcp`,
+      '--expected-failures',
+      baseline,
+      '-o',
+      resultsDir,
+    ],
     { ...process.env, MCP_CONFORMANCE_API_KEY: apiKey },
   );
   const notApplicable = new Set(
@@ -38,7 +49,9 @@ try {
   const lines: string[] = [];
   for (const folder of (await readdir(resultsDir)).sort()) {
     const scenario = folder.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T.*$/, '');
-    const checks = JSON.parse(await readFile(path.join(resultsDir, folder, 'checks.json'), 'utf8')) as { status: string }[];
+    const checks = JSON.parse(await readFile(path.join(resultsDir, folder, 'checks.json'), 'utf8')) as {
+      status: string;
+    }[];
     const ok = !checks.some((c) => c.status === 'FAILURE' || c.status === 'WARNING');
     if (notApplicable.has(scenario)) {
       if (ok) failed += 1;
@@ -50,7 +63,9 @@ try {
       lines.push(`${ok ? 'pass ' : 'FAIL '} ${scenario}`);
     }
   }
-  process.stdout.write(`\nMCP conformance against ${service.url}/mcp (n/a: see scripts/mcp-conformance/not-applicable.yml)\n${lines.join('\n')}\n`);
+  process.stdout.write(
+    `\nMCP conformance against ${service.url}/mcp (n/a: see scripts/mcp-conformance/not-applicable.yml)\n${lines.join('\n')}\n`,
+  );
   process.stdout.write(`conformance: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   if (failed > 0 && exitCode === 0) exitCode = 1;
 } finally {

@@ -20,9 +20,23 @@ import { HeadlessBrowser } from '../test/auth/browser.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tools = path.join(root, 'scripts', 'mcp-inspector');
 const node22 = path.join(tools, 'node_modules', '.bin', 'node');
-const inspector = path.join(tools, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
+const inspector = path.join(
+  tools,
+  'node_modules',
+  '@modelcontextprotocol',
+  'inspector',
+  'clients',
+  'launcher',
+  'build',
+  'index.js',
+);
 
-const { service, scratch, apiKey: demoKey, stop } = await startScratchService('inspector', {
+const {
+  service,
+  scratch,
+  apiKey: demoKey,
+  stop,
+} = await startScratchService('inspector', {
   SEED_COMPANIES: '300',
   SEED_PEOPLE: '1000',
   OIDC_DEV_PROVIDER: 'true',
@@ -45,7 +59,10 @@ const baseEnv = {
 
 function inspect(args: string[], env: NodeJS.ProcessEnv = {}, onStderr?: (text: string) => void): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(node22, [inspector, '--cli', ...args], { env: { ...baseEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node22, [inspector, '--cli', ...args], {
+      env: { ...baseEnv, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
@@ -84,14 +101,38 @@ try {
   const noKey = await inspect([mcp, '--method', 'tools/list'], { MCP_AUTO_OPEN_ENABLED: 'true' });
   check('/mcp, no key (it tries OAuth)', noKey.code !== 0 && shown(noKey).includes('x-api-key'), shown(noKey));
   const noKeyStored = await inspect([mcp, '--method', 'tools/list', '--stored-auth-only']);
-  check('/mcp, no key, --stored-auth-only', noKeyStored.code !== 0 && shown(noKeyStored).includes('Missing API key'), shown(noKeyStored));
+  check(
+    '/mcp, no key, --stored-auth-only',
+    noKeyStored.code !== 0 && shown(noKeyStored).includes('Missing API key'),
+    shown(noKeyStored),
+  );
 
   // 2. A wrong key, and a revoked one.
-  const wrong = await inspect([mcp, '--method', 'tools/list', '--header', 'x-api-key: pds_not-a-key', '--stored-auth-only']);
+  const wrong = await inspect([
+    mcp,
+    '--method',
+    'tools/list',
+    '--header',
+    'x-api-key: pds_not-a-key',
+    '--stored-auth-only',
+  ]);
   check('/mcp, wrong key', wrong.code !== 0 && shown(wrong).includes('Invalid API key'), shown(wrong));
-  const { apiKey: revokedKey } = await createAccount(service.context.db, { name: 'Revoked key holder', plan: 'pro', initialCredits: 10 });
+  const { apiKey: revokedKey } = await createAccount(service.context.db, {
+    name: 'Revoked key holder',
+    plan: 'pro',
+    initialCredits: 10,
+  });
   await revokeApiKey(service.context.db.pool, revokedKey);
-  const revoked = await inspect([`${service.url}/mcp/v2`, '--transport', 'http', '--method', 'tools/list', '--header', `x-api-key: ${revokedKey}`, '--stored-auth-only']);
+  const revoked = await inspect([
+    `${service.url}/mcp/v2`,
+    '--transport',
+    'http',
+    '--method',
+    'tools/list',
+    '--header',
+    `x-api-key: ${revokedKey}`,
+    '--stored-auth-only',
+  ]);
   check('/mcp/v2, revoked key', revoked.code !== 0 && shown(revoked).includes('was revoked'), shown(revoked));
 
   // 3. /mcp/v3: the whole sign-in, with the headless browser in the person's place.
@@ -109,7 +150,8 @@ try {
         const atCallback = (u: URL) => u.href.startsWith(callbackUrl);
         const login = await browser.open(url, atCallback);
         const consent = await browser.submit(login, null, atCallback);
-        if (!consent.text.includes('spend credits')) throw new Error(`expected our consent page, got ${consent.status} ${consent.url.href}`);
+        if (!consent.text.includes('spend credits'))
+          throw new Error(`expected our consent page, got ${consent.status} ${consent.url.href}`);
         const landed = await browser.submit(consent, 'approve', atCallback);
         // The Inspector's own listener receives the code.
         const answer = await fetch(landed.url);
@@ -119,7 +161,10 @@ try {
     },
   );
   const clientName = driving ? await (driving as Promise<string>) : 'never asked to sign in';
-  const listed = signIn.code === 0 ? (JSON.parse(signIn.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort() : [];
+  const listed =
+    signIn.code === 0
+      ? (JSON.parse(signIn.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort()
+      : [];
   check(
     '/mcp/v3, OAuth sign-in',
     JSON.stringify(listed) === JSON.stringify(['call_operation', 'get_endpoint_details_full', 'search_endpoints']),
@@ -128,31 +173,65 @@ try {
 
   // 4. A charged call with the stored sign-in, no browser.
   const charged = await inspect([
-    v3, '--transport', 'http', '--stored-auth-only', '--method', 'tools/call', '--tool-name', 'call_operation',
-    '--tool-args-json', JSON.stringify({ operationId: 'companySearch', payload: { searchParams: {}, pageSize: 2 } }),
+    v3,
+    '--transport',
+    'http',
+    '--stored-auth-only',
+    '--method',
+    'tools/call',
+    '--tool-name',
+    'call_operation',
+    '--tool-args-json',
+    JSON.stringify({ operationId: 'companySearch', payload: { searchParams: {}, pageSize: 2 } }),
   ]);
-  const creditsCharged = charged.code === 0 ? (JSON.parse(charged.stdout).structuredContent?.chargeInfo?.creditsCharged as number | undefined) : undefined;
-  check('/mcp/v3, charged call_operation with the stored token', creditsCharged === 2, charged.code === 0 ? `companySearch charged ${creditsCharged} credits` : shown(charged));
+  const creditsCharged =
+    charged.code === 0
+      ? (JSON.parse(charged.stdout).structuredContent?.chargeInfo?.creditsCharged as number | undefined)
+      : undefined;
+  check(
+    '/mcp/v3, charged call_operation with the stored token',
+    creditsCharged === 2,
+    charged.code === 0 ? `companySearch charged ${creditsCharged} credits` : shown(charged),
+  );
 
   // 5. Schema portability: tools/list --strict on the API-key surfaces finds nothing to warn about.
   for (const surface of ['/mcp', '/mcp/v2']) {
-    const linted = await inspect([`${service.url}${surface}`, '--transport', 'http', '--method', 'tools/list', '--strict', '--header', `x-api-key: ${demoKey}`, '--stored-auth-only']);
+    const linted = await inspect([
+      `${service.url}${surface}`,
+      '--transport',
+      'http',
+      '--method',
+      'tools/list',
+      '--strict',
+      '--header',
+      `x-api-key: ${demoKey}`,
+      '--stored-auth-only',
+    ]);
     const tools = linted.code === 0 ? (JSON.parse(linted.stdout) as { tools: unknown[] }).tools.length : 0;
     const findings = linted.stderr.split('\n').filter((line) => /^(Warning|Error): tool/.test(line));
     const summary = /\d+ errors?, \d+ warnings? across \d+ tools?/.exec(linted.stderr)?.[0];
     check(
       `${surface}, tools/list --strict (schema portability)`,
       linted.code === 0 && tools > 0 && findings.length === 0,
-      linted.code === 0 ? `${tools} tools; ${summary ?? 'no portability findings'}${findings.length ? `: ${findings.slice(0, 3).join(' | ')}` : ''}` : shown(linted),
+      linted.code === 0
+        ? `${tools} tools; ${summary ?? 'no portability findings'}${findings.length ? `: ${findings.slice(0, 3).join(' | ')}` : ''}`
+        : shown(linted),
     );
   }
 
   // 6. /mcp/v3 with no sign-in and no browser: the 401's own words.
-  const unsigned = await inspect([v3, '--transport', 'http', '--method', 'tools/list', '--stored-auth-only'], { HOME: path.join(scratch, 'other-home') });
-  check('/mcp/v3, --stored-auth-only without a sign-in', unsigned.code !== 0 && /OAuth access token|auth_required|sign/i.test(unsigned.stderr), shown(unsigned));
+  const unsigned = await inspect([v3, '--transport', 'http', '--method', 'tools/list', '--stored-auth-only'], {
+    HOME: path.join(scratch, 'other-home'),
+  });
+  check(
+    '/mcp/v3, --stored-auth-only without a sign-in',
+    unsigned.code !== 0 && /OAuth access token|auth_required|sign/i.test(unsigned.stderr),
+    shown(unsigned),
+  );
 } finally {
   process.stdout.write(`\nMCP Inspector CLI 2.12.0 against ${service.url}\n`);
-  for (const result of results) process.stdout.write(`${result.ok ? 'pass' : 'FAIL'}  ${result.name}\n      shows: ${result.shown}\n`);
+  for (const result of results)
+    process.stdout.write(`${result.ok ? 'pass' : 'FAIL'}  ${result.name}\n      shows: ${result.shown}\n`);
   const failed = results.filter((r) => !r.ok).length;
   process.stdout.write(`inspector: ${results.length - failed} passed, ${failed} failed\n`);
   if (failed > 0 || results.length === 0) exitCode = 1;

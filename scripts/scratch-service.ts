@@ -54,7 +54,8 @@ export async function startScratchService(name: string, env: Record<string, stri
     apiKey,
     stop: async () => {
       await service.stop();
-      if (adminUrl) await withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`));
+      if (adminUrl)
+        await withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`));
       await rm(scratch, { recursive: true, force: true });
     },
   };

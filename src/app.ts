@@ -28,9 +28,17 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
     try {
       await context.db.pool.query('SELECT 1');
       const replicas = context.db.replicas?.status();
-      res.json({ status: 'ok', ...(replicas ? { replicas: replicas.map(({ name, healthy, lagMs, reason }) => ({ name, healthy, lagMs, reason })) } : {}) });
+      res.json({
+        status: 'ok',
+        ...(replicas
+          ? { replicas: replicas.map(({ name, healthy, lagMs, reason }) => ({ name, healthy, lagMs, reason })) }
+          : {}),
+      });
     } catch {
-      res.status(503).set('Retry-After', String(retryAfterSeconds.unavailable)).json({ status: 'unavailable', reason: 'database unreachable' });
+      res
+        .status(503)
+        .set('Retry-After', String(retryAfterSeconds.unavailable))
+        .json({ status: 'unavailable', reason: 'database unreachable' });
     }
   });
   const openApi = buildOpenApiDocument(context.publicUrl, rateLimitsPerMinute(context.config));

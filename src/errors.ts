@@ -63,13 +63,28 @@ export const retryAfterSeconds = { query_timeout: 5, unavailable: 5 } as const;
 export function databaseFailure(error: unknown): AppError | null {
   const { code, message } = (error ?? {}) as { code?: string; message?: string };
   if (code === '57014') {
-    return new AppError('query_timeout', 'The query ran longer than this service allows and was stopped; nothing was charged. Narrow the filters (fewer or longer substrings, a country, an industry), or retry later.', { cause: error });
+    return new AppError(
+      'query_timeout',
+      'The query ran longer than this service allows and was stopped; nothing was charged. Narrow the filters (fewer or longer substrings, a country, an industry), or retry later.',
+      { cause: error },
+    );
   }
   const unreachable =
-    (typeof code === 'string' && (/^08/.test(code) || /^57P0[1-3]$/.test(code) || code === '53300' || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code))) ||
-    (typeof message === 'string' && /timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error/.test(message));
+    (typeof code === 'string' &&
+      (/^08/.test(code) ||
+        /^57P0[1-3]$/.test(code) ||
+        code === '53300' ||
+        ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code))) ||
+    (typeof message === 'string' &&
+      /timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error/.test(
+        message,
+      ));
   if (unreachable) {
-    return new AppError('unavailable', 'The database is busy or unreachable; nothing was charged. Retry after the delay in Retry-After.', { cause: error, internal: message ?? code });
+    return new AppError(
+      'unavailable',
+      'The database is busy or unreachable; nothing was charged. Retry after the delay in Retry-After.',
+      { cause: error, internal: message ?? code },
+    );
   }
   return null;
 }

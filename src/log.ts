@@ -47,7 +47,8 @@ function scrubError(error: unknown): unknown {
   const scrubbed: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(serialised)) {
     if (personalErrorFields.has(name)) continue;
-    scrubbed[name] = typeof value === 'string' ? scrubText(value) : name === 'cause' && value ? scrubError(value) : value;
+    scrubbed[name] =
+      typeof value === 'string' ? scrubText(value) : name === 'cause' && value ? scrubError(value) : value;
   }
   return scrubbed;
 }
@@ -66,7 +67,8 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
 }
 
 /** Query parameters whose values are credentials: keys, tokens, OAuth codes and secrets, link signatures. */
-const secretParameter = /^(apikey|api_key|key|token|access_token|refresh_token|id_token|code|state|code_verifier|client_secret|password|signature|sig)$/i;
+const secretParameter =
+  /^(apikey|api_key|key|token|access_token|refresh_token|id_token|code|state|code_verifier|client_secret|password|signature|sig)$/i;
 
 /**
  * The URL with the value of every credential-bearing query parameter replaced, judged by the

@@ -64,7 +64,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
   let connectionString = config.DATABASE_URL;
   if (!connectionString) {
     say('Starting the embedded PostgreSQL server ...');
-    embedded = await startEmbeddedPostgres(config.dataDir, log, { temporary: options.temporaryDatabase ?? false, settings: embeddedSettingsOf(config) });
+    embedded = await startEmbeddedPostgres(config.dataDir, log, {
+      temporary: options.temporaryDatabase ?? false,
+      settings: embeddedSettingsOf(config),
+    });
     say(`  its data: ${embedded.databaseDir}`);
     connectionString = embedded.connectionString;
   }
@@ -88,7 +91,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
     };
     const context: AppContext = { ...base, services: await buildServices(base, options.services ?? {}) };
     server.on('request', createApp(context));
-    const background: BackgroundWork | null = config.JOB_WORKER ? await startBackgroundWork(context, { retention: retentionTasks(context) }) : null;
+    const background: BackgroundWork | null = config.JOB_WORKER
+      ? await startBackgroundWork(context, { retention: retentionTasks(context) })
+      : null;
     log.info({ url, publicUrl: context.publicUrl }, 'service listening');
 
     let stopping: Promise<void> | null = null;
@@ -137,7 +142,8 @@ export async function buildServices(base: ServiceBase, overrides: Partial<Servic
     contactWaterfall,
     mailDomainChecker: overrides.mailDomainChecker ?? contacts.mailDomainChecker,
     audienceContactSource: overrides.audienceContactSource ?? waterfallAudienceContactSource(contactWaterfall),
-    audienceLiveSource: overrides.audienceLiveSource ?? networkAudienceLiveSource({ db, config, log, services: { networkSource } }),
+    audienceLiveSource:
+      overrides.audienceLiveSource ?? networkAudienceLiveSource({ db, config, log, services: { networkSource } }),
     authorizationServer,
     mcpBearerVerifier: overrides.mcpBearerVerifier ?? authorizationServer.verifier(),
     metrics: overrides.metrics ?? (config.METRICS_TOKEN ? createMetrics(base) : null),
@@ -220,13 +226,25 @@ export function servingDatabaseOptions(config: Config, log: Logger): DatabaseOpt
     catalog: { max: config.DATABASE_CATALOG_POOL_SIZE, statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS },
     costlyReads: config.COSTLY_SEARCHES_AT_ONCE,
     ...(config.DATABASE_REPLICA_URLS?.length
-      ? { replicas: { urls: config.DATABASE_REPLICA_URLS, maxLagMs: config.DATABASE_REPLICA_MAX_LAG_MS, checkIntervalMs: config.DATABASE_REPLICA_CHECK_MS, log } }
+      ? {
+          replicas: {
+            urls: config.DATABASE_REPLICA_URLS,
+            maxLagMs: config.DATABASE_REPLICA_MAX_LAG_MS,
+            checkIntervalMs: config.DATABASE_REPLICA_CHECK_MS,
+            log,
+          },
+        }
       : {}),
   };
 }
 
 /** Migrations and the first-start seed, on a pool of their own: they may run for minutes, which the serving pools refuse. */
-async function prepareDatabase(connectionString: string, config: Config, log: Logger, say: (line: string) => void): Promise<void> {
+async function prepareDatabase(
+  connectionString: string,
+  config: Config,
+  log: Logger,
+  say: (line: string) => void,
+): Promise<void> {
   const setup = openDatabase(connectionString, 4);
   try {
     const applied = await migrate(setup.pool);
@@ -247,13 +265,16 @@ async function prepareDatabase(connectionString: string, config: Config, log: Lo
 async function repairInterruptedLoad(db: Database, log: Logger, say: (line: string) => void): Promise<void> {
   const built = await ensureSearchIndexes(db, {
     maintenanceWorkMem: '256MB',
-    beforeBuilding: (missing) => say(`The catalog lacks ${missing.length} search index(es), as an interrupted load leaves it: building them ...`),
+    beforeBuilding: (missing) =>
+      say(`The catalog lacks ${missing.length} search index(es), as an interrupted load leaves it: building them ...`),
   });
   if (built.length) log.warn({ built }, 'missing search indexes built');
 }
 
 async function seedOnFirstStart(db: Database, config: Config, say: (line: string) => void): Promise<void> {
-  say(`Empty catalog: generating ${config.SEED_COMPANIES.toLocaleString('en')} companies and ${config.SEED_PEOPLE.toLocaleString('en')} people (seed ${config.SEED}) ...`);
+  say(
+    `Empty catalog: generating ${config.SEED_COMPANIES.toLocaleString('en')} companies and ${config.SEED_PEOPLE.toLocaleString('en')} people (seed ${config.SEED}) ...`,
+  );
   let lastShown = 0;
   const result = await seedCatalog(db, {
     companies: config.SEED_COMPANIES,
@@ -279,11 +300,19 @@ export const demoMailRecipient = 'demo@prospecting.local';
  */
 async function ensureDemoAccount(db: Database, config: Config, log: Logger): Promise<string | null> {
   const keyFile = path.join(config.dataDir, 'demo-api-key');
-  const existing = await db.pool.query<{ id: number }>('SELECT id FROM accounts WHERE name = $1 AND plan = $2', [demoAccountName, 'demo']);
+  const existing = await db.pool.query<{ id: number }>('SELECT id FROM accounts WHERE name = $1 AND plan = $2', [
+    demoAccountName,
+    'demo',
+  ]);
   const demo = existing.rows[0];
   if (!demo) {
     const apiKey = config.DEMO_API_KEY ?? generateApiKey();
-    const created = await createAccount(db, { name: demoAccountName, plan: 'demo', initialCredits: config.DEMO_CREDITS, apiKey });
+    const created = await createAccount(db, {
+      name: demoAccountName,
+      plan: 'demo',
+      initialCredits: config.DEMO_CREDITS,
+      apiKey,
+    });
     // So a newcomer can try userEmail at once: mail to it lands in DATA_DIR/outbox.
     await addMailRecipient(db.pool, created.account.id, demoMailRecipient);
     if (!config.DEMO_API_KEY) await writePrivateFile(keyFile, `${apiKey}\n`);

@@ -33,8 +33,13 @@ function readableMessage(issue: z.core.$ZodIssue): string {
 
 export function validationError(error: z.ZodError): AppError {
   const issues = describeIssues(error);
-  const summary = issues.slice(0, 5).map((i) => `${i.field}: ${i.message}`).join('; ');
-  return new AppError('invalid_request', `Invalid request: ${summary}${issues.length > 5 ? '; ...' : ''}`, { details: { issues } });
+  const summary = issues
+    .slice(0, 5)
+    .map((i) => `${i.field}: ${i.message}`)
+    .join('; ');
+  return new AppError('invalid_request', `Invalid request: ${summary}${issues.length > 5 ? '; ...' : ''}`, {
+    details: { issues },
+  });
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
@@ -64,10 +69,15 @@ export function unreadableValues(fields: Record<string, unknown>): FieldIssue[] 
     }
     if (typeof value !== 'object' || value === null) continue;
     if (depth > maxNesting) {
-      issues.push({ field: path, message: `nested deeper than ${maxNesting} levels; no field of this operation nests like that` });
+      issues.push({
+        field: path,
+        message: `nested deeper than ${maxNesting} levels; no field of this operation nests like that`,
+      });
       continue;
     }
-    const children = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+    const children = Array.isArray(value)
+      ? value.map((item, index) => [String(index), item] as const)
+      : Object.entries(value);
     for (let i = children.length - 1; i >= 0; i--) {
       const [key, child] = children[i] as readonly [string, unknown];
       pending.push({ value: child, path: path ? `${path}.${key}` : key, depth: depth + 1 });

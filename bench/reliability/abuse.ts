@@ -77,7 +77,13 @@ function summarise(samples: Array<{ status: number; ms: number }>): Timings {
   const times = samples.map((s) => s.ms).sort((a, b) => a - b);
   const statuses: Record<number, number> = {};
   for (const s of samples) statuses[s.status] = (statuses[s.status] ?? 0) + 1;
-  return { count: samples.length, p50: round(percentile(times, 50)), p99: round(percentile(times, 99)), max: round(times.at(-1) ?? NaN), statuses };
+  return {
+    count: samples.length,
+    p50: round(percentile(times, 50)),
+    p99: round(percentile(times, 99)),
+    max: round(times.at(-1) ?? NaN),
+    statuses,
+  };
 }
 
 /** What became of one raw connection: the status line the server sent (if any) and when the server closed it. */
@@ -129,7 +135,10 @@ function stalledClient(chunks: Array<string | Buffer>, everyMs: number, openedAt
   });
 }
 
-function outcomes(list: Outcome[], limitMs: number): { statuses: Record<string, number>; cutInTime: number; held: number; latestCutMs: number } {
+function outcomes(
+  list: Outcome[],
+  limitMs: number,
+): { statuses: Record<string, number>; cutInTime: number; held: number; latestCutMs: number } {
   const statuses: Record<string, number> = {};
   for (const o of list) {
     const key = o.status === null ? (o.closedAfterMs === null ? 'held' : 'closed') : String(o.status);
@@ -145,7 +154,11 @@ function outcomes(list: Outcome[], limitMs: number): { statuses: Record<string, 
 }
 
 /** Plain requests that the server must refuse with a 4xx, sent `count` times spread over `spreadMs`. */
-async function refusedRequests(count: number, spreadMs: number, make: () => { headers: Record<string, string>; body: string | Buffer }): Promise<Array<{ status: number; ms: number }>> {
+async function refusedRequests(
+  count: number,
+  spreadMs: number,
+  make: () => { headers: Record<string, string>; body: string | Buffer },
+): Promise<Array<{ status: number; ms: number }>> {
   const pool = new Pool(service.url, { connections: 4 });
   const results: Array<{ status: number; ms: number }> = [];
   const sendOne = async () => {
@@ -185,7 +198,13 @@ try {
   // Headers a few bytes a second: never complete before the header timeout.
   const headerBytes = `POST /v1/people-search HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nX-Api-Key: ${abuser.apiKey}\r\n`;
   const slowHeaders = Array.from({ length: slowHeaderClients }, () =>
-    stalledClient([...Array.from({ length: 200 }, (_, i) => `X-Slow-${i}: ${'a'.repeat(4)}\r\n`)].map((line, i) => (i === 0 ? headerBytes + line : line)), 500, opened),
+    stalledClient(
+      [...Array.from({ length: 200 }, (_, i) => `X-Slow-${i}: ${'a'.repeat(4)}\r\n`)].map((line, i) =>
+        i === 0 ? headerBytes + line : line,
+      ),
+      500,
+      opened,
+    ),
   );
   // Complete headers, then a body that trickles in a few bytes a second: never complete before the request timeout.
   const declaredLength = 100_000;
@@ -198,12 +217,19 @@ try {
   oversized.write('{"pageSize":10,"searchParams":{}}');
   const depth = 100_000;
   const nested = `{"pageSize":10,"searchParams":{"jobTitleV2":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
-  const refusedOversized = refusedRequests(oversizedBodies, abuseMs / 2, () => ({ headers: { 'content-type': 'application/json', 'x-api-key': abuser.apiKey }, body: oversized }));
-  const refusedNested = refusedRequests(nestedBodies, abuseMs / 2, () => ({ headers: { 'content-type': 'application/json', 'x-api-key': abuser.apiKey }, body: nested }));
+  const refusedOversized = refusedRequests(oversizedBodies, abuseMs / 2, () => ({
+    headers: { 'content-type': 'application/json', 'x-api-key': abuser.apiKey },
+    body: oversized,
+  }));
+  const refusedNested = refusedRequests(nestedBodies, abuseMs / 2, () => ({
+    headers: { 'content-type': 'application/json', 'x-api-key': abuser.apiKey },
+    body: nested,
+  }));
 
   // The ordinary client, back to back, for as long as the abuse lasts (from when the abusers are all connected).
   const connectDeadline = Date.now() + 30_000;
-  while (opened.length < idleConnections + slowHeaderClients + slowBodyClients && Date.now() < connectDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (opened.length < idleConnections + slowHeaderClients + slowBodyClients && Date.now() < connectDeadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   const allConnectedMs = Date.now() - abuseStarted;
   const duringSamples: Array<{ status: number; ms: number; at: number }> = [];
   while (Date.now() - abuseStarted < abuseMs) {
@@ -211,7 +237,9 @@ try {
     duringSamples.push({ ...(await ordinaryRequest()), at });
   }
   // When the slowest 1% happened: while bodies are posted (the first half), or while only stalled connections are held.
-  const slowest = [...duringSamples].sort((a, b) => b.ms - a.ms).slice(0, Math.max(1, Math.ceil(duringSamples.length / 100)));
+  const slowest = [...duringSamples]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, Math.max(1, Math.ceil(duringSamples.length / 100)));
   const slowWhilePosting = slowest.filter((s) => s.at < abuseMs / 2).length;
   const during = summarise(duringSamples);
 
@@ -254,23 +282,35 @@ try {
   process.stdout.write(`${table}\n`);
 
   const failures: string[] = [];
-  if (during.count - (during.statuses[200] ?? 0) > 0 || quiet.count - (quiet.statuses[200] ?? 0) > 0) failures.push(`ordinary requests not all 200: ${JSON.stringify(quiet.statuses)} / ${JSON.stringify(during.statuses)}`);
+  if (during.count - (during.statuses[200] ?? 0) > 0 || quiet.count - (quiet.statuses[200] ?? 0) > 0)
+    failures.push(
+      `ordinary requests not all 200: ${JSON.stringify(quiet.statuses)} / ${JSON.stringify(during.statuses)}`,
+    );
   if (during.p99 > allowedP99) failures.push(`ordinary p99 ${during.p99} ms during the abuse, over ${allowedP99} ms`);
   for (const [what, outcome, count] of [
     ['silent connections', idleOutcome, idleConnections],
     ['slow headers', slowHeaderOutcome, slowHeaderClients],
     ['slow bodies', slowBodyOutcome, slowBodyClients],
   ] as const) {
-    if (outcome.cutInTime !== count) failures.push(`${what}: ${count - outcome.cutInTime} not cut within their limit (${JSON.stringify(outcome.statuses)}, latest ${outcome.latestCutMs} ms)`);
+    if (outcome.cutInTime !== count)
+      failures.push(
+        `${what}: ${count - outcome.cutInTime} not cut within their limit (${JSON.stringify(outcome.statuses)}, latest ${outcome.latestCutMs} ms)`,
+      );
   }
-  if (Object.keys(slowHeaderOutcome.statuses).some((s) => s !== '408')) failures.push(`slow headers answered ${JSON.stringify(slowHeaderOutcome.statuses)}, not 408`);
-  if (Object.keys(slowBodyOutcome.statuses).some((s) => s !== '408')) failures.push(`slow bodies answered ${JSON.stringify(slowBodyOutcome.statuses)}, not 408`);
-  if (Object.keys(oversizedOutcome.statuses).some((s) => s !== '413' && s !== '0')) failures.push(`oversized bodies answered ${JSON.stringify(oversizedOutcome.statuses)}`);
+  if (Object.keys(slowHeaderOutcome.statuses).some((s) => s !== '408'))
+    failures.push(`slow headers answered ${JSON.stringify(slowHeaderOutcome.statuses)}, not 408`);
+  if (Object.keys(slowBodyOutcome.statuses).some((s) => s !== '408'))
+    failures.push(`slow bodies answered ${JSON.stringify(slowBodyOutcome.statuses)}, not 408`);
+  if (Object.keys(oversizedOutcome.statuses).some((s) => s !== '413' && s !== '0'))
+    failures.push(`oversized bodies answered ${JSON.stringify(oversizedOutcome.statuses)}`);
   if ((oversizedOutcome.statuses[413] ?? 0) === 0) failures.push('no oversized body was answered 413');
-  if (Object.keys(nestedOutcome.statuses).some((s) => s !== '400')) failures.push(`nested bodies answered ${JSON.stringify(nestedOutcome.statuses)}, not 400`);
+  if (Object.keys(nestedOutcome.statuses).some((s) => s !== '400'))
+    failures.push(`nested bodies answered ${JSON.stringify(nestedOutcome.statuses)}, not 400`);
   if (health.status !== 200) failures.push(`/healthz answered ${health.status}`);
   if (failures.length) {
-    process.stderr.write(`FAILED: ${failures.join('; ')}\nThe service's last output:\n${service.recentOutput().slice(-4000)}\n`);
+    process.stderr.write(
+      `FAILED: ${failures.join('; ')}\nThe service's last output:\n${service.recentOutput().slice(-4000)}\n`,
+    );
     process.exitCode = 1;
   }
 } finally {

@@ -31,7 +31,12 @@ const service = await startServiceProcess({
   DATABASE_CONNECTION_TIMEOUT_MS: '120000',
 });
 const db = openDatabase(database.url, 2);
-const http = new Pool(service.url, { connections: calls, pipelining: 1, headersTimeout: 180_000, bodyTimeout: 180_000 });
+const http = new Pool(service.url, {
+  connections: calls,
+  pipelining: 1,
+  headersTimeout: 180_000,
+  bodyTimeout: 180_000,
+});
 
 interface Template {
   operation: string;
@@ -49,12 +54,31 @@ try {
   );
   const pick = (i: number) => slugs.rows[i % slugs.rows.length] as { person: string; company: string };
   const templates: Template[] = [
-    { operation: 'companySearch', path: '/v1/company-search', body: () => ({ searchParams: {}, pageSize: 3 }), cost: 3 },
+    {
+      operation: 'companySearch',
+      path: '/v1/company-search',
+      body: () => ({ searchParams: {}, pageSize: 3 }),
+      cost: 3,
+    },
     { operation: 'peopleSearch', path: '/v1/people-search', body: () => ({ searchParams: {}, pageSize: 2 }), cost: 2 },
-    { operation: 'revealContactSingle', path: '/v1/contact-details/single', body: (i) => ({ profileUrl: pick(i).person }), cost: 1 },
-    { operation: 'liveEnrichCompany', path: '/v1/network-live-fetch/company/single', body: (i) => ({ type: 'slug', value: pick(i).company }), cost: 2 },
+    {
+      operation: 'revealContactSingle',
+      path: '/v1/contact-details/single',
+      body: (i) => ({ profileUrl: pick(i).person }),
+      cost: 1,
+    },
+    {
+      operation: 'liveEnrichCompany',
+      path: '/v1/network-live-fetch/company/single',
+      body: (i) => ({ type: 'slug', value: pick(i).company }),
+      cost: 2,
+    },
   ];
-  const plan = Array.from({ length: calls }, (_, i) => ({ i, template: templates[i % templates.length] as Template, requestId: `charge-${i}-${randomUUID()}` }));
+  const plan = Array.from({ length: calls }, (_, i) => ({
+    i,
+    template: templates[i % templates.length] as Template,
+    requestId: `charge-${i}-${randomUUID()}`,
+  }));
   const worstCase = plan.reduce((sum, call) => sum + call.template.cost, 0);
   const balance = Math.floor(worstCase / 3);
   const { account, apiKey } = await createAccount(db, { name: 'charges', plan: 'pro', initialCredits: balance });
@@ -67,13 +91,33 @@ try {
         const response = await http.request({
           method: 'POST',
           path: call.template.path,
-          headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'x-request-id': call.requestId, 'idempotency-key': randomUUID() },
+          headers: {
+            'content-type': 'application/json',
+            'x-api-key': apiKey,
+            'x-request-id': call.requestId,
+            'idempotency-key': randomUUID(),
+          },
           body: JSON.stringify(call.template.body(call.i)),
         });
-        const body = (await response.body.json()) as { chargeInfo?: { creditsCharged?: number }; error?: { code?: string } };
-        return { call, status: response.statusCode, charged: body.chargeInfo?.creditsCharged ?? 0, code: body.error?.code, ms: Number(process.hrtime.bigint() - begun) / 1e6 };
+        const body = (await response.body.json()) as {
+          chargeInfo?: { creditsCharged?: number };
+          error?: { code?: string };
+        };
+        return {
+          call,
+          status: response.statusCode,
+          charged: body.chargeInfo?.creditsCharged ?? 0,
+          code: body.error?.code,
+          ms: Number(process.hrtime.bigint() - begun) / 1e6,
+        };
       } catch (error) {
-        return { call, status: 0, charged: 0, code: (error as Error).message, ms: Number(process.hrtime.bigint() - begun) / 1e6 };
+        return {
+          call,
+          status: 0,
+          charged: 0,
+          code: (error as Error).message,
+          ms: Number(process.hrtime.bigint() - begun) / 1e6,
+        };
       }
     }),
   );
@@ -95,9 +139,13 @@ try {
   const ledgerMinusBalance = Number(totals.rows[0]?.ledger_sum) - finalBalance;
   const overdrafts = ledger.rows.filter((e) => e.balance_after < 0).length + (finalBalance < 0 ? 1 : 0);
   // A charge is accounted for when a 200 answer with its request id was delivered, saying the same amount.
-  const unaccounted = ledger.rows.filter((e) => e.reference === null || delivered.get(e.reference) !== -e.amount).length;
+  const unaccounted = ledger.rows.filter(
+    (e) => e.reference === null || delivered.get(e.reference) !== -e.amount,
+  ).length;
   const charged = new Set(ledger.rows.map((e) => e.reference));
-  const answeredButNotCharged = [...delivered].filter(([requestId, credits]) => credits > 0 && !charged.has(requestId)).length;
+  const answeredButNotCharged = [...delivered].filter(
+    ([requestId, credits]) => credits > 0 && !charged.has(requestId),
+  ).length;
   const chargedTotal = -ledger.rows.reduce((sum, e) => sum + e.amount, 0);
   const latencies = answers.map((a) => a.ms).sort((a, b) => a - b);
 
@@ -125,7 +173,8 @@ try {
   if (chargedTotal > balance) failures.push(`charged ${chargedTotal}, more than the balance ${balance}`);
   const unexpected = Object.keys(statuses).filter((s) => s !== '200' && s !== '402');
   if (unexpected.length) failures.push(`answers other than 200 and 402: ${JSON.stringify(statuses)}`);
-  if (!delivered.size || !(statuses[402] ?? 0)) failures.push('the balance did not run out part-way: the scenario measured nothing');
+  if (!delivered.size || !(statuses[402] ?? 0))
+    failures.push('the balance did not run out part-way: the scenario measured nothing');
   if (failures.length) {
     process.stderr.write(`FAILED: ${failures.join('; ')}\n`);
     process.exitCode = 1;

@@ -22,7 +22,11 @@ const log = createLogger('warn');
 
 const database = await openBenchDatabase({ name: 'flood', companies, people, reuse: !reduced, log });
 // Rate limits per minute are set out of reach: what is measured is what holds when only concurrency and timeouts stand in the way.
-const service = await startServiceProcess({ DATABASE_URL: database.url, DEMO_CREDITS: '0', RATE_LIMIT_SEARCH_PER_MINUTE: '1000000' });
+const service = await startServiceProcess({
+  DATABASE_URL: database.url,
+  DEMO_CREDITS: '0',
+  RATE_LIMIT_SEARCH_PER_MINUTE: '1000000',
+});
 const db = openDatabase(database.url, 2);
 const pool = new Pool(service.url, { connections: flooders + 4, keepAliveTimeout: 30_000 });
 
@@ -32,25 +36,42 @@ const flooder = await createAccount(db, { name: 'flooder', plan: 'enterprise', i
 const ordinarySearch = JSON.stringify({
   apiKey: quietAccount.apiKey,
   pageSize: 25,
-  searchParams: { jobTitleV2: { included: ['Engineer'], excluded: ['Intern'] }, country3LetterCode: ['USA', 'GBR', 'DEU'], yearsOfExperience: { min: 3, max: 20 } },
+  searchParams: {
+    jobTitleV2: { included: ['Engineer'], excluded: ['Intern'] },
+    country3LetterCode: ['USA', 'GBR', 'DEU'],
+    yearsOfExperience: { min: 3, max: 20 },
+  },
 });
 /** The worst the bounds allow: every substring filter full, each term at its longest, none matching, so every row is read. */
 const longTerms = (prefix: string) =>
-  Array.from({ length: inputLimits.substringsPerFilter }, (_, i) => `${prefix}${i}`.padEnd(inputLimits.substringLength, 'q'));
+  Array.from({ length: inputLimits.substringsPerFilter }, (_, i) =>
+    `${prefix}${i}`.padEnd(inputLimits.substringLength, 'q'),
+  );
 const worstSearch = JSON.stringify({
   apiKey: flooder.apiKey,
   pageSize: 1000,
-  searchParams: { jobTitleV2: { included: longTerms('t'), excluded: longTerms('x') }, education: { schools: longTerms('s') } },
+  searchParams: {
+    jobTitleV2: { included: longTerms('t'), excluded: longTerms('x') },
+    education: { schools: longTerms('s') },
+  },
 });
 
 async function post(body: string, signal?: AbortSignal): Promise<{ status: number; ms: number }> {
   const started = process.hrtime.bigint();
-  const response = await pool.request({ method: 'POST', path: '/v1/people-search', headers: { 'content-type': 'application/json' }, body, signal });
+  const response = await pool.request({
+    method: 'POST',
+    path: '/v1/people-search',
+    headers: { 'content-type': 'application/json' },
+    body,
+    signal,
+  });
   await response.body.text();
   return { status: response.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 };
 }
 
-async function timeOrdinarySearches(count: number): Promise<{ p50: number; p99: number; statuses: Record<number, number> }> {
+async function timeOrdinarySearches(
+  count: number,
+): Promise<{ p50: number; p99: number; statuses: Record<number, number> }> {
   const samples: number[] = [];
   const statuses: Record<number, number> = {};
   for (let i = 0; i < count; i++) {
@@ -124,8 +145,10 @@ try {
   const failures: string[] = [];
   if (leftRunning !== 0) failures.push(`${leftRunning} abandoned queries still running`);
   if (health.statusCode !== 200) failures.push(`/healthz answered ${health.statusCode}`);
-  if ((underFlood.statuses[200] ?? 0) !== runs) failures.push(`the other account got ${JSON.stringify(underFlood.statuses)}`);
-  if (Object.keys(floodStatuses).some((s) => Number(s) >= 500 && Number(s) !== 503)) failures.push(`the flood saw a 5xx other than 503: ${JSON.stringify(floodStatuses)}`);
+  if ((underFlood.statuses[200] ?? 0) !== runs)
+    failures.push(`the other account got ${JSON.stringify(underFlood.statuses)}`);
+  if (Object.keys(floodStatuses).some((s) => Number(s) >= 500 && Number(s) !== 503))
+    failures.push(`the flood saw a 5xx other than 503: ${JSON.stringify(floodStatuses)}`);
   if (failures.length) {
     process.stderr.write(`FAILED: ${failures.join('; ')}\n`);
     process.exitCode = 1;

@@ -52,7 +52,11 @@ const pid = service.child.pid;
 const db = openDatabase(databaseUrl, 2);
 
 /** What the scenario reads of an answer: ids, a job's status, an error's code or /healthz's reason. */
-type Answer = { output?: { audienceId?: string; taskId?: string; status?: string }; error?: { code?: string }; reason?: string } | null;
+type Answer = {
+  output?: { audienceId?: string; taskId?: string; status?: string };
+  error?: { code?: string };
+  reason?: string;
+} | null;
 
 interface Sample {
   at: number;
@@ -65,7 +69,11 @@ interface Sample {
 
 try {
   const { apiKey } = await createAccount(db, { name: 'outage', plan: 'pro', initialCredits: 10_000_000 });
-  const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: Answer; retryAfter: string | null }> => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Answer; retryAfter: string | null }> => {
     const response = await fetch(`${service.url}${path}`, {
       method,
       headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -88,20 +96,45 @@ try {
   const samples: Sample[] = [];
   const health: Sample[] = [];
   let running = true;
-  const requests: Array<{ what: string; send: () => Promise<{ status: number; body: Answer; retryAfter: string | null }> }> = [
-    { what: 'companySearch', send: () => call('POST', '/v1/company-search', { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 5 }) },
+  const requests: Array<{
+    what: string;
+    send: () => Promise<{ status: number; body: Answer; retryAfter: string | null }>;
+  }> = [
+    {
+      what: 'companySearch',
+      send: () =>
+        call('POST', '/v1/company-search', { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 5 }),
+    },
     { what: 'getCreditBalance', send: () => call('GET', '/v1/credits') },
     { what: 'getAudienceStatus', send: () => call('GET', `/v1/audiences/${readable}`) },
     { what: 'createAudience', send: () => call('POST', '/v1/audiences/create', { name: 'During the load' }) },
   ];
-  const measure = async (what: string, send: () => Promise<{ status: number; body: Answer; retryAfter: string | null }>, into: Sample[]) => {
+  const measure = async (
+    what: string,
+    send: () => Promise<{ status: number; body: Answer; retryAfter: string | null }>,
+    into: Sample[],
+  ) => {
     const at = Date.now() - started;
     const begun = process.hrtime.bigint();
     try {
       const answer = await send();
-      into.push({ at, what, status: answer.status, ms: Number(process.hrtime.bigint() - begun) / 1e6, retryAfter: answer.retryAfter, code: answer.body?.error?.code ?? answer.body?.reason ?? null });
+      into.push({
+        at,
+        what,
+        status: answer.status,
+        ms: Number(process.hrtime.bigint() - begun) / 1e6,
+        retryAfter: answer.retryAfter,
+        code: answer.body?.error?.code ?? answer.body?.reason ?? null,
+      });
     } catch (error) {
-      into.push({ at, what, status: 0, ms: Number(process.hrtime.bigint() - begun) / 1e6, retryAfter: null, code: (error as Error).name });
+      into.push({
+        at,
+        what,
+        status: 0,
+        ms: Number(process.hrtime.bigint() - begun) / 1e6,
+        retryAfter: null,
+        code: (error as Error).name,
+      });
     }
   };
   const loops = Array.from({ length: clients }, async (_, i) => {
@@ -124,14 +157,29 @@ try {
   for (let i = 0; i < 2; i++) {
     const created = await call('POST', '/v1/audiences/create', { name: `Built across the outage ${i}` });
     const id = created.body?.output?.audienceId as string;
-    await call('PATCH', `/v1/audiences/${id}/search-params`, { companySearchParams: {}, maxCompanies: 300, maxProspects: 1500 });
+    await call('PATCH', `/v1/audiences/${id}/search-params`, {
+      companySearchParams: {},
+      maxCompanies: 300,
+      maxProspects: 1500,
+    });
     await call('POST', `/v1/audiences/${id}/build`, {});
-    work.push({ what: `build ${id}`, done: async () => (await call('GET', `/v1/audiences/${id}`)).body?.output?.status === 'NORMAL' });
+    work.push({
+      what: `build ${id}`,
+      done: async () => (await call('GET', `/v1/audiences/${id}`)).body?.output?.status === 'NORMAL',
+    });
   }
-  const slugs = await db.pool.query<{ network_slug: string }>('SELECT network_slug FROM people WHERE network_slug IS NOT NULL ORDER BY id LIMIT 30');
-  const task = await call('POST', '/v1/contact-enrichment/batch', { profileUrls: slugs.rows.map((r) => r.network_slug), enrichmentType: { getWorkEmails: true } });
+  const slugs = await db.pool.query<{ network_slug: string }>(
+    'SELECT network_slug FROM people WHERE network_slug IS NOT NULL ORDER BY id LIMIT 30',
+  );
+  const task = await call('POST', '/v1/contact-enrichment/batch', {
+    profileUrls: slugs.rows.map((r) => r.network_slug),
+    enrichmentType: { getWorkEmails: true },
+  });
   const taskId = task.body?.output?.taskId as string;
-  work.push({ what: `batch ${taskId}`, done: async () => (await call('GET', `/v1/contact-enrichment/batch/${taskId}`)).body?.output?.status === 'DONE' });
+  work.push({
+    what: `batch ${taskId}`,
+    done: async () => (await call('GET', `/v1/contact-enrichment/batch/${taskId}`)).body?.output?.status === 'DONE',
+  });
 
   await sleep(1000);
   const stopAt = Date.now();
@@ -150,7 +198,8 @@ try {
   const workDeadline = Date.now() + 120_000;
   const unfinished = new Set(work.map((w) => w.what));
   while (unfinished.size && Date.now() < workDeadline) {
-    for (const item of work) if (unfinished.has(item.what) && (await item.done().catch(() => false))) unfinished.delete(item.what);
+    for (const item of work)
+      if (unfinished.has(item.what) && (await item.done().catch(() => false))) unfinished.delete(item.what);
     await sleep(250);
   }
   const samePid = service.child.pid === pid && service.child.exitCode === null && service.child.signalCode === null;
@@ -159,13 +208,20 @@ try {
   const downStatuses: Record<string, number> = {};
   for (const s of down) downStatuses[s.status] = (downStatuses[s.status] ?? 0) + 1;
   const downTimes = down.map((s) => s.ms).sort((a, b) => a - b);
-  const all500 = samples.filter((s) => s.status >= 500 && s.status !== 503).length + health.filter((s) => s.status >= 500 && s.status !== 503).length;
+  const all500 =
+    samples.filter((s) => s.status >= 500 && s.status !== 503).length +
+    health.filter((s) => s.status >= 500 && s.status !== 503).length;
   const hung = [...samples, ...health].filter((s) => s.status === 0).length;
   const withoutRetryAfter = [...samples].filter((s) => s.status === 503 && !s.retryAfter).length;
   const slow = [...samples, ...health].filter((s) => s.ms > answerBoundMs).length;
   const healthDown = health.filter((s) => s.at >= stoppedAt + 500 && s.at + s.ms <= restartedAt);
-  const healthSaid = healthDown.length && healthDown.every((s) => s.status === 503) ? `503 ${JSON.stringify(healthDown[0]?.code)}` : JSON.stringify(healthDown.map((s) => s.status));
-  const firstServed = samples.filter((s) => s.at >= upAt && s.what === 'companySearch' && s.status === 200).sort((a, b) => a.at - b.at)[0];
+  const healthSaid =
+    healthDown.length && healthDown.every((s) => s.status === 503)
+      ? `503 ${JSON.stringify(healthDown[0]?.code)}`
+      : JSON.stringify(healthDown.map((s) => s.status));
+  const firstServed = samples
+    .filter((s) => s.at >= upAt && s.what === 'companySearch' && s.status === 200)
+    .sort((a, b) => a.at - b.at)[0];
   const recoverySeconds = firstServed ? round((firstServed.at + firstServed.ms - upAt) / 1000, 2) : null;
   const after = samples.filter((s) => s.at >= upAt + 3000);
   const afterFailures = after.filter((s) => s.status !== 200).length;
@@ -195,14 +251,19 @@ try {
   if (withoutRetryAfter) failures.push(`${withoutRetryAfter} 503s without Retry-After`);
   if (hung) failures.push(`${hung} requests unanswered after ${hangMs} ms`);
   if (slow) failures.push(`${slow} answers slower than ${answerBoundMs} ms`);
-  if (!down.length || Object.keys(downStatuses).some((s) => s !== '503')) failures.push(`requests while down were answered ${JSON.stringify(downStatuses)}, not all 503`);
-  if (!healthDown.length || healthDown.some((s) => s.status !== 503)) failures.push(`/healthz while down: ${healthSaid}`);
+  if (!down.length || Object.keys(downStatuses).some((s) => s !== '503'))
+    failures.push(`requests while down were answered ${JSON.stringify(downStatuses)}, not all 503`);
+  if (!healthDown.length || healthDown.some((s) => s.status !== 503))
+    failures.push(`/healthz while down: ${healthSaid}`);
   if (recoverySeconds === null) failures.push('the service never served a search again');
   if (!samePid) failures.push('the service process was restarted or died');
-  if (afterFailures) failures.push(`${afterFailures} requests failed after recovery: ${JSON.stringify(statuses(after))}`);
+  if (afterFailures)
+    failures.push(`${afterFailures} requests failed after recovery: ${JSON.stringify(statuses(after))}`);
   if (unfinished.size) failures.push(`work that never finished: ${[...unfinished].join(', ')}`);
   if (failures.length) {
-    process.stderr.write(`FAILED: ${failures.join('; ')}\nThe service's last output:\n${service.recentOutput().slice(-6000)}\n`);
+    process.stderr.write(
+      `FAILED: ${failures.join('; ')}\nThe service's last output:\n${service.recentOutput().slice(-6000)}\n`,
+    );
     process.exitCode = 1;
   }
 } finally {

@@ -31,7 +31,12 @@ export async function startScenarioPostgres(): Promise<ScenarioPostgres> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'pds-rel-pg-'));
   if (owner) await chown(folder, owner.uid, owner.gid);
   const dataDir = path.join(folder, 'data');
-  await run(path.join(binDir, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C'], owner, folder);
+  await run(
+    path.join(binDir, 'initdb'),
+    ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C'],
+    owner,
+    folder,
+  );
   const port = await freePort();
   let child: ChildProcess | null = null;
   let exited: Promise<void> = Promise.resolve();
@@ -39,7 +44,20 @@ export async function startScenarioPostgres(): Promise<ScenarioPostgres> {
   const start = async (): Promise<void> => {
     const started = spawn(
       path.join(binDir, 'postgres'),
-      ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off', '-c', 'max_connections=200'],
+      [
+        '-D',
+        dataDir,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'fsync=off',
+        '-c',
+        'max_connections=200',
+      ],
       { ...(owner ?? {}), cwd: folder, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let output = '';
@@ -89,13 +107,18 @@ function run(program: string, args: string[], owner: { uid: number; gid: number 
   });
 }
 
-
 /** The newest of Debian's PostgreSQL servers (/usr/lib/postgresql/<major>/bin), if any is installed. */
 async function debianBinDir(): Promise<string | null> {
   const majors = await readdir('/usr/lib/postgresql').catch(() => [] as string[]);
   for (const major of majors.filter((m) => /^\d+$/.test(m)).sort((a, b) => Number(b) - Number(a))) {
     const binDir = path.join('/usr/lib/postgresql', major, 'bin');
-    if (await stat(path.join(binDir, 'postgres')).then(() => true, () => false)) return binDir;
+    if (
+      await stat(path.join(binDir, 'postgres')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return binDir;
   }
   return null;
 }

@@ -46,7 +46,13 @@ const baseEnv: Record<string, string> = {
   RATE_LIMIT_STATUS_PER_MINUTE: '1000000',
 };
 /** While the kills go on: jobs slowed to seconds, leases of 2 s so that a restarted process takes them back quickly. */
-const killEnv: Record<string, string> = { ...baseEnv, JOB_STEP_DELAY_MS: '150', JOB_LEASE_SECONDS: '2', CONTACT_BATCH_LEASE_SECONDS: '2', CONTACT_BATCH_CLAIM_SIZE: '3' };
+const killEnv: Record<string, string> = {
+  ...baseEnv,
+  JOB_STEP_DELAY_MS: '150',
+  JOB_LEASE_SECONDS: '2',
+  CONTACT_BATCH_LEASE_SECONDS: '2',
+  CONTACT_BATCH_CLAIM_SIZE: '3',
+};
 
 let service: ServiceProcess = await startServiceProcess(baseEnv, dataDir);
 const account = await createAccount(db, { name: 'restarts', plan: 'pro', initialCredits: 10_000_000 });
@@ -65,11 +71,16 @@ async function call(method: string, pathAndQuery: string, body?: Record<string, 
         body: body ? JSON.stringify(body) : undefined,
       });
       const parsed = (await response.json()) as { output: Output };
-      if (response.status >= 300) throw new Error(`${method} ${pathAndQuery}: ${response.status} ${JSON.stringify(parsed)}`);
+      if (response.status >= 300)
+        throw new Error(`${method} ${pathAndQuery}: ${response.status} ${JSON.stringify(parsed)}`);
       return parsed.output;
     } catch (error) {
       // A call that met the kill: the same call again once the service is back (each starts new work, and was not answered).
-      if (attempt > 50 || !/fetch failed|ECONNREFUSED|ECONNRESET|other side closed/.test(String((error as Error).cause ?? error))) throw error;
+      if (
+        attempt > 50 ||
+        !/fetch failed|ECONNREFUSED|ECONNRESET|other side closed/.test(String((error as Error).cause ?? error))
+      )
+        throw error;
       await sleep(200);
     }
   }
@@ -88,7 +99,11 @@ interface Workload {
 
 const noFaults = () => ({ doubleCharges: [] as string[], lost: [] as string[] });
 
-async function builtAudiences(count: number, name: string, caps = { maxCompanies: 10, maxProspects: 40 }): Promise<string[]> {
+async function builtAudiences(
+  count: number,
+  name: string,
+  caps = { maxCompanies: 10, maxProspects: 40 },
+): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const created = await call('POST', '/v1/audiences/create', { name: `${name} ${i}` });
@@ -98,13 +113,22 @@ async function builtAudiences(count: number, name: string, caps = { maxCompanies
     ids.push(id);
   }
   for (const id of ids) {
-    await waitUntil(`audience ${id} to build`, async () => (await call('GET', `/v1/audiences/${id}`)).status === 'NORMAL', 120_000);
+    await waitUntil(
+      `audience ${id} to build`,
+      async () => (await call('GET', `/v1/audiences/${id}`)).status === 'NORMAL',
+      120_000,
+    );
   }
   return ids;
 }
 
 const ledgerOf = async (reference: string) =>
-  (await db.pool.query<{ amount: number; idempotency_key: string | null }>('SELECT amount, idempotency_key FROM credit_ledger WHERE account_id = $1 AND reference = $2', [account.account.id, reference])).rows;
+  (
+    await db.pool.query<{ amount: number; idempotency_key: string | null }>(
+      'SELECT amount, idempotency_key FROM credit_ledger WHERE account_id = $1 AND reference = $2',
+      [account.account.id, reference],
+    )
+  ).rows;
 
 const builds: Workload = (() => {
   const started: string[] = [];
@@ -115,7 +139,11 @@ const builds: Workload = (() => {
     start: async (roundNumber) => {
       const created = await call('POST', '/v1/audiences/create', { name: `Killed build ${roundNumber}` });
       const id = created.audienceId as string;
-      await call('PATCH', `/v1/audiences/${id}/search-params`, { companySearchParams: {}, maxCompanies: 600, maxProspects: 3000 });
+      await call('PATCH', `/v1/audiences/${id}/search-params`, {
+        companySearchParams: {},
+        maxCompanies: 600,
+        maxProspects: 3000,
+      });
       await call('POST', `/v1/audiences/${id}/build`, {});
       started.push(id);
     },
@@ -124,10 +152,12 @@ const builds: Workload = (() => {
       for (const id of started) {
         const status = await call('GET', `/v1/audiences/${id}`);
         const charges = (await ledgerOf(`audience:${id}`)).filter((e) => e.amount < 0);
-        if (status.status !== 'NORMAL') faults.lost.push(`build of audience ${id} ended ${status.status}: ${status.failureReason ?? ''}`);
+        if (status.status !== 'NORMAL')
+          faults.lost.push(`build of audience ${id} ended ${status.status}: ${status.failureReason ?? ''}`);
         if (charges.length > 1) faults.doubleCharges.push(`audience ${id} charged ${charges.length} times`);
         const expected = (status.numCompanies as number) + (status.numProspects as number);
-        if (status.status === 'NORMAL' && -(charges[0]?.amount ?? 0) !== expected) faults.doubleCharges.push(`audience ${id} charged ${JSON.stringify(charges)} for ${expected} records`);
+        if (status.status === 'NORMAL' && -(charges[0]?.amount ?? 0) !== expected)
+          faults.doubleCharges.push(`audience ${id} charged ${JSON.stringify(charges)} for ${expected} records`);
       }
       return faults;
     },
@@ -137,7 +167,11 @@ const builds: Workload = (() => {
 const enrichments: Workload = (() => {
   let audiences: string[] = [];
   const started: Array<{ audienceId: string; enrichmentId: string; estimate: number }> = [];
-  const options = { runContactEnrichment: true, runProfileSalesNav: true, enrichmentType: { getWorkEmails: true, getPersonalEmails: true, getPhoneNumbers: false } };
+  const options = {
+    runContactEnrichment: true,
+    runProfileSalesNav: true,
+    enrichmentType: { getWorkEmails: true, getPersonalEmails: true, getPhoneNumbers: false },
+  };
   return {
     kind: 'enrichments',
     jobKind: 'audience.enrichment',
@@ -154,13 +188,17 @@ const enrichments: Workload = (() => {
       const faults = noFaults();
       for (const run of started) {
         const status = await call('GET', `/v1/audiences/${run.audienceId}/enrichment/status`);
-        if (status.status !== 'DONE') faults.lost.push(`enrichment ${run.enrichmentId} ended ${status.status}: ${status.failureReason ?? ''}`);
+        if (status.status !== 'DONE')
+          faults.lost.push(`enrichment ${run.enrichmentId} ended ${status.status}: ${status.failureReason ?? ''}`);
         const entries = await ledgerOf(`enrichment:${run.enrichmentId}`);
         const charges = entries.filter((e) => e.amount < 0);
         const net = -entries.reduce((sum, e) => sum + e.amount, 0);
-        if (charges.length !== 1) faults.doubleCharges.push(`enrichment ${run.enrichmentId} charged ${charges.length} times`);
-        if (new Set(entries.map((e) => e.idempotency_key)).size !== entries.length) faults.doubleCharges.push(`enrichment ${run.enrichmentId}: a ledger key twice`);
-        if (net > run.estimate || net < 0) faults.doubleCharges.push(`enrichment ${run.enrichmentId} cost ${net}, estimate ${run.estimate}`);
+        if (charges.length !== 1)
+          faults.doubleCharges.push(`enrichment ${run.enrichmentId} charged ${charges.length} times`);
+        if (new Set(entries.map((e) => e.idempotency_key)).size !== entries.length)
+          faults.doubleCharges.push(`enrichment ${run.enrichmentId}: a ledger key twice`);
+        if (net > run.estimate || net < 0)
+          faults.doubleCharges.push(`enrichment ${run.enrichmentId} cost ${net}, estimate ${run.estimate}`);
       }
       return faults;
     },
@@ -174,13 +212,20 @@ const exportsWorkload: Workload = (() => {
     kind: 'exports',
     jobKind: 'audience.export',
     prepare: async (rounds) => {
-      audiences = await builtAudiences(Math.max(1, Math.ceil(rounds / 4)), 'To export', { maxCompanies: 1000, maxProspects: 4000 });
+      audiences = await builtAudiences(Math.max(1, Math.ceil(rounds / 4)), 'To export', {
+        maxCompanies: 1000,
+        maxProspects: 4000,
+      });
     },
     start: async (roundNumber) => {
       const audienceId = audiences[roundNumber % audiences.length] as string;
       const kind = roundNumber % 2 ? 'companies' : 'prospects';
       const accepted = await call('POST', `/v1/audiences/${audienceId}/export/${kind}`, {});
-      started.push({ audienceId, exportId: accepted.exportId as string, expectedRows: accepted.estimatedRows as number });
+      started.push({
+        audienceId,
+        exportId: accepted.exportId as string,
+        expectedRows: accepted.estimatedRows as number,
+      });
     },
     check: async () => {
       const faults = noFaults();
@@ -192,7 +237,8 @@ const exportsWorkload: Workload = (() => {
         }
         const file = await fetch(status.downloadUrl as string);
         const lines = (await file.text()).split('\r\n').filter(Boolean).length - 1;
-        if (file.status !== 200 || lines !== item.expectedRows) faults.lost.push(`export ${item.exportId}: ${file.status}, ${lines} rows of ${item.expectedRows}`);
+        if (file.status !== 200 || lines !== item.expectedRows)
+          faults.lost.push(`export ${item.exportId}: ${file.status}, ${lines} rows of ${item.expectedRows}`);
       }
       return faults;
     },
@@ -214,13 +260,18 @@ const batches: Workload = (() => {
     },
     start: async (roundNumber) => {
       const slice = profiles.slice(roundNumber * 15, roundNumber * 15 + 15);
-      const task = await call('POST', '/v1/contact-enrichment/batch', { profileUrls: slice, enrichmentType: { getWorkEmails: false, getPersonalEmails: true, getPhoneNumbers: false } });
+      const task = await call('POST', '/v1/contact-enrichment/batch', {
+        profileUrls: slice,
+        enrichmentType: { getWorkEmails: false, getPersonalEmails: true, getPhoneNumbers: false },
+      });
       started.push(task.taskId as string);
     },
     check: async () => {
       const faults = noFaults();
       for (const taskId of started) {
-        const task = await db.pool.query<{ status: string }>('SELECT status FROM contact_batch_tasks WHERE id = $1', [taskId]);
+        const task = await db.pool.query<{ status: string }>('SELECT status FROM contact_batch_tasks WHERE id = $1', [
+          taskId,
+        ]);
         if (task.rows[0]?.status !== 'DONE') faults.lost.push(`batch ${taskId} ended ${task.rows[0]?.status}`);
         const items = await db.pool.query<{ charged: string; paid: number }>(
           `SELECT coalesce(sum(credits_charged), 0)::text AS charged, count(*) FILTER (WHERE credits_charged > 0)::int AS paid FROM contact_batch_items WHERE task_id = $1`,
@@ -229,7 +280,9 @@ const batches: Workload = (() => {
         const entries = await ledgerOf(`batch:${taskId}`);
         const ledgerCharged = -entries.reduce((sum, e) => sum + e.amount, 0);
         if (entries.length !== items.rows[0]?.paid || ledgerCharged !== Number(items.rows[0]?.charged)) {
-          faults.doubleCharges.push(`batch ${taskId}: ${entries.length} ledger charges (${ledgerCharged} credits) for ${items.rows[0]?.paid} paid items (${items.rows[0]?.charged} credits)`);
+          faults.doubleCharges.push(
+            `batch ${taskId}: ${entries.length} ledger charges (${ledgerCharged} credits) for ${items.rows[0]?.paid} paid items (${items.rows[0]?.charged} credits)`,
+          );
         }
       }
       return faults;
@@ -245,7 +298,12 @@ const savedSearchRuns: Workload = (() => {
     jobKind: 'saved-search.run',
     prepare: async (rounds) => {
       for (let i = 0; i <= rounds; i++) {
-        const saved = await call('POST', '/v1/saved-searches', { name: `Watched ${i}`, kind: 'people', peopleSearchParams: { jobTitleV2: { included: ['Engineer'], excluded: [] } }, maxNewRecordsPerRun: 40 });
+        const saved = await call('POST', '/v1/saved-searches', {
+          name: `Watched ${i}`,
+          kind: 'people',
+          peopleSearchParams: { jobTitleV2: { included: ['Engineer'], excluded: [] } },
+          maxNewRecordsPerRun: 40,
+        });
         searches.push(saved.savedSearchId as string);
       }
     },
@@ -258,10 +316,14 @@ const savedSearchRuns: Workload = (() => {
       const faults = noFaults();
       for (const run of started) {
         const status = await call('GET', `/v1/saved-searches/${run.savedSearchId}/runs/${run.runId}`);
-        if (status.status !== 'DONE') faults.lost.push(`saved-search run ${run.runId} ended ${status.status}: ${status.failureReason ?? ''}`);
+        if (status.status !== 'DONE')
+          faults.lost.push(`saved-search run ${run.runId} ended ${status.status}: ${status.failureReason ?? ''}`);
         const charges = (await ledgerOf(`saved-search-run:${run.runId}`)).filter((e) => e.amount < 0);
         const charged = -charges.reduce((sum, e) => sum + e.amount, 0);
-        if (charges.length > 1 || charged !== status.creditsCharged) faults.doubleCharges.push(`saved-search run ${run.runId}: ${charges.length} charges, ${charged} credits, the run says ${status.creditsCharged}`);
+        if (charges.length > 1 || charged !== status.creditsCharged)
+          faults.doubleCharges.push(
+            `saved-search run ${run.runId}: ${charges.length} charges, ${charged} credits, the run says ${status.creditsCharged}`,
+          );
       }
       return faults;
     },
@@ -300,7 +362,9 @@ try {
     const wait = Math.floor(random() * (durationOf.get(target.jobKind) ?? 1000));
     await sleep(wait);
     killedAfter.push(wait);
-    const caught = job !== null && (await db.pool.query('SELECT 1 FROM jobs WHERE id = $1 AND status = $2', [job, 'running'])).rowCount === 1;
+    const caught =
+      job !== null &&
+      (await db.pool.query('SELECT 1 FROM jobs WHERE id = $1 AND status = $2', [job, 'running'])).rowCount === 1;
     await service.stop('SIGKILL');
     const tally = aimed.get(target.kind) ?? { kills: 0, caught: 0 };
     aimed.set(target.kind, { kills: tally.kills + 1, caught: tally.caught + (caught ? 1 : 0) });
@@ -311,7 +375,10 @@ try {
     `SELECT kind, status, attempts FROM jobs WHERE account_id = $1 AND status IN ('queued', 'running')`,
     [account.account.id],
   );
-  const failedJobs = await db.pool.query<{ kind: string; last_error: string | null }>(`SELECT kind, last_error FROM jobs WHERE account_id = $1 AND status = 'failed'`, [account.account.id]);
+  const failedJobs = await db.pool.query<{ kind: string; last_error: string | null }>(
+    `SELECT kind, last_error FROM jobs WHERE account_id = $1 AND status = 'failed'`,
+    [account.account.id],
+  );
   const attempts = await db.pool.query<{ kind: string; jobs: number; retried: number; max: number }>(
     `SELECT kind, count(*)::int AS jobs, count(*) FILTER (WHERE attempts > 1)::int AS retried, max(attempts)::int AS max FROM jobs WHERE account_id = $1 GROUP BY kind ORDER BY kind`,
     [account.account.id],
@@ -328,7 +395,9 @@ try {
     else lostOther += faults.lost.length;
     details.push(...faults.doubleCharges, ...faults.lost);
     const tally = aimed.get(workload.kind) ?? { kills: 0, caught: 0 };
-    rows.push(`| ${workload.kind} | ${kills + 1} | ${tally.kills} (${tally.caught} mid-job) | ${faults.doubleCharges.length} | ${faults.lost.length} |`);
+    rows.push(
+      `| ${workload.kind} | ${kills + 1} | ${tally.kills} (${tally.caught} mid-job) | ${faults.doubleCharges.length} | ${faults.lost.length} |`,
+    );
   }
   const totals = await db.pool.query<{ difference: string }>(
     `SELECT ((SELECT sum(amount) FROM credit_ledger WHERE account_id = $1) - (SELECT balance FROM credit_balances WHERE account_id = $1))::text AS difference`,
@@ -339,7 +408,7 @@ try {
   const lines = [
     `${kills} kills with SIGKILL, each aimed in turn at one kind of job, at a random point of the time that kind takes unkilled (${Math.min(...killedAfter)} to`,
     `${Math.max(...killedAfter)} ms after it started; seed ${seed}: \`--seed ${seed}\` replays the same points), each followed by a start on the same database and`,
-    'data folder and the round\'s work left to finish. Every round (and one unkilled round before them) starts an audience build',
+    "data folder and the round's work left to finish. Every round (and one unkilled round before them) starts an audience build",
     '(600 companies and up to 3,000 prospects), an enrichment (work and personal emails of 40 prospects, through a contact vendor that answers in 150 ms), an export',
     '(of up to 4,000 rows, in pages of 1,000),',
     'a batch contact job of 15 profiles and a saved-search run; JOB_STEP_DELAY_MS=150, leases of 2 s, 4 jobs at once. The catalog: 3,000 companies, 30,000 people,',
@@ -352,7 +421,9 @@ try {
     `Double charges: **${doubleCharges}** (must be 0). Stuck jobs (queued or running once everything settled): **${stuck.rowCount}** (must be 0).`,
     `Lost exports: **${lostExports}** (must be 0). Other work that did not finish: **${lostOther}** (must be 0). Ledger sum minus balance: **${ledgerDifference}** (must be 0).`,
     `Jobs caught by a kill and taken over by the next process, by kind: ${attempts.rows.map((r) => `${r.kind} ${r.retried} of ${r.jobs}`).join('; ')}.`,
-    failedJobs.rowCount ? `Failed jobs: ${failedJobs.rows.map((r) => `${r.kind} (${r.last_error ?? ''})`).join('; ')}.` : 'Failed jobs: none.',
+    failedJobs.rowCount
+      ? `Failed jobs: ${failedJobs.rows.map((r) => `${r.kind} (${r.last_error ?? ''})`).join('; ')}.`
+      : 'Failed jobs: none.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   const failures: string[] = [];
@@ -383,7 +454,10 @@ async function lastJobId(): Promise<number> {
 async function runningJobOf(kind: string, after: number): Promise<number | null> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const rows = await db.pool.query<{ id: string; status: string }>('SELECT id::text, status FROM jobs WHERE kind = $1 AND id > $2 ORDER BY id LIMIT 1', [kind, after]);
+    const rows = await db.pool.query<{ id: string; status: string }>(
+      'SELECT id::text, status FROM jobs WHERE kind = $1 AND id > $2 ORDER BY id LIMIT 1',
+      [kind, after],
+    );
     const job = rows.rows[0];
     if (job?.status === 'running') return Number(job.id);
     if (job && job.status !== 'queued') return null;
@@ -398,7 +472,10 @@ async function settle(timeoutMs: number): Promise<number> {
   await waitUntil(
     'every job to finish',
     async () => {
-      const left = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE account_id = $1 AND status IN ('queued', 'running')`, [account.account.id]);
+      const left = await db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM jobs WHERE account_id = $1 AND status IN ('queued', 'running')`,
+        [account.account.id],
+      );
       return left.rows[0]?.n === 0;
     },
     timeoutMs,
@@ -430,7 +507,6 @@ function mulberry32(state: number): () => number {
   };
 }
 
-
 /** A contact vendor over loopback that knows a personal email for people with an even id, and takes 150 ms to say so. */
 async function slowContactVendor(): Promise<{ url: string; server: Server }> {
   const server = createHttpServer((req, res) => {
@@ -439,7 +515,9 @@ async function slowContactVendor(): Promise<{ url: string; server: Server }> {
     req.on('end', () => {
       const asked = (JSON.parse(body || '{}') as { people?: Array<{ ref: string }>; types?: string[] }) ?? {};
       const results = (asked.types ?? []).includes('personal_email')
-        ? (asked.people ?? []).filter((p) => Number(p.ref) % 2 === 0).map((p) => ({ ref: p.ref, personal_emails: [`p${p.ref}@mail-provider-test.com`] }))
+        ? (asked.people ?? [])
+            .filter((p) => Number(p.ref) % 2 === 0)
+            .map((p) => ({ ref: p.ref, personal_emails: [`p${p.ref}@mail-provider-test.com`] }))
         : [];
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -451,4 +529,3 @@ async function slowContactVendor(): Promise<{ url: string; server: Server }> {
   const address = server.address() as { port: number };
   return { url: `http://127.0.0.1:${address.port}`, server };
 }
-

@@ -12,10 +12,26 @@ const ci = process.argv.includes('--ci');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 
 const scenarios: Array<{ name: string; title: string; script: string }> = [
-  { name: 'flood', title: 'One account flooding, another account searching', script: 'dist/bench/reliability/flood.js' },
-  { name: 'charges', title: 'Concurrent charged calls on a balance that pays for a third of them', script: 'dist/bench/reliability/charges.js' },
-  { name: 'restarts', title: 'Killed with SIGKILL in the middle of its jobs, and started again', script: 'dist/bench/reliability/restarts.js' },
-  { name: 'outage', title: 'The database stopped for 10 seconds under load, and started again', script: 'dist/bench/reliability/outage.js' },
+  {
+    name: 'flood',
+    title: 'One account flooding, another account searching',
+    script: 'dist/bench/reliability/flood.js',
+  },
+  {
+    name: 'charges',
+    title: 'Concurrent charged calls on a balance that pays for a third of them',
+    script: 'dist/bench/reliability/charges.js',
+  },
+  {
+    name: 'restarts',
+    title: 'Killed with SIGKILL in the middle of its jobs, and started again',
+    script: 'dist/bench/reliability/restarts.js',
+  },
+  {
+    name: 'outage',
+    title: 'The database stopped for 10 seconds under load, and started again',
+    script: 'dist/bench/reliability/outage.js',
+  },
   { name: 'abuse', title: 'Slow and abusive clients', script: 'dist/bench/reliability/abuse.js' },
 ];
 

@@ -21,11 +21,23 @@ export interface ServiceProcess {
 export const builtService = ['dist/src/main.js'];
 export const tsxSources = ['--import', 'tsx', 'src/main.ts'];
 
-export async function startServiceProcess(env: Record<string, string>, dataDir?: string, entry: readonly string[] = builtService): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: Record<string, string>,
+  dataDir?: string,
+  entry: readonly string[] = builtService,
+): Promise<ServiceProcess> {
   const folder = dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'pds-rel-app-')));
   // node itself (not npx), so that a signal reaches the process that holds the jobs.
   const child = spawn(process.execPath, [...entry], {
-    env: { ...process.env, DATA_DIR: folder, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED_ON_EMPTY: 'false', ...env },
+    env: {
+      ...process.env,
+      DATA_DIR: folder,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SEED_ON_EMPTY: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -37,7 +49,9 @@ export async function startServiceProcess(env: Record<string, string>, dataDir?:
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    child.once('exit', (code) => reject(new Error(`the service exited (${code}) before listening:\n${output.slice(-2000)}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`the service exited (${code}) before listening:\n${output.slice(-2000)}`)),
+    );
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {

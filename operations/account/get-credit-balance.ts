@@ -4,13 +4,31 @@ import { defineOperation, free } from '../define.js';
 export const getCreditBalance = defineOperation({
   operationId: 'getCreditBalance',
   title: 'Get credit balance',
-  summary: 'Read the credit balance and plan of the API key\'s account.',
+  summary: "Read the credit balance and plan of the API key's account.",
   description:
     'Returns the current credit balance and the plan. Check it before large jobs (searches of many pages, audience builds, enrichments). Free.',
   category: 'account',
   keywords: [
-    'credits', 'credit', 'balance', 'remaining', 'left', 'quota', 'plan', 'billing', 'usage', 'account', 'wallet',
-    'budget', 'how many', 'org', 'money left', 'remaining credits', 'allowance', 'subscription', 'out of credits', 'spent',
+    'credits',
+    'credit',
+    'balance',
+    'remaining',
+    'left',
+    'quota',
+    'plan',
+    'billing',
+    'usage',
+    'account',
+    'wallet',
+    'budget',
+    'how many',
+    'org',
+    'money left',
+    'remaining credits',
+    'allowance',
+    'subscription',
+    'out of credits',
+    'spent',
   ],
   method: 'GET',
   path: '/v1/credits',
@@ -19,7 +37,11 @@ export const getCreditBalance = defineOperation({
   output: z.object({
     balance: z.number().int().nonnegative().describe('Credits available now.'),
     plan: z.string().describe('free, pro, enterprise or demo.'),
-    monthlyFreeCredits: z.number().int().nonnegative().describe('Credits granted each calendar month on the free plan (0 on paid plans).'),
+    monthlyFreeCredits: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe('Credits granted each calendar month on the free plan (0 on paid plans).'),
     accountName: z.string(),
   }),
   credits: free(),

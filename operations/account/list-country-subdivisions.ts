@@ -10,8 +10,21 @@ export const listCountrySubdivisions = defineOperation({
     'headquartersStateName takes the names; listRegions lists the states the catalog uses most. Free.',
   category: 'account',
   keywords: [
-    'subdivisions', 'states', 'provinces', 'regions', 'counties', 'iso 3166-2', 'state codes', 'country', 'enum',
-    'reference', 'administrative', 'states of a country', 'regions of a country', 'iso 3166-2 codes', 'subdivision codes',
+    'subdivisions',
+    'states',
+    'provinces',
+    'regions',
+    'counties',
+    'iso 3166-2',
+    'state codes',
+    'country',
+    'enum',
+    'reference',
+    'administrative',
+    'states of a country',
+    'regions of a country',
+    'iso 3166-2 codes',
+    'subdivision codes',
   ],
   method: 'GET',
   path: '/v1/enums/country-subdivisions',
@@ -21,12 +34,18 @@ export const listCountrySubdivisions = defineOperation({
       .max(2)
       .regex(/^[A-Za-z]{2}$/, 'expected an ISO 3166 two-letter country code')
       .optional()
-      .describe('Only this country\'s subdivisions (ISO two-letter code).'),
+      .describe("Only this country's subdivisions (ISO two-letter code)."),
   }),
   output: z.object({
     countryCode: z.string().nullable(),
     subdivisions: z.array(
-      z.object({ code: z.string(), name: z.string(), countryCode: z.string(), countryName: z.string().nullable(), parent: z.string().nullable() }),
+      z.object({
+        code: z.string(),
+        name: z.string(),
+        countryCode: z.string(),
+        countryName: z.string().nullable(),
+        parent: z.string().nullable(),
+      }),
     ),
   }),
   credits: free(),

@@ -5,14 +5,32 @@ import { audienceId, exportAccepted, exportOptions } from '../schemas/audiences.
 export const exportCompanies = defineOperation({
   operationId: 'exportCompanies',
   title: 'Export companies as CSV',
-  summary: 'Export a built audience\'s companies to a CSV file with a download link; last step of the audience workflow.',
+  summary:
+    "Export a built audience's companies to a CSV file with a download link; last step of the audience workflow.",
   description:
-    'Writes the audience\'s companies to a CSV file in the background. Read its link with getExportStatus, or give userEmail to have it mailed. ' +
-    'Free, subject to the account\'s monthly export quota; at most maxRowsAllowed rows per export.',
+    "Writes the audience's companies to a CSV file in the background. Read its link with getExportStatus, or give userEmail to have it mailed. " +
+    "Free, subject to the account's monthly export quota; at most maxRowsAllowed rows per export.",
   category: 'audience',
   keywords: [
-    'export', 'download', 'csv', 'spreadsheet', 'file', 'companies', 'accounts', 'excel', 'save', 'crm', 'company list',
-    'account list', 'xlsx', 'google sheets', 'hubspot', 'salesforce', 'import', 'firms', 'organizations',
+    'export',
+    'download',
+    'csv',
+    'spreadsheet',
+    'file',
+    'companies',
+    'accounts',
+    'excel',
+    'save',
+    'crm',
+    'company list',
+    'account list',
+    'xlsx',
+    'google sheets',
+    'hubspot',
+    'salesforce',
+    'import',
+    'firms',
+    'organizations',
   ],
   method: 'POST',
   path: '/v1/audiences/{audienceId}/export/companies',

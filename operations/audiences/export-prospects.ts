@@ -5,15 +5,33 @@ import { audienceId, exportAccepted, exportOptions } from '../schemas/audiences.
 export const exportProspects = defineOperation({
   operationId: 'exportProspects',
   title: 'Export prospects as CSV',
-  summary: 'Export a built (and optionally enriched) audience\'s prospects to a CSV file with a download link; last step of the audience workflow.',
+  summary:
+    "Export a built (and optionally enriched) audience's prospects to a CSV file with a download link; last step of the audience workflow.",
   description:
-    'Writes the audience\'s prospects, with any emails and phones found by enrichment, to a CSV file in the background. ' +
+    "Writes the audience's prospects, with any emails and phones found by enrichment, to a CSV file in the background. " +
     'onlyWithContacts keeps only prospects with at least one email or phone. Read the link with getExportStatus, or give userEmail. ' +
     'Free, subject to the monthly export quota; at most maxRowsAllowed rows per export.',
   category: 'audience',
   keywords: [
-    'export', 'download', 'csv', 'spreadsheet', 'file', 'prospects', 'people', 'leads', 'contacts', 'excel', 'crm', 'xlsx',
-    'google sheets', 'hubspot', 'salesforce', 'outreach', 'sequencer', 'mail merge', 'with emails',
+    'export',
+    'download',
+    'csv',
+    'spreadsheet',
+    'file',
+    'prospects',
+    'people',
+    'leads',
+    'contacts',
+    'excel',
+    'crm',
+    'xlsx',
+    'google sheets',
+    'hubspot',
+    'salesforce',
+    'outreach',
+    'sequencer',
+    'mail merge',
+    'with emails',
   ],
   method: 'POST',
   path: '/v1/audiences/{audienceId}/export/prospects',

@@ -6,12 +6,26 @@ import { isoTimestamp, resourceId } from '../schemas/common.js';
 export const getExportStatus = defineOperation({
   operationId: 'getExportStatus',
   title: 'Get export status and link',
-  summary: 'Read an export\'s status and, when READY, its signed download link.',
-  description: 'Returns the export\'s status (PENDING, RUNNING, READY, FAILED, or EXPIRED once its file was deleted after the retention period: export again), its row count, why it failed when it did, and when READY an absolute download link that expires. Free.',
+  summary: "Read an export's status and, when READY, its signed download link.",
+  description:
+    "Returns the export's status (PENDING, RUNNING, READY, FAILED, or EXPIRED once its file was deleted after the retention period: export again), its row count, why it failed when it did, and when READY an absolute download link that expires. Free.",
   category: 'audience',
   keywords: [
-    'export', 'status', 'download', 'link', 'url', 'csv', 'ready', 'file', 'get', 'download link', 'where is my file',
-    'file ready', 'grab the file', 'expired', 'signed url',
+    'export',
+    'status',
+    'download',
+    'link',
+    'url',
+    'csv',
+    'ready',
+    'file',
+    'get',
+    'download link',
+    'where is my file',
+    'file ready',
+    'grab the file',
+    'expired',
+    'signed url',
   ],
   method: 'GET',
   path: '/v1/audiences/{audienceId}/exports/{exportId}',
@@ -26,7 +40,10 @@ export const getExportStatus = defineOperation({
     expiresAt: isoTimestamp.nullable(),
     createdAt: isoTimestamp,
     completedAt: isoTimestamp.nullable(),
-    failureReason: z.string().nullable().describe('Why a FAILED export failed (its reserved quota was released), or why an EXPIRED one has no file.'),
+    failureReason: z
+      .string()
+      .nullable()
+      .describe('Why a FAILED export failed (its reserved quota was released), or why an EXPIRED one has no file.'),
   }),
   credits: free(),
   rateLimitClass: 'status',

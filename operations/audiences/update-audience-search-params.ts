@@ -15,9 +15,28 @@ export const updateAudienceSearchParams = defineOperation({
     'Only while the audience is DRAFT; after a build, create a new audience to use other filters. Free.',
   category: 'audience',
   keywords: [
-    'audience', 'filters', 'exclusion lists', 'criteria', 'search params', 'set', 'update', 'configure', 'define',
-    'targeting', 'icp', 'ideal customer profile', 'narrow', 'restrict', 'change criteria', 'edit filters', 'include',
-    'apply', 'titles', 'caps', 'max companies', 'max prospects',
+    'audience',
+    'filters',
+    'exclusion lists',
+    'criteria',
+    'search params',
+    'set',
+    'update',
+    'configure',
+    'define',
+    'targeting',
+    'icp',
+    'ideal customer profile',
+    'narrow',
+    'restrict',
+    'change criteria',
+    'edit filters',
+    'include',
+    'apply',
+    'titles',
+    'caps',
+    'max companies',
+    'max prospects',
   ],
   method: 'PATCH',
   path: '/v1/audiences/{audienceId}/search-params',
@@ -25,9 +44,23 @@ export const updateAudienceSearchParams = defineOperation({
     audienceId,
     companySearchParams: companySearchParams.optional(),
     prospectSearchParams: peopleSearchParams.optional(),
-    maxCompanies: z.number().int().min(1).max(100_000).default(1000).describe('Cap on companies in the build (default 1000).'),
-    maxProspects: z.number().int().min(1).max(1_000_000).default(10_000).describe('Cap on prospects in the build (default 10000).'),
-    companyExclusionListIDs: exclusionListIds('Companies on these lists are left out of the build, and so are the people at them.'),
+    maxCompanies: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .default(1000)
+      .describe('Cap on companies in the build (default 1000).'),
+    maxProspects: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .default(10_000)
+      .describe('Cap on prospects in the build (default 10000).'),
+    companyExclusionListIDs: exclusionListIds(
+      'Companies on these lists are left out of the build, and so are the people at them.',
+    ),
     prospectExclusionListIDs: exclusionListIds('People on these prospect lists are left out of the build.'),
   }),
   output: z.object({

@@ -6,14 +6,29 @@ import { contactResult } from './reveal-contact-sync.js';
 export const pollBatchContactEnrichment = defineOperation({
   operationId: 'pollBatchContactEnrichment',
   title: 'Poll batch contact enrichment',
-  summary: 'Read a batch contact job\'s progress (overallStats) and a page of its results (pageResults) by taskId and cursor.',
+  summary:
+    "Read a batch contact job's progress (overallStats) and a page of its results (pageResults) by taskId and cursor.",
   description:
     'Returns the job status, overallStats (profiles done, found, credits charged) and one page of pageResults in submission order; pass nextCursor for the next page. ' +
     'Poll about every 30 seconds while the job runs. Free.',
   category: 'contact',
   keywords: [
-    'batch', 'poll', 'status', 'progress', 'results', 'task', 'job', 'contacts', 'emails', 'phones', 'check',
-    'batch results', 'task status', 'job progress', 'bulk results', 'how far',
+    'batch',
+    'poll',
+    'status',
+    'progress',
+    'results',
+    'task',
+    'job',
+    'contacts',
+    'emails',
+    'phones',
+    'check',
+    'batch results',
+    'task status',
+    'job progress',
+    'bulk results',
+    'how far',
   ],
   method: 'GET',
   path: '/v1/contact-enrichment/batch/{taskId}',
@@ -34,7 +49,10 @@ export const pollBatchContactEnrichment = defineOperation({
         profileUrl: z.string(),
         status: z.enum(['PENDING', 'FOUND', 'NOT_FOUND']),
         creditsCharged: z.number().int(),
-        reason: z.string().nullable().describe('Why an item is NOT_FOUND (or a repeat of an earlier item); null otherwise.'),
+        reason: z
+          .string()
+          .nullable()
+          .describe('Why an item is NOT_FOUND (or a repeat of an earlier item); null otherwise.'),
       }),
     ),
     nextCursor: z.string().nullable(),

@@ -28,15 +28,33 @@ export const enrichmentEstimateOutput = z.object({
 export const estimateEnrichmentCost = defineOperation({
   operationId: 'estimateEnrichmentCost',
   title: 'Estimate enrichment cost',
-  summary: 'Get the credit cost and time of enriching a built audience, before triggering it; step 5 of the audience workflow.',
+  summary:
+    'Get the credit cost and time of enriching a built audience, before triggering it; step 5 of the audience workflow.',
   description:
     'Computes the credits (with a breakdown per kind of work) and the time that triggerEnrichment would take with these exact values. ' +
     'Show the estimate to the user and obtain explicit confirmation before triggering. To lower the cost, lower maxProspectsToEnrich or switch types off. ' +
     'Requires a NORMAL audience. Free.',
   category: 'enrichment',
   keywords: [
-    'estimate', 'cost', 'price', 'quote', 'how much', 'credits', 'enrichment', 'enrich', 'preview', 'budget', 'time',
-    'contacts', 'how many credits', 'what would it cost', 'pricing', 'charge', 'spend', 'before enriching', 'afford',
+    'estimate',
+    'cost',
+    'price',
+    'quote',
+    'how much',
+    'credits',
+    'enrichment',
+    'enrich',
+    'preview',
+    'budget',
+    'time',
+    'contacts',
+    'how many credits',
+    'what would it cost',
+    'pricing',
+    'charge',
+    'spend',
+    'before enriching',
+    'afford',
   ],
   method: 'POST',
   path: '/v1/audiences/{audienceId}/enrichment/estimate',

@@ -6,14 +6,29 @@ import { isoTimestamp } from '../schemas/common.js';
 export const getEnrichmentStatus = defineOperation({
   operationId: 'getEnrichmentStatus',
   title: 'Get enrichment status',
-  summary: 'Poll the progress of an audience\'s latest enrichment run until DONE; step 7 of the audience workflow.',
+  summary: "Poll the progress of an audience's latest enrichment run until DONE; step 7 of the audience workflow.",
   description:
     `Returns the stage, progressPercent and the steps completed, running and remaining (${enrichmentSteps.join(', ')}). ` +
     'Complete when progressPercent is 100 or currentStage is DONE. Poll about every 30 seconds. Free.',
   category: 'enrichment',
   keywords: [
-    'enrichment', 'status', 'progress', 'poll', 'done', 'complete', 'steps', 'stage', 'percent', 'check', 'which step',
-    'eta', 'stuck', 'finished', 'failed', 'how far', 'still running',
+    'enrichment',
+    'status',
+    'progress',
+    'poll',
+    'done',
+    'complete',
+    'steps',
+    'stage',
+    'percent',
+    'check',
+    'which step',
+    'eta',
+    'stuck',
+    'finished',
+    'failed',
+    'how far',
+    'still running',
   ],
   method: 'GET',
   path: '/v1/audiences/{audienceId}/enrichment/status',
@@ -41,7 +56,12 @@ export const getEnrichmentStatus = defineOperation({
       .describe('Each of the nine steps with its state and timing; SKIPPED steps were switched off by the request.'),
     estimatedCredits: z.number().int(),
     refundedCredits: z.number().int(),
-    exportId: z.string().nullable().describe('The CSV of the enriched prospects made for the completion mail (with userEmail); read it with getExportStatus.'),
+    exportId: z
+      .string()
+      .nullable()
+      .describe(
+        'The CSV of the enriched prospects made for the completion mail (with userEmail); read it with getExportStatus.',
+      ),
     failureReason: z.string().nullable(),
     createdAt: isoTimestamp,
     completedAt: isoTimestamp.nullable(),

@@ -13,14 +13,38 @@ export const liveEnrichCompany = defineOperation({
     'A company that cannot be found at all is a 404. Tell live from stored data by creditsCharged.',
   category: 'enrichment',
   keywords: [
-    'live', 'fresh', 'real-time', 'refresh', 'fetch', 'scrape', 'company', 'organization', 'enrich', 'update', 'latest',
-    'single', 'one', 'up to date', 'current headcount', 'stale', 'latest info', 'recrawl', 'now',
+    'live',
+    'fresh',
+    'real-time',
+    'refresh',
+    'fetch',
+    'scrape',
+    'company',
+    'organization',
+    'enrich',
+    'update',
+    'latest',
+    'single',
+    'one',
+    'up to date',
+    'current headcount',
+    'stale',
+    'latest info',
+    'recrawl',
+    'now',
   ],
   method: 'POST',
   path: '/v1/network-live-fetch/company/single',
   input: z.strictObject({
-    type: z.enum(['slug', 'liUrl', 'orgId']).describe('slug: company slug; liUrl: full company URL; orgId: numeric organisation ID.'),
-    value: z.string().max(inputLimits.identifierLength).trim().min(1).describe('The identifier, of the kind given by type.'),
+    type: z
+      .enum(['slug', 'liUrl', 'orgId'])
+      .describe('slug: company slug; liUrl: full company URL; orgId: numeric organisation ID.'),
+    value: z
+      .string()
+      .max(inputLimits.identifierLength)
+      .trim()
+      .min(1)
+      .describe('The identifier, of the kind given by type.'),
   }),
   output: z.object({
     found: z.boolean(),

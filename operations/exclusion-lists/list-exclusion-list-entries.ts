@@ -5,15 +5,29 @@ import { exclusionListId, exclusionListKind } from '../schemas/exclusion-lists.j
 
 export const listExclusionListEntries = defineOperation({
   operationId: 'listExclusionListEntries',
-  title: 'Read an exclusion list\'s entries',
+  title: "Read an exclusion list's entries",
   summary: 'Page through the entries of an exclusion list, each as it was given, with whether it matched a record.',
   description:
     'Returns the entries of one exclusion list in the order they were added, cursor-paged: a company reference (domain, networkSlugOrURL, name, networkOrgID) ' +
     'or a profile URL, whether it matched a catalog record and how many. onlyUnmatched=true lists only the entries that matched nothing. Free.',
   category: 'account',
   keywords: [
-    'exclusion', 'list', 'entries', 'items', 'contents', 'members', 'read', 'view', 'unmatched', 'suppression',
-    'what is in', 'browse', 'what is on', 'who is on', 'entries of', 'unmatched entries',
+    'exclusion',
+    'list',
+    'entries',
+    'items',
+    'contents',
+    'members',
+    'read',
+    'view',
+    'unmatched',
+    'suppression',
+    'what is in',
+    'browse',
+    'what is on',
+    'who is on',
+    'entries of',
+    'unmatched entries',
   ],
   method: 'GET',
   path: '/v1/exclusion-lists/{exclusionListId}/entries',
@@ -24,7 +38,13 @@ export const listExclusionListEntries = defineOperation({
       .transform((v) => v === 'true')
       .optional()
       .describe('true: only entries that matched no record.'),
-    pageSize: z.coerce.number().int().min(1).max(1000).default(100).describe('Entries per page: default 100, at most 1000.'),
+    pageSize: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(100)
+      .describe('Entries per page: default 100, at most 1000.'),
     cursor,
   }),
   output: z.object({

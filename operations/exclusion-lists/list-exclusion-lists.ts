@@ -6,14 +6,29 @@ import { exclusionListKind, exclusionListSummary } from '../schemas/exclusion-li
 export const listExclusionLists = defineOperation({
   operationId: 'listExclusionLists',
   title: 'List exclusion lists',
-  summary: 'List the account\'s exclusion (suppression, do-not-contact) lists with their sizes, newest first.',
+  summary: "List the account's exclusion (suppression, do-not-contact) lists with their sizes, newest first.",
   description:
-    'Pages through the account\'s exclusion lists of companies and of prospects, newest first, each with its size (records excluded), entries and unmatched entries. ' +
+    "Pages through the account's exclusion lists of companies and of prospects, newest first, each with its size (records excluded), entries and unmatched entries. " +
     'Use their ids in companyExclusionListIDs and prospectExclusionListIDs of searches, counts, saved searches and audience filters. Free.',
   category: 'account',
   keywords: [
-    'exclusion', 'exclusions', 'lists', 'suppression', 'suppressions', 'do not contact', 'dnc', 'my lists', 'existing',
-    'customers', 'crm', 'all', 'show', 'my blocklists', 'suppression lists', 'dnc lists', 'blocklists',
+    'exclusion',
+    'exclusions',
+    'lists',
+    'suppression',
+    'suppressions',
+    'do not contact',
+    'dnc',
+    'my lists',
+    'existing',
+    'customers',
+    'crm',
+    'all',
+    'show',
+    'my blocklists',
+    'suppression lists',
+    'dnc lists',
+    'blocklists',
   ],
   method: 'GET',
   path: '/v1/exclusion-lists',

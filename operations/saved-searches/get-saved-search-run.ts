@@ -4,15 +4,31 @@ import { savedSearchId, savedSearchRunId, savedSearchRunView } from '../schemas/
 
 export const getSavedSearchRun = defineOperation({
   operationId: 'getSavedSearchRun',
-  title: 'Get a saved-search run\'s status',
-  summary: 'Poll one run of a saved search until it is DONE or FAILED: is it finished, how many new records, what it cost.',
+  title: "Get a saved-search run's status",
+  summary:
+    'Poll one run of a saved search until it is DONE or FAILED: is it finished, how many new records, what it cost.',
   description:
-    'Returns the run\'s status (QUEUED, RUNNING, DONE, FAILED), the matches, the new records it delivered, whether more were left for the next run, the credits charged ' +
+    "Returns the run's status (QUEUED, RUNNING, DONE, FAILED), the matches, the new records it delivered, whether more were left for the next run, the credits charged " +
     'and why it failed when it did. Poll about every 10 seconds while QUEUED or RUNNING. Free.',
   category: 'search',
   keywords: [
-    'saved search', 'run', 'status', 'poll', 'progress', 'done', 'finished', 'ready', 'did it fail', 'is it done', 'check',
-    'state', 'run status', 'still running', 'how many new', 'queued', 'failed',
+    'saved search',
+    'run',
+    'status',
+    'poll',
+    'progress',
+    'done',
+    'finished',
+    'ready',
+    'did it fail',
+    'is it done',
+    'check',
+    'state',
+    'run status',
+    'still running',
+    'how many new',
+    'queued',
+    'failed',
   ],
   method: 'GET',
   path: '/v1/saved-searches/{savedSearchId}/runs/{runId}',

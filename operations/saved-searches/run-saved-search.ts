@@ -1,19 +1,41 @@
 import { z } from 'zod';
 import { defineOperation } from '../define.js';
-import { defaultMaxNewRecords, maxNewRecords, newRecordCredits, savedSearchId, savedSearchRunView } from '../schemas/saved-searches.js';
+import {
+  defaultMaxNewRecords,
+  maxNewRecords,
+  newRecordCredits,
+  savedSearchId,
+  savedSearchRunView,
+} from '../schemas/saved-searches.js';
 
 export const runSavedSearch = defineOperation({
   operationId: 'runSavedSearch',
   title: 'Run a saved search now',
-  summary: 'Run a saved search now to find the records that are new since its earlier runs; charged per new record when it completes.',
+  summary:
+    'Run a saved search now to find the records that are new since its earlier runs; charged per new record when it completes.',
   description:
     'Starts a run in the background and answers at once with its runId (QUEUED). The run delivers the matching records no earlier run delivered, ' +
     `up to maxNewRecords (default ${defaultMaxNewRecords}), at ${newRecordCredits} credits each, charged once when it completes; a run that finds nothing new costs nothing. ` +
     'Poll getSavedSearchRun, then read the records with listSavedSearchRunRecords (free). One run at a time per saved search.',
   category: 'search',
   keywords: [
-    'saved search', 'run', 'execute', 'refresh', 'check now', 'new matches', 'whats new', 'new since', 'rerun', 'trigger',
-    'update results', 'start', 'check for new', 'run it again', 'immediately', 'manual run', 'right now',
+    'saved search',
+    'run',
+    'execute',
+    'refresh',
+    'check now',
+    'new matches',
+    'whats new',
+    'new since',
+    'rerun',
+    'trigger',
+    'update results',
+    'start',
+    'check for new',
+    'run it again',
+    'immediately',
+    'manual run',
+    'right now',
   ],
   method: 'POST',
   path: '/v1/saved-searches/{savedSearchId}/runs',

@@ -1,20 +1,45 @@
 import { z } from 'zod';
 import { defineOperation } from '../define.js';
 import { emailAddress, inputLimits } from '../schemas/common.js';
-import { maxNewRecords, maxNewRecordsLimit, newRecordCredits, savedSearchId, savedSearchQueryFields, savedSearchView, schedule } from '../schemas/saved-searches.js';
+import {
+  maxNewRecords,
+  maxNewRecordsLimit,
+  newRecordCredits,
+  savedSearchId,
+  savedSearchQueryFields,
+  savedSearchView,
+  schedule,
+} from '../schemas/saved-searches.js';
 
 export const updateSavedSearch = defineOperation({
   operationId: 'updateSavedSearch',
   title: 'Change a saved search',
-  summary: 'Change a saved search\'s name, filters, schedule, cap per run or mail address; what is not given stays.',
+  summary: "Change a saved search's name, filters, schedule, cap per run or mail address; what is not given stays.",
   description:
     'Changes only the fields given. New filters replace the old ones (the kind stays); records earlier runs delivered stay delivered, so later runs charge only for records ' +
     'no run delivered before. A new schedule starts counting from now; manual stops the scheduled runs. userEmail null stops the mails. Free; runs are charged as they complete.',
   category: 'search',
   keywords: [
-    'saved search', 'update', 'change', 'edit', 'modify', 'reschedule', 'pause', 'stop schedule', 'frequency', 'filters',
-    'rename', 'switch to daily', 'switch to weekly', 'change email', 'recipient', 'cap', 'limit', 'turn off schedule',
-    'manual', 'instead',
+    'saved search',
+    'update',
+    'change',
+    'edit',
+    'modify',
+    'reschedule',
+    'pause',
+    'stop schedule',
+    'frequency',
+    'filters',
+    'rename',
+    'switch to daily',
+    'switch to weekly',
+    'change email',
+    'recipient',
+    'cap',
+    'limit',
+    'turn off schedule',
+    'manual',
+    'instead',
   ],
   method: 'PATCH',
   path: '/v1/saved-searches/{savedSearchId}',

@@ -19,10 +19,21 @@ export const audienceSummary = z.object({
 
 /** The fields an estimate and its trigger share; the trigger must repeat the estimate's values. */
 export const enrichmentOptions = {
-  maxProspectsToEnrich: z.number().int().positive().optional().describe('Cap on prospects enriched (default: all prospects of the audience).'),
+  maxProspectsToEnrich: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Cap on prospects enriched (default: all prospects of the audience).'),
   enrichmentType: enrichmentType.optional(),
-  runCompanyLiveEnrichment: z.boolean().default(false).describe('Live-fetch each company from the professional network.'),
-  runProfileLiveEnrichment: z.boolean().default(false).describe('Live-fetch each prospect profile from the professional network.'),
+  runCompanyLiveEnrichment: z
+    .boolean()
+    .default(false)
+    .describe('Live-fetch each company from the professional network.'),
+  runProfileLiveEnrichment: z
+    .boolean()
+    .default(false)
+    .describe('Live-fetch each prospect profile from the professional network.'),
   runProfileSalesNav: z.boolean().default(false).describe('Add sales-tool data for prospects (free when available).'),
   runContactEnrichment: z.boolean().default(false).describe('Reveal emails and phones of the types in enrichmentType.'),
 };
@@ -41,7 +52,11 @@ export const enrichmentSteps = [
 
 export const exportOptions = {
   maxRowsToExport: z.number().int().positive().optional().describe('Row cap (at most maxRowsAllowed).'),
-  excludeFields: z.array(z.string().min(1).max(64)).max(100).optional().describe('CSV columns to omit (see the README for the columns).'),
+  excludeFields: z
+    .array(z.string().min(1).max(64))
+    .max(100)
+    .optional()
+    .describe('CSV columns to omit (see the README for the columns).'),
   userEmail: emailAddress.optional().describe('A download link is mailed here when the export is ready.'),
 };
 

@@ -49,7 +49,9 @@ export const cursor = z
   .max(inputLimits.cursorLength)
   .nullable()
   .optional()
-  .describe('Null or omitted for the first page; then the nextCursor of the previous response, with identical filters.');
+  .describe(
+    'Null or omitted for the first page; then the nextCursor of the previous response, with identical filters.',
+  );
 
 /** For GET operations the query string carries numbers as text. */
 export const queryPageSize = z.coerce

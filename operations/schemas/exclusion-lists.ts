@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { isoTimestamp, resourceId } from './common.js';
 
-export const exclusionListId = resourceId('exclusionListId').describe('The exclusionListId returned when the list was created (listExclusionLists lists them).');
+export const exclusionListId = resourceId('exclusionListId').describe(
+  'The exclusionListId returned when the list was created (listExclusionLists lists them).',
+);
 export const exclusionListKind = z.enum(['companies', 'prospects']);
 
 export const exclusionListSummary = z.object({

@@ -37,7 +37,8 @@ const dateRange = (what: string) =>
       path: ['min'],
     });
 
-const list = <Item extends z.ZodType>(item: Item, maxItems: number, what: string) => z.array(item).max(maxItems).describe(what);
+const list = <Item extends z.ZodType>(item: Item, maxItems: number, what: string) =>
+  z.array(item).max(maxItems).describe(what);
 const nonEmpty = (maxLength: number) => z.string().max(maxLength).trim().min(1, 'expected a non-empty string');
 
 /** Exact values matched through an index (slugs, domains, tags): many may be given. */
@@ -49,7 +50,10 @@ const countryCodes = (letters: 2 | 3, what: string) =>
     z
       .string()
       .max(letters)
-      .regex(letters === 2 ? /^[A-Za-z]{2}$/ : /^[A-Za-z]{3}$/, `expected an ISO 3166 ${letters === 2 ? 'two' : 'three'}-letter country code`)
+      .regex(
+        letters === 2 ? /^[A-Za-z]{2}$/ : /^[A-Za-z]{3}$/,
+        `expected an ISO 3166 ${letters === 2 ? 'two' : 'three'}-letter country code`,
+      )
       .transform((c) => c.toUpperCase()),
     300,
     what,
@@ -57,15 +61,29 @@ const countryCodes = (letters: 2 | 3, what: string) =>
 
 export const companySearchParams = z
   .strictObject({
-    keywords: list(nonEmpty(inputLimits.keywordLength), inputLimits.keywordsPerFilter, 'Full-text terms over company descriptions; a company matches when its description contains any of them.').optional(),
-    nameLike: nonEmpty(inputLimits.substringLength).describe('Partial, case-insensitive match on the company name.').optional(),
+    keywords: list(
+      nonEmpty(inputLimits.keywordLength),
+      inputLimits.keywordsPerFilter,
+      'Full-text terms over company descriptions; a company matches when its description contains any of them.',
+    ).optional(),
+    nameLike: nonEmpty(inputLimits.substringLength)
+      .describe('Partial, case-insensitive match on the company name.')
+      .optional(),
     headquartersCountryCode: countryCodes(2, 'ISO two-letter country codes of the headquarters (any of).').optional(),
     headquartersStateName: values('State or province names of the headquarters (any of, case-insensitive).').optional(),
-    headquartersLocation: substrings('Free-form locations ("Austin", "Texas, United States"); a company matches when its location contains any of them.').optional(),
-    employeeCountV2: numberRange('headcount').describe('Headcount range: a company matches when its headcount range lies within it.').optional(),
+    headquartersLocation: substrings(
+      'Free-form locations ("Austin", "Texas, United States"); a company matches when its location contains any of them.',
+    ).optional(),
+    employeeCountV2: numberRange('headcount')
+      .describe('Headcount range: a company matches when its headcount range lies within it.')
+      .optional(),
     totalFundingUSD: numberRange('total funding in USD').describe('Total funding raised, USD.').optional(),
-    lastFundingUSD: numberRange('last round in USD').describe('Amount of the most recent funding round, USD.').optional(),
-    lastFundedOn: dateRange('date of the last funding round').describe('Date range of the most recent funding event.').optional(),
+    lastFundingUSD: numberRange('last round in USD')
+      .describe('Amount of the most recent funding round, USD.')
+      .optional(),
+    lastFundedOn: dateRange('date of the last funding round')
+      .describe('Date range of the most recent funding event.')
+      .optional(),
     foundedOn: dateRange('founding date').describe('Date range of the founding date.').optional(),
     stage: z.array(z.enum(FUNDING_STAGES)).max(FUNDING_STAGES.length).describe('Funding stages (any of).').optional(),
     industriesV2: values('Industry slugs from listIndustries (any of).').optional(),
@@ -94,7 +112,9 @@ export const peopleSearchParams = z
       .describe('Current job title filter.')
       .optional(),
     country3LetterCode: countryCodes(3, 'ISO three-letter country codes of the person (any of).').optional(),
-    yearsOfExperience: numberRange('years of experience').describe('Total years of professional experience.').optional(),
+    yearsOfExperience: numberRange('years of experience')
+      .describe('Total years of professional experience.')
+      .optional(),
     tags: z
       .strictObject({
         anyOf: values('The person has at least one of these tags.').optional(),
@@ -115,7 +135,10 @@ export const peopleSearchParams = z
       .describe('Education filter; both sub-filters given are combined with AND.')
       .optional(),
     getDetailedEducation: z.boolean().default(false).describe('Fill detailed_education (raises latency and size).'),
-    getDetailedWorkExperience: z.boolean().default(false).describe('Fill detailed_work_experiences (raises latency and size).'),
+    getDetailedWorkExperience: z
+      .boolean()
+      .default(false)
+      .describe('Fill detailed_work_experiences (raises latency and size).'),
   })
   .describe('People filters, all optional, combined with AND.');
 
@@ -124,7 +147,11 @@ export const currentCompany = z
     domain: nonEmpty(inputLimits.valueLength).optional(),
     networkSlugOrURL: nonEmpty(inputLimits.identifierLength).optional().describe('Company slug or full company URL.'),
     name: nonEmpty(inputLimits.nameLength).optional().describe('Exact company name, case-insensitive.'),
-    networkOrgID: z.string().max(20).regex(/^[0-9]+$/, 'expected a numeric organisation ID as a string').optional(),
+    networkOrgID: z
+      .string()
+      .max(20)
+      .regex(/^[0-9]+$/, 'expected a numeric organisation ID as a string')
+      .optional(),
   })
   .refine((c) => Object.values(c).some((v) => v !== undefined), {
     message: 'give at least one of domain, networkSlugOrURL, name, networkOrgID',

@@ -45,7 +45,11 @@ export const profileRecord = z.object({
   title: z.string(),
   headline: z.string(),
   location: location,
-  current_company: z.object({ name: z.string().nullable(), network_slug: z.string().nullable(), domain: z.string().nullable() }),
+  current_company: z.object({
+    name: z.string().nullable(),
+    network_slug: z.string().nullable(),
+    domain: z.string().nullable(),
+  }),
   languages: z.array(z.object({ name: z.string(), proficiency_name: z.string() })),
   detailed_education: z.object({ degrees: z.array(educationEntry) }).nullable(),
   detailed_work_experiences: z.object({ positions: z.array(workExperienceEntry) }).nullable(),

@@ -4,8 +4,16 @@ import { exclusionListIds } from '../schemas/common.js';
 import { companySearchParams } from '../schemas/filters.js';
 
 export const countOutput = z.object({
-  count: z.number().int().nonnegative().describe('How many records match (exact when exact is true, else an estimate).'),
-  exact: z.boolean().describe('True: counted one by one. False: the count passed exactUpTo, or counting took too long, and count is the database planner\'s estimate (never below exactUpTo + 1 when the bound was passed).'),
+  count: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe('How many records match (exact when exact is true, else an estimate).'),
+  exact: z
+    .boolean()
+    .describe(
+      "True: counted one by one. False: the count passed exactUpTo, or counting took too long, and count is the database planner's estimate (never below exactUpTo + 1 when the bound was passed).",
+    ),
   exactUpTo: z.number().int().describe('Counts up to this many are exact.'),
 });
 
@@ -19,9 +27,29 @@ export const companyCount = defineOperation({
     'Exact up to exactUpTo (1,000); larger counts, or counts that would take too long, are estimates marked exact: false. Costs 1 credit per call, even when the count is 0.',
   category: 'search',
   keywords: [
-    'count', 'how many', 'number of', 'total', 'size', 'market size', 'tam', 'sizing', 'estimate', 'volume', 'companies',
-    'company', 'before spending', 'preview', 'quantity', 'tally', 'universe', 'addressable market', 'how big', 'ballpark',
-    'approximate', 'numbers only', 'before searching',
+    'count',
+    'how many',
+    'number of',
+    'total',
+    'size',
+    'market size',
+    'tam',
+    'sizing',
+    'estimate',
+    'volume',
+    'companies',
+    'company',
+    'before spending',
+    'preview',
+    'quantity',
+    'tally',
+    'universe',
+    'addressable market',
+    'how big',
+    'ballpark',
+    'approximate',
+    'numbers only',
+    'before searching',
   ],
   method: 'POST',
   path: '/v1/company-count',
@@ -43,6 +71,15 @@ export const companyCount = defineOperation({
   idempotent: false,
   openWorld: false,
   confirmation: 'above-threshold',
-  example: { searchParams: { industriesV2: ['software-development'], headquartersCountryCode: ['US'], employeeCountV2: { min: 51, max: 500 } } },
-  workflow: { before: ['listIndustries', 'listRegions'], after: ['companySearch', 'createAudience', 'createSavedSearch'] },
+  example: {
+    searchParams: {
+      industriesV2: ['software-development'],
+      headquartersCountryCode: ['US'],
+      employeeCountV2: { min: 51, max: 500 },
+    },
+  },
+  workflow: {
+    before: ['listIndustries', 'listRegions'],
+    after: ['companySearch', 'createAudience', 'createSavedSearch'],
+  },
 });

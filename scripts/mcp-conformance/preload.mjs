@@ -15,7 +15,10 @@ const withKey = (headers) => {
 
 const originalFetch = globalThis.fetch;
 globalThis.fetch = (input, init = {}) =>
-  originalFetch(input, { ...init, headers: withKey(init.headers ?? (input instanceof Request ? input.headers : undefined)) });
+  originalFetch(input, {
+    ...init,
+    headers: withKey(init.headers ?? (input instanceof Request ? input.headers : undefined)),
+  });
 
 setGlobalDispatcher(
   new Agent().compose((dispatch) => (options, handler) => {

@@ -24,7 +24,12 @@ export class AccountConcurrency {
   enter(accountId: number, rateLimitClass: RateLimitClass): () => void {
     const counts = this.inFlight.get(accountId) ?? { all: 0, searches: 0 };
     const isSearch = rateLimitClass === 'search';
-    const limit = isSearch && counts.searches >= this.maxSearches ? this.maxSearches : counts.all >= this.maxRequests ? this.maxRequests : null;
+    const limit =
+      isSearch && counts.searches >= this.maxSearches
+        ? this.maxSearches
+        : counts.all >= this.maxRequests
+          ? this.maxRequests
+          : null;
     if (limit !== null) {
       throw new AppError(
         'rate_limited',

@@ -67,7 +67,9 @@ export function idempotencyKeyOf(header: string | string[] | undefined): string 
   const key = Array.isArray(header) ? header[0] : header;
   if (typeof key !== 'string' || key.length === 0 || key.length > maxKeyLength || /[^\x20-\x7e]/.test(key)) {
     throw new AppError('invalid_request', `Idempotency-Key must be 1 to ${maxKeyLength} printable ASCII characters.`, {
-      details: { issues: [{ field: 'Idempotency-Key', message: `expected 1 to ${maxKeyLength} printable ASCII characters` }] },
+      details: {
+        issues: [{ field: 'Idempotency-Key', message: `expected 1 to ${maxKeyLength} printable ASCII characters` }],
+      },
     });
   }
   return key;
@@ -75,7 +77,9 @@ export function idempotencyKeyOf(header: string | string[] | undefined): string 
 
 /** What makes two requests "the same": the endpoint and the body (without the API key, which may rotate). */
 export function requestHash(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('base64url');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonicalJson(body ?? null)}`)
+    .digest('base64url');
 }
 
 /** Whether an answer is kept for repeats: not when it says nothing ran, or the service failed. */
@@ -89,7 +93,14 @@ export function isKept(status: number): boolean {
  */
 export async function claimIdempotencyKey(
   db: Queryable,
-  claim: { accountId: number; key: string; hash: string; operationId: string; inFlightLeaseMs: number; inFlightWaitMs?: number },
+  claim: {
+    accountId: number;
+    key: string;
+    hash: string;
+    operationId: string;
+    inFlightLeaseMs: number;
+    inFlightWaitMs?: number;
+  },
 ): Promise<Claim> {
   const { accountId, key, hash, operationId, inFlightLeaseMs } = claim;
   const waitUntil = Date.now() + (claim.inFlightWaitMs ?? inFlightWaitMs);
@@ -136,7 +147,11 @@ export async function claimIdempotencyKey(
     if (!row) {
       // Deleted between the two statements (the first answered 5xx): try to take it again.
       if (attempt < 3) continue;
-      throw new AppError('idempotency_in_flight', 'A request with this Idempotency-Key is changing state; retry in a moment.', { details: { retryAfterSeconds: 1 } });
+      throw new AppError(
+        'idempotency_in_flight',
+        'A request with this Idempotency-Key is changing state; retry in a moment.',
+        { details: { retryAfterSeconds: 1 } },
+      );
     }
     if (row.request_hash !== hash) {
       throw new AppError(
@@ -152,9 +167,13 @@ export async function claimIdempotencyKey(
         await delay(Math.min(5 * 2 ** Math.min(attempt, 4), Math.max(1, waitUntil - Date.now())));
         continue;
       }
-      throw new AppError('idempotency_in_flight', 'A request with this Idempotency-Key is still running; retry after it answers.', {
-        details: { retryAfterSeconds: 1 },
-      });
+      throw new AppError(
+        'idempotency_in_flight',
+        'A request with this Idempotency-Key is still running; retry after it answers.',
+        {
+          details: { retryAfterSeconds: 1 },
+        },
+      );
     }
     return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body ?? 'null' };
   }
@@ -168,7 +187,12 @@ export async function claimIdempotencyKey(
  * the WAL up to a point after the commit of the state it read. Only repeats pay this flush.
  */
 async function flushedRow(db: Queryable, accountId: number, key: string) {
-  const existing = await db.query<{ request_hash: string; state: string; response_status: number | null; response_body: string | null }>(
+  const existing = await db.query<{
+    request_hash: string;
+    state: string;
+    response_status: number | null;
+    response_body: string | null;
+  }>(
     `SELECT request_hash, state, response_status, response_body FROM idempotent_requests WHERE account_id = $1 AND key = $2 FOR UPDATE`,
     [accountId, key],
   );
@@ -179,7 +203,9 @@ async function flushedRow(db: Queryable, accountId: number, key: string) {
 export const idempotencyKeysRetention: RetentionTask = {
   name: 'idempotencyKeysDeleted',
   sweep: async (db) => {
-    const result = await db.query(`DELETE FROM idempotent_requests WHERE created_at < now() - make_interval(hours => ${idempotencyRetentionHours})`);
+    const result = await db.query(
+      `DELETE FROM idempotent_requests WHERE created_at < now() - make_interval(hours => ${idempotencyRetentionHours})`,
+    );
     return result.rowCount ?? 0;
   },
 };

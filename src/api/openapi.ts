@@ -26,7 +26,11 @@ export function buildOpenApiDocument(publicUrl: string, rateLimits: Record<strin
   for (const operation of operations) {
     for (const [index, path] of [operation.path, ...(operation.aliasPaths ?? [])].entries()) {
       paths[path] ??= {};
-      (paths[path] as Record<string, unknown>)[operation.method.toLowerCase()] = operationObject(operation, index > 0, rateLimits);
+      (paths[path] as Record<string, unknown>)[operation.method.toLowerCase()] = operationObject(
+        operation,
+        index > 0,
+        rateLimits,
+      );
     }
   }
   return {
@@ -45,24 +49,47 @@ export function buildOpenApiDocument(publicUrl: string, rateLimits: Record<strin
     components: {
       schemas: { Error: errorBody, ChargeInfo: chargeInfoJsonSchema },
       securitySchemes: {
-        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The preferred way, for every operation.' },
-        apiKeyQuery: { type: 'apiKey', in: 'query', name: 'apiKey', description: 'GET and DELETE, as the spec has it: prefer the header, as query strings are logged by proxies.' },
+        apiKeyHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-key',
+          description: 'The preferred way, for every operation.',
+        },
+        apiKeyQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'apiKey',
+          description: 'GET and DELETE, as the spec has it: prefer the header, as query strings are logged by proxies.',
+        },
       },
     },
   };
 }
 
-function operationObject(operation: AnyOperation, isAlias: boolean, rateLimits: Record<string, number>): Record<string, unknown> {
+function operationObject(
+  operation: AnyOperation,
+  isAlias: boolean,
+  rateLimits: Record<string, number>,
+): Record<string, unknown> {
   const input = inputJsonSchema(operation);
   const properties = (input.properties ?? {}) as Record<string, Record<string, unknown>>;
   const required = new Set((input.required ?? []) as string[]);
   const inPath = new Set(pathParameters(operation.path));
   const parameters: Record<string, unknown>[] = [...inPath].map((name) => ({
-    name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' },
+    name,
+    in: 'path',
+    required: true,
+    schema: properties[name] ?? { type: 'string' },
   }));
   const hasBody = ['POST', 'PATCH', 'PUT'].includes(operation.method);
   if (!hasBody) {
-    parameters.push({ name: 'apiKey', in: 'query', required: false, schema: { type: 'string' }, description: 'Your API key, when it is not in the x-api-key header (preferred).' });
+    parameters.push({
+      name: 'apiKey',
+      in: 'query',
+      required: false,
+      schema: { type: 'string' },
+      description: 'Your API key, when it is not in the x-api-key header (preferred).',
+    });
     for (const [name, schema] of Object.entries(properties)) {
       if (!inPath.has(name)) parameters.push({ name, in: 'query', required: required.has(name), schema });
     }
@@ -81,7 +108,15 @@ function operationObject(operation: AnyOperation, isAlias: boolean, rateLimits: 
     });
   }
   const bodyProperties = Object.fromEntries(Object.entries(properties).filter(([name]) => !inPath.has(name)));
-  const errors = ['400', '401', '404', ...(idempotent ? ['409'] : []), '429', '503', ...(operation.credits.charged === 'free' ? [] : ['402'])];
+  const errors = [
+    '400',
+    '401',
+    '404',
+    ...(idempotent ? ['409'] : []),
+    '429',
+    '503',
+    ...(operation.credits.charged === 'free' ? [] : ['402']),
+  ];
   return {
     operationId: isAlias ? `${operation.operationId}Alias` : operation.operationId,
     summary: operation.title,
@@ -99,7 +134,13 @@ function operationObject(operation: AnyOperation, isAlias: boolean, rateLimits: 
               'application/json': {
                 schema: {
                   ...input,
-                  properties: { apiKey: { type: 'string', description: 'Your API key, when it is not in the x-api-key header (preferred).' }, ...bodyProperties },
+                  properties: {
+                    apiKey: {
+                      type: 'string',
+                      description: 'Your API key, when it is not in the x-api-key header (preferred).',
+                    },
+                    ...bodyProperties,
+                  },
                   required: [...required].filter((name) => !inPath.has(name)),
                 },
                 example: { apiKey: '<API_KEY>', ...(operation.example as object) },
@@ -112,20 +153,37 @@ function operationObject(operation: AnyOperation, isAlias: boolean, rateLimits: 
       '200': {
         description: 'Success.',
         ...(idempotent
-          ? { headers: { 'Idempotent-Replayed': { description: 'true when this is the stored answer to an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } } }
+          ? {
+              headers: {
+                'Idempotent-Replayed': {
+                  description:
+                    'true when this is the stored answer to an earlier request with the same Idempotency-Key.',
+                  schema: { type: 'string', enum: ['true'] },
+                },
+              },
+            }
           : {}),
         content: {
           'application/json': {
             schema: {
               type: 'object',
-              properties: { output: outputJsonSchema(operation), chargeInfo: { $ref: '#/components/schemas/ChargeInfo' } },
+              properties: {
+                output: outputJsonSchema(operation),
+                chargeInfo: { $ref: '#/components/schemas/ChargeInfo' },
+              },
               required: ['output', 'chargeInfo'],
             },
           },
         },
       },
       ...Object.fromEntries(
-        errors.map((status) => [status, { description: errorDescriptions[status], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
+        errors.map((status) => [
+          status,
+          {
+            description: errorDescriptions[status],
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+        ]),
       ),
     },
     'x-credit-cost': {
@@ -148,5 +206,6 @@ const errorDescriptions: Record<string, string> = {
   '404': 'Not found, or not accessible with this key.',
   '409': 'A request with the same Idempotency-Key is still running (idempotency_in_flight); see Retry-After.',
   '429': 'Rate limit or per-account concurrency exceeded; see Retry-After.',
-  '503': 'The query ran past its time limit, or the database is busy or unreachable; nothing was charged; see Retry-After.',
+  '503':
+    'The query ran past its time limit, or the database is busy or unreachable; nothing was charged; see Retry-After.',
 };

@@ -47,7 +47,8 @@ export class DatabaseRateLimiter implements RateLimits {
   async take(subject: string, rateClass: RateLimitClass): Promise<RateDecision> {
     const limit = this.perMinute[rateClass];
     // In ON CONFLICT's SET every expression reads the row as it was; EXCLUDED.updated_at is now.
-    const refilled = 'least($3::float8, b.tokens + extract(epoch FROM (EXCLUDED.updated_at - b.updated_at)) * $3::float8 / 60)';
+    const refilled =
+      'least($3::float8, b.tokens + extract(epoch FROM (EXCLUDED.updated_at - b.updated_at)) * $3::float8 / 60)';
     const result = await this.db.query<{ tokens: number; allowed: boolean }>(
       `INSERT INTO rate_limit_buckets AS b (subject, rate_class, tokens, allowed, updated_at)
        VALUES ($1, $2, $3::float8 - 1, true, clock_timestamp())
@@ -60,7 +61,12 @@ export class DatabaseRateLimiter implements RateLimits {
     );
     const row = result.rows[0] as { tokens: number; allowed: boolean };
     if (row.allowed) return { allowed: true, limit, remaining: Math.floor(row.tokens), retryAfterSeconds: 0 };
-    return { allowed: false, limit, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(((1 - row.tokens) * 60) / limit)) };
+    return {
+      allowed: false,
+      limit,
+      remaining: 0,
+      retryAfterSeconds: Math.max(1, Math.ceil(((1 - row.tokens) * 60) / limit)),
+    };
   }
 }
 
@@ -86,7 +92,12 @@ class MemoryRateLimiter {
       bucket.tokens -= 1;
       return { allowed: true, limit, remaining: Math.floor(bucket.tokens), retryAfterSeconds: 0 };
     }
-    return { allowed: false, limit, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerMs / 1000)) };
+    return {
+      allowed: false,
+      limit,
+      remaining: 0,
+      retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerMs / 1000)),
+    };
   }
 
   /** Buckets that have refilled completely carry no state worth keeping. */

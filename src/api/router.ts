@@ -8,7 +8,14 @@ import { AppError } from '../errors.js';
 import type { BoundHandler, HandlerResult, RequestContext } from './handler.js';
 import { AccountConcurrency } from './concurrency.js';
 import { errorBody, toAppError } from './error-handler.js';
-import { claimIdempotencyKey, idempotencyHeader, idempotencyKeyOf, replayedHeader, requestHash, type Claim } from './idempotency.js';
+import {
+  claimIdempotencyKey,
+  idempotencyHeader,
+  idempotencyKeyOf,
+  replayedHeader,
+  requestHash,
+  type Claim,
+} from './idempotency.js';
 import { createRateLimits, type RateLimits } from './rate-limit.js';
 import { parseWith, unreadableValues } from '../validation.js';
 
@@ -87,11 +94,15 @@ export function createApiRouter(context: AppContext, handlers: readonly BoundHan
           const stored = claim.finish(status, body);
           claim = null;
           res.status(status).type('application/json').send(body);
-          await stored.catch((error: unknown) => requestContext.log.error({ err: error }, 'idempotent answer not stored'));
+          await stored.catch((error: unknown) =>
+            requestContext.log.error({ err: error }, 'idempotent answer not stored'),
+          );
         } catch (error) {
           if (claim?.kind === 'run') {
             const appError = toAppError(error);
-            await claim.finish(appError.status, JSON.stringify(errorBody(appError, res.locals.requestId as string | undefined))).catch(() => undefined);
+            await claim
+              .finish(appError.status, JSON.stringify(errorBody(appError, res.locals.requestId as string | undefined)))
+              .catch(() => undefined);
           }
           next(error);
         } finally {
@@ -119,21 +130,33 @@ async function authenticate(context: AppContext, operation: AnyOperation, req: R
   const field = (carrier as Record<string, unknown>).apiKey;
   const fromField = typeof field === 'string' && field.length > 0 ? field : null;
   if (fromHeader !== null && fromField !== null && fromHeader !== fromField) {
-    throw new AppError('invalid_request', 'Two different API keys: the x-api-key header and the apiKey field disagree. Send the key once, preferably in the x-api-key header.', {
-      details: { issues: [{ field: 'apiKey', message: 'differs from the x-api-key header' }] },
-    });
+    throw new AppError(
+      'invalid_request',
+      'Two different API keys: the x-api-key header and the apiKey field disagree. Send the key once, preferably in the x-api-key header.',
+      {
+        details: { issues: [{ field: 'apiKey', message: 'differs from the x-api-key header' }] },
+      },
+    );
   }
   const key = fromHeader ?? fromField;
   if (key === null) {
     const where = bodyMethods.has(operation.method) ? 'in the JSON body' : 'in the query string';
-    throw new AppError('unauthorized', `Missing API key: send it in the x-api-key header (preferred), or as apiKey ${where}.`);
+    throw new AppError(
+      'unauthorized',
+      `Missing API key: send it in the x-api-key header (preferred), or as apiKey ${where}.`,
+    );
   }
   const principal = await context.authenticator.authenticate(key);
   if (!principal) throw new AppError('unauthorized', 'Invalid API key.');
   return principal;
 }
 
-async function applyRateLimit(limits: RateLimits, principal: Principal, operation: AnyOperation, res: Response): Promise<void> {
+async function applyRateLimit(
+  limits: RateLimits,
+  principal: Principal,
+  operation: AnyOperation,
+  res: Response,
+): Promise<void> {
   const decision = await limits.take(String(principal.accountId), operation.rateLimitClass);
   res.setHeader('RateLimit-Limit', String(decision.limit));
   res.setHeader('RateLimit-Remaining', String(decision.remaining));
@@ -142,12 +165,23 @@ async function applyRateLimit(limits: RateLimits, principal: Principal, operatio
     throw new AppError(
       'rate_limited',
       `Rate limit of ${decision.limit} ${operation.rateLimitClass} requests per minute exceeded; retry after ${decision.retryAfterSeconds} s.`,
-      { details: { retryAfterSeconds: decision.retryAfterSeconds, limitPerMinute: decision.limit, rateLimitClass: operation.rateLimitClass } },
+      {
+        details: {
+          retryAfterSeconds: decision.retryAfterSeconds,
+          limitPerMinute: decision.limit,
+          rateLimitClass: operation.rateLimitClass,
+        },
+      },
     );
   }
 }
 
-function enterOrRefuse(concurrency: AccountConcurrency, principal: Principal, operation: AnyOperation, res: Response): () => void {
+function enterOrRefuse(
+  concurrency: AccountConcurrency,
+  principal: Principal,
+  operation: AnyOperation,
+  res: Response,
+): () => void {
   try {
     return concurrency.enter(principal.accountId, operation.rateLimitClass);
   } catch (error) {
@@ -169,7 +203,12 @@ function abortedWhenClientLeaves(res: Response): AbortSignal {
 function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
   if (bodyMethods.has(req.method) && hasBody && !req.is('application/json')) {
-    next(new AppError('unsupported_media_type', `The body must be JSON, sent with Content-Type: application/json (got ${req.headers['content-type'] ?? 'none'}).`));
+    next(
+      new AppError(
+        'unsupported_media_type',
+        `The body must be JSON, sent with Content-Type: application/json (got ${req.headers['content-type'] ?? 'none'}).`,
+      ),
+    );
     return;
   }
   next();
@@ -179,7 +218,14 @@ function requireJsonBody(req: Request, _res: Response, next: NextFunction): void
 function refuseUnreadableValues(fields: Record<string, unknown>): Record<string, unknown> {
   const issues = unreadableValues(fields);
   if (issues.length) {
-    throw new AppError('invalid_request', `Invalid request: ${issues.slice(0, 5).map((i) => `${i.field}: ${i.message}`).join('; ')}`, { details: { issues } });
+    throw new AppError(
+      'invalid_request',
+      `Invalid request: ${issues
+        .slice(0, 5)
+        .map((i) => `${i.field}: ${i.message}`)
+        .join('; ')}`,
+      { details: { issues } },
+    );
   }
   return fields;
 }
@@ -203,11 +249,18 @@ function rawInput(operation: AnyOperation, req: Request): Record<string, unknown
   return fields;
 }
 
-export function envelope(operation: AnyOperation, result: HandlerResult<unknown>): { output: unknown; chargeInfo: Record<string, unknown> } {
+export function envelope(
+  operation: AnyOperation,
+  result: HandlerResult<unknown>,
+): { output: unknown; chargeInfo: Record<string, unknown> } {
   const chargeInfo: Record<string, unknown> = { method: chargeMethodOf(operation.credits.charged) };
   if (result.message) chargeInfo.message = result.message;
   else if (operation.credits.charged === 'later') chargeInfo.message = operation.credits.rule;
-  if (operation.credits.charged === 'now' || operation.credits.charged === 'upfront' || result.creditsCharged !== undefined) {
+  if (
+    operation.credits.charged === 'now' ||
+    operation.credits.charged === 'upfront' ||
+    result.creditsCharged !== undefined
+  ) {
     chargeInfo.creditsCharged = result.creditsCharged ?? 0;
   }
   return { output: result.output, chargeInfo };

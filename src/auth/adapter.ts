@@ -84,7 +84,9 @@ export class PostgresAdapter implements Adapter {
     PostgresAdapter.lastSweep = now;
     // Consumed codes and rotated refresh tokens must outlive their use (reuse detection), not their expiry.
     this.db.query(`DELETE FROM oauth_models WHERE expires_at < now() - interval '1 day'`).catch(() => undefined);
-    this.db.query(`DELETE FROM oauth_upstream_logins WHERE expires_at < now() - interval '1 day'`).catch(() => undefined);
+    this.db
+      .query(`DELETE FROM oauth_upstream_logins WHERE expires_at < now() - interval '1 day'`)
+      .catch(() => undefined);
   }
 }
 

@@ -36,7 +36,9 @@ export class ApiKeyAuthenticator {
       [hash],
     );
     const row = result.rows[0];
-    const principal = row ? { accountId: row.account_id, accountName: row.name, plan: row.plan, email: row.email } : null;
+    const principal = row
+      ? { accountId: row.account_id, accountName: row.name, plan: row.plan, email: row.email }
+      : null;
     if (this.cache.size >= this.maxEntries) this.cache.clear();
     this.cache.set(cacheKey, { principal, expiresAt: now + this.ttlMs });
     return principal;
@@ -45,7 +47,10 @@ export class ApiKeyAuthenticator {
   /** When a key that no longer authenticates was revoked (ISO time), or null when it is unknown. For refusal messages only. */
   async revokedAt(key: string): Promise<string | null> {
     if (key.length > 200) return null;
-    const result = await this.db.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM api_keys WHERE key_hash = $1', [hashApiKey(key)]);
+    const result = await this.db.query<{ revoked_at: Date | null }>(
+      'SELECT revoked_at FROM api_keys WHERE key_hash = $1',
+      [hashApiKey(key)],
+    );
     const revoked = result.rows[0]?.revoked_at;
     return revoked ? revoked.toISOString() : null;
   }

@@ -94,7 +94,10 @@ export class AuthorizationServer {
     // the library looks a client up more than once per request, and a slow or unreachable
     // document must not hold the server (or be a lever against it) on every attempt.
     const unreachable = new Map<string, number>();
-    const safeFetch = createSafeFetch({ allowLoopback: config.OAUTH_CIMD_ALLOW_LOOPBACK, extraCaFile: config.OAUTH_CIMD_CA_FILE });
+    const safeFetch = createSafeFetch({
+      allowLoopback: config.OAUTH_CIMD_ALLOW_LOOPBACK,
+      extraCaFile: config.OAUTH_CIMD_CA_FILE,
+    });
     const fetchDocument = async (url: URL | string, init: RequestInit): Promise<Response> => {
       try {
         const response = await safeFetch(url, init);
@@ -126,7 +129,11 @@ export class AuthorizationServer {
       pkce: { required: () => true },
       clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'],
       // MCP clients are public clients; one that omits the method in registration gets none, not a secret.
-      clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+      clientDefaults: {
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      },
       allowOmittingSingleRegisteredRedirectUri: false,
       features: {
         devInteractions: { enabled: false },
@@ -153,13 +160,22 @@ export class AuthorizationServer {
           },
           useGrantedResource: () => true,
           getResourceServerInfo: (ctx, indicator) => {
-            if (!sameResource(indicator, resource)) throw new errors.InvalidTarget(`this server issues tokens only for ${resource}`);
+            if (!sameResource(indicator, resource))
+              throw new errors.InvalidTarget(`this server issues tokens only for ${resource}`);
             // A request for none of its scopes could only end in no token: refuse it where the client learns why.
             const asked = String(ctx.oidc.params?.scope ?? '').split(' ');
             if (ctx.oidc.route === 'authorization' && !mcpScopes.some((scope) => asked.includes(scope))) {
-              throw new errors.InvalidScope(`ask for ${mcpScopes.join(' and/or ')} (the scopes of ${resource})`, mcpScopes.join(' '));
+              throw new errors.InvalidScope(
+                `ask for ${mcpScopes.join(' and/or ')} (the scopes of ${resource})`,
+                mcpScopes.join(' '),
+              );
             }
-            return { scope: mcpScopes.join(' '), audience: resource, accessTokenTTL: hour, accessTokenFormat: 'opaque' };
+            return {
+              scope: mcpScopes.join(' '),
+              audience: resource,
+              accessTokenTTL: hour,
+              accessTokenFormat: 'opaque',
+            };
           },
         },
         clientIdMetadataDocument: {
@@ -194,7 +210,15 @@ export class AuthorizationServer {
       rotateRefreshToken: true,
       // Tokens outlive the browser session at this server: the grant is what keeps them.
       expiresWithSession: () => false,
-      ttl: { AccessToken: hour, AuthorizationCode: 60, IdToken: hour, RefreshToken: 14 * day, Grant: 90 * day, Interaction: 30 * 60, Session: day },
+      ttl: {
+        AccessToken: hour,
+        AuthorizationCode: 60,
+        IdToken: hour,
+        RefreshToken: 14 * day,
+        Grant: 90 * day,
+        Interaction: 30 * 60,
+        Session: day,
+      },
       // The public endpoints answer any origin themselves (mountAuthorizationServer); this keeps the provider from refusing one.
       clientBasedCORS: () => true,
       fetch: fetchDocument as unknown as Configuration['fetch'],
@@ -212,7 +236,9 @@ export class AuthorizationServer {
     const provider = new ProviderClass(this.issuer, configuration);
     provider.proxy = config.TRUST_PROXY;
     const log = context.log.child({ part: 'oauth' });
-    provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) => log.error({ err: error }, 'authorization server error'));
+    provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) =>
+      log.error({ err: error }, 'authorization server error'),
+    );
     // Revocations take effect at once on this instance; other instances within OAUTH_TOKEN_CACHE_SECONDS.
     provider.on('grant.revoked', () => this.forgetTokens());
     provider.on('access_token.destroyed', () => this.forgetTokens());

@@ -55,7 +55,10 @@ export function protectedResourceMetadata(context: AppContext, resourcePath: str
 }
 
 /** The Bearer challenge of /mcp/v3's refusals (RFC 6750 and RFC 9728). */
-export function bearerChallenge(metadataUrl: string, error?: { code?: string; description: string; scope?: string }): string {
+export function bearerChallenge(
+  metadataUrl: string,
+  error?: { code?: string; description: string; scope?: string },
+): string {
   const parts = [`resource_metadata=${quoted(metadataUrl)}`];
   if (error) {
     if (error.code) parts.push(`error=${quoted(error.code)}`);
@@ -106,7 +109,11 @@ function parseJson(raw: Buffer): unknown {
  * naming the scope to step up to; a valid one becomes `req.auth`, which the MCP handler hands
  * to its tools. `readBody` reads the request body once and keeps it for the MCP handler.
  */
-export function requireBearer(context: AppContext, resourcePath: string, readBody: (req: Request, res: Response) => Promise<Buffer | null | 'answered'>) {
+export function requireBearer(
+  context: AppContext,
+  resourcePath: string,
+  readBody: (req: Request, res: Response) => Promise<Buffer | null | 'answered'>,
+) {
   const metadataUrl = protectedResourceMetadataUrl(context, resourcePath);
   const verdictOnBody = async (req: Request, res: Response, auth: AuthInfo) => {
     const raw = await readBody(req, res);
@@ -118,21 +125,28 @@ export function requireBearer(context: AppContext, resourcePath: string, readBod
       const unavailable = context.services.mcpBearerVerifier?.unavailableReason;
       const token = bearerTokenOf(req.header('authorization'));
       if (!token) {
-        const apiKeyInstead = req.header('x-api-key') ? ' An x-api-key header is not accepted here: API keys work on /mcp and /mcp/v2.' : '';
-        const how = unavailable ?? 'Sign in through your MCP client (OAuth): it discovers the authorization server from the resource_metadata URL in WWW-Authenticate.';
+        const apiKeyInstead = req.header('x-api-key')
+          ? ' An x-api-key header is not accepted here: API keys work on /mcp and /mcp/v2.'
+          : '';
+        const how =
+          unavailable ??
+          'Sign in through your MCP client (OAuth): it discovers the authorization server from the resource_metadata URL in WWW-Authenticate.';
         sendRefusal(res, {
           status: 401,
           code: 'unauthorized',
           message: `This endpoint needs an OAuth access token (Authorization: Bearer <token>).${apiKeyInstead} ${how}`,
           // A request without credentials gets no error code (RFC 6750 §3.1), only the description of why sign-in cannot work yet.
-          wwwAuthenticate: unavailable ? bearerChallenge(metadataUrl, { description: unavailable }) : bearerChallenge(metadataUrl),
+          wwwAuthenticate: unavailable
+            ? bearerChallenge(metadataUrl, { description: unavailable })
+            : bearerChallenge(metadataUrl),
           requestId,
         });
         return;
       }
       const auth = await bearerAuth(context, token, requestId);
       if (!auth) {
-        const description = 'The access token is invalid, expired or revoked, or was not issued for this server. Sign in again through your MCP client.';
+        const description =
+          'The access token is invalid, expired or revoked, or was not issued for this server. Sign in again through your MCP client.';
         sendRefusal(res, {
           status: 401,
           code: 'invalid_token',
@@ -144,7 +158,9 @@ export function requireBearer(context: AppContext, resourcePath: string, readBod
       }
       res.locals.accountId = (auth.extra?.caller as { principal: Principal }).principal.accountId;
       // A token that may spend may do anything here: only a narrower one needs the body read.
-      const verdict = scopeSatisfied(auth.scopes, spendScope) ? ({ ok: true } as const) : await verdictOnBody(req, res, auth);
+      const verdict = scopeSatisfied(auth.scopes, spendScope)
+        ? ({ ok: true } as const)
+        : await verdictOnBody(req, res, auth);
       if (verdict === 'answered') return;
       if (!verdict.ok) {
         const description =
@@ -155,7 +171,11 @@ export function requireBearer(context: AppContext, resourcePath: string, readBod
           status: 403,
           code: 'insufficient_scope',
           message: description,
-          wwwAuthenticate: bearerChallenge(metadataUrl, { code: 'insufficient_scope', scope: verdict.required, description }),
+          wwwAuthenticate: bearerChallenge(metadataUrl, {
+            code: 'insufficient_scope',
+            scope: verdict.required,
+            description,
+          }),
           requestId,
         });
         return;

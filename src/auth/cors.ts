@@ -20,7 +20,10 @@ export function openCors(req: Request, res: Response, next: NextFunction): void 
   res.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate, Retry-After, DPoP-Nonce');
   if (req.method === 'OPTIONS' && req.header('access-control-request-method')) {
     res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-    res.setHeader('Access-Control-Allow-Headers', req.header('access-control-request-headers') ?? 'authorization, content-type');
+    res.setHeader(
+      'Access-Control-Allow-Headers',
+      req.header('access-control-request-headers') ?? 'authorization, content-type',
+    );
     res.setHeader('Access-Control-Max-Age', preflightMaxAgeSeconds);
     res.status(204).end();
     return;
@@ -37,7 +40,10 @@ export function mcpOriginAllowed(config: Pick<Config, 'CORS_ORIGINS' | 'NODE_ENV
 }
 
 /** The CORS headers of an MCP answer to `origin`, or none when it is not allowed (the browser then hides the answer). */
-export function mcpCorsHeaders(config: Pick<Config, 'CORS_ORIGINS' | 'NODE_ENV'>, origin: string | undefined): Record<string, string> {
+export function mcpCorsHeaders(
+  config: Pick<Config, 'CORS_ORIGINS' | 'NODE_ENV'>,
+  origin: string | undefined,
+): Record<string, string> {
   if (!origin || !mcpOriginAllowed(config, origin)) return {};
   return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Expose-Headers': mcpExposedHeaders };
 }
@@ -57,7 +63,10 @@ export function mcpCors(config: Pick<Config, 'CORS_ORIGINS' | 'NODE_ENV'>) {
       res.setHeader('Access-Control-Allow-Origin', origin);
       res.setHeader('Vary', 'Origin');
       res.setHeader('Access-Control-Allow-Methods', mcpAllowedMethods);
-      res.setHeader('Access-Control-Allow-Headers', req.header('access-control-request-headers') ?? 'authorization, content-type, mcp-protocol-version');
+      res.setHeader(
+        'Access-Control-Allow-Headers',
+        req.header('access-control-request-headers') ?? 'authorization, content-type, mcp-protocol-version',
+      );
       res.setHeader('Access-Control-Max-Age', preflightMaxAgeSeconds);
       res.status(204).end();
       return;

@@ -64,7 +64,11 @@ export async function createDevProvider(options: DevProviderOptions): Promise<De
     jwks: (options.jwks ?? { keys: [generateSigningJwk()] }) as Configuration['jwks'],
     cookies: {
       keys: [cookieKey.toString('base64url')],
-      names: { session: `${options.cookiePrefix}_session`, interaction: `${options.cookiePrefix}_interaction`, resume: `${options.cookiePrefix}_resume` },
+      names: {
+        session: `${options.cookiePrefix}_session`,
+        interaction: `${options.cookiePrefix}_interaction`,
+        resume: `${options.cookiePrefix}_resume`,
+      },
       short: { path: `${issuerPath}/interaction`, httpOnly: true, sameSite: 'lax' },
       long: { httpOnly: true, sameSite: 'lax' },
     },
@@ -72,7 +76,11 @@ export async function createDevProvider(options: DevProviderOptions): Promise<De
     scopes: ['openid', 'email', 'profile'],
     responseTypes: ['code'],
     pkce: { required: () => true },
-    features: { devInteractions: { enabled: false }, userinfo: { enabled: true }, rpInitiatedLogout: { enabled: false } } as Configuration['features'],
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: { enabled: false },
+    } as Configuration['features'],
     interactions: { url: (_ctx, interaction) => `${issuerPath}/interaction/${interaction.uid}` },
     findAccount: async (_ctx, sub) => {
       const person = await findPerson(sub);
@@ -107,9 +115,11 @@ export async function createDevProvider(options: DevProviderOptions): Promise<De
         html`<h1>${title}</h1>
           <p>This provider is for development: choose who signs in (there is no password).</p>
           ${people.map((person) =>
-            actionForm(`${issuerPath}/interaction/${encodeURIComponent(details.uid)}/login?sub=${encodeURIComponent(person.sub)}`, csrfFor(details.uid), [
-              { name: 'login', label: `Sign in as ${person.name} <${person.email}>`, primary: true },
-            ]),
+            actionForm(
+              `${issuerPath}/interaction/${encodeURIComponent(details.uid)}/login?sub=${encodeURIComponent(person.sub)}`,
+              csrfFor(details.uid),
+              [{ name: 'login', label: `Sign in as ${person.name} <${person.email}>`, primary: true }],
+            ),
           )}`,
       );
     } catch (error) {
@@ -123,10 +133,21 @@ export async function createDevProvider(options: DevProviderOptions): Promise<De
       const given = Buffer.from(typeof req.body?.csrf === 'string' ? req.body.csrf : '');
       const person = await findPerson(String(req.query.sub ?? ''));
       if (expected.length !== given.length || !timingSafeEqual(expected, given) || !person) {
-        sendPage(res, 403, title, html`<h1>Refused</h1><p>Start again.</p>`);
+        sendPage(
+          res,
+          403,
+          title,
+          html`<h1>Refused</h1>
+            <p>Start again.</p>`,
+        );
         return;
       }
-      await provider.interactionFinished(req, res, { login: { accountId: person.sub } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: person.sub } },
+        { mergeWithLastSubmission: false },
+      );
     } catch (error) {
       next(error);
     }

@@ -48,10 +48,18 @@ export async function accountSummary(db: Queryable, accountId: number): Promise<
   return result.rows[0] ? row(result.rows[0]) : null;
 }
 
-export async function linkIdentity(db: Queryable, accountId: number, issuer: string, subject: string): Promise<'linked' | 'moved' | 'unchanged'> {
+export async function linkIdentity(
+  db: Queryable,
+  accountId: number,
+  issuer: string,
+  subject: string,
+): Promise<'linked' | 'moved' | 'unchanged'> {
   const account = await db.query('SELECT 1 FROM accounts WHERE id = $1', [accountId]);
   if (account.rowCount === 0) throw new AppError('not_found', `Account ${accountId} not found.`);
-  const previous = await db.query<{ account_id: number }>('SELECT account_id FROM oauth_identities WHERE issuer = $1 AND subject = $2', [issuer, subject]);
+  const previous = await db.query<{ account_id: number }>(
+    'SELECT account_id FROM oauth_identities WHERE issuer = $1 AND subject = $2',
+    [issuer, subject],
+  );
   const before = previous.rows[0]?.account_id;
   if (before !== undefined && Number(before) === accountId) return 'unchanged';
   await db.query(
@@ -77,8 +85,15 @@ export interface GrantListing {
 /** The remembered approvals (oidc-provider grants), by account, newest first. */
 export async function listGrants(db: Queryable, accountId?: number): Promise<GrantListing[]> {
   const result = await db.query<{
-    id: string; account_id: string; name: string | null; client_id: string; payload: Record<string, unknown>;
-    client_payload: Record<string, unknown> | null; created_at: Date; expires_at: Date | null; tokens: number;
+    id: string;
+    account_id: string;
+    name: string | null;
+    client_id: string;
+    payload: Record<string, unknown>;
+    client_payload: Record<string, unknown> | null;
+    created_at: Date;
+    expires_at: Date | null;
+    tokens: number;
   }>(
     `SELECT g.id, g.account_id, a.name, g.client_id, g.payload, c.payload AS client_payload, g.created_at, g.expires_at,
             (SELECT count(*)::int FROM oauth_models t WHERE t.grant_id = g.id AND t.kind IN ('AccessToken', 'RefreshToken')
@@ -93,7 +108,9 @@ export async function listGrants(db: Queryable, accountId?: number): Promise<Gra
   return result.rows.map((r) => {
     const resources = (r.payload.resources ?? {}) as Record<string, string>;
     const openid = (r.payload.openid as { scope?: string } | undefined)?.scope ?? '';
-    const scopes = [...new Set([...openid.split(' '), ...Object.values(resources).flatMap((s) => s.split(' '))].filter(Boolean))];
+    const scopes = [
+      ...new Set([...openid.split(' '), ...Object.values(resources).flatMap((s) => s.split(' '))].filter(Boolean)),
+    ];
     return {
       grantId: r.id,
       accountId: Number(r.account_id),
@@ -112,7 +129,10 @@ export async function listGrants(db: Queryable, accountId?: number): Promise<Gra
  * Removes approvals and every code and token issued under them: by grant id, or all of one
  * account's grants for one client. Returns how many grants were removed.
  */
-export async function revokeGrants(db: Queryable, target: { grantId: string } | { accountId: number; clientId: string }): Promise<number> {
+export async function revokeGrants(
+  db: Queryable,
+  target: { grantId: string } | { accountId: number; clientId: string },
+): Promise<number> {
   const grants = await db.query<{ id: string }>(
     'grantId' in target
       ? `DELETE FROM oauth_models WHERE kind = 'Grant' AND id = $1 RETURNING id`

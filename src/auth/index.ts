@@ -5,7 +5,13 @@ import type Provider from 'oidc-provider';
 import type { AppContext, ServiceBase } from '../context.js';
 import type { Queryable } from '../store/db.js';
 import { postgresAdapterFactory } from './adapter.js';
-import { AuthorizationServer, interactionMount, oauthMount, oauthRoutes, upstreamCallbackPath } from './authorization-server.js';
+import {
+  AuthorizationServer,
+  interactionMount,
+  oauthMount,
+  oauthRoutes,
+  upstreamCallbackPath,
+} from './authorization-server.js';
 import { protectedResourceMetadataPath } from './bearer.js';
 import { openCors } from './cors.js';
 import { createDevProvider } from './dev-provider.js';
@@ -29,24 +35,40 @@ export interface MountedAuth {
 }
 
 /** Where people sign in: the configured identity provider, or none (the development provider is set up by mountAuth). */
-function signInSettings(base: Pick<ServiceBase, 'config' | 'publicUrl'>): { settings: UpstreamSettings | null; redirectUri: string; notConfigured: string | null } {
+function signInSettings(base: Pick<ServiceBase, 'config' | 'publicUrl'>): {
+  settings: UpstreamSettings | null;
+  redirectUri: string;
+  notConfigured: string | null;
+} {
   const { config, publicUrl } = base;
   const redirectUri = `${publicUrl}${upstreamCallbackPath}`;
   const settings: UpstreamSettings | null =
     config.OIDC_ISSUER && config.OIDC_CLIENT_ID
-      ? { issuer: config.OIDC_ISSUER, clientId: config.OIDC_CLIENT_ID, clientSecret: config.OIDC_CLIENT_SECRET, scopes: config.OIDC_SCOPES, redirectUri }
+      ? {
+          issuer: config.OIDC_ISSUER,
+          clientId: config.OIDC_CLIENT_ID,
+          clientSecret: config.OIDC_CLIENT_SECRET,
+          scopes: config.OIDC_SCOPES,
+          redirectUri,
+        }
       : null;
-  const notConfigured = settings || config.OIDC_DEV_PROVIDER
-    ? null
-    : 'Single sign-on is not configured on this server: an operator sets OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET ' +
-      `(redirect URI ${redirectUri}), or OIDC_DEV_PROVIDER=true to try it on one machine.`;
+  const notConfigured =
+    settings || config.OIDC_DEV_PROVIDER
+      ? null
+      : 'Single sign-on is not configured on this server: an operator sets OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET ' +
+        `(redirect URI ${redirectUri}), or OIDC_DEV_PROVIDER=true to try it on one machine.`;
   return { settings, redirectUri, notConfigured };
 }
 
 /** Our authorization server, built once at start (src/service.ts); its routes are mounted by mountAuth. */
 export function createAuthorizationServer(base: ServiceBase, signingKey: Buffer): AuthorizationServer {
   const key = async () => signingKey;
-  return new AuthorizationServer({ context: base, signingKey: key, gatewayKeys: new GatewayKeys(base.db.pool, key), notConfigured: signInSettings(base).notConfigured });
+  return new AuthorizationServer({
+    context: base,
+    signingKey: key,
+    gatewayKeys: new GatewayKeys(base.db.pool, key),
+    notConfigured: signInSettings(base).notConfigured,
+  });
 }
 
 export function mountAuth(app: express.Express, context: AppContext): MountedAuth {
@@ -55,10 +77,13 @@ export function mountAuth(app: express.Express, context: AppContext): MountedAut
   const { settings, redirectUri, notConfigured } = signInSettings(context);
   const devIssuer = `${publicUrl}${devProviderMount}`;
   const signingKey = async () => context.services.signingKey;
-  const devSecret = async () => purposeKey(await signingKey(), 'development identity provider client secret').toString('base64url');
+  const devSecret = async () =>
+    purposeKey(await signingKey(), 'development identity provider client secret').toString('base64url');
   const server = context.services.authorizationServer;
   if (publicUrl.startsWith('https:') && !config.TRUST_PROXY) {
-    log.warn('PUBLIC_URL is https but TRUST_PROXY is not set: behind a TLS-terminating proxy, set TRUST_PROXY=true so that the authorization server sees https');
+    log.warn(
+      'PUBLIC_URL is https but TRUST_PROXY is not set: behind a TLS-terminating proxy, set TRUST_PROXY=true so that the authorization server sees https',
+    );
   }
 
   // Public endpoints of the authorization server answer any origin; no cookies are involved.
@@ -83,7 +108,10 @@ export function mountAuth(app: express.Express, context: AppContext): MountedAut
   // RFC 8414 and OpenID discovery with path insertion, as the MCP spec makes clients try them.
   app.get(oauthMetadata, (req, res, next) => handOver(req, res, next, '/.well-known/oauth-authorization-server'));
   app.get(openidMetadata, (req, res, next) => handOver(req, res, next, '/.well-known/openid-configuration'));
-  app.post(`${oauthMount}${oauthRoutes.registration}`, registrationLimit(context.db.pool, config.OAUTH_REGISTRATIONS_PER_HOUR));
+  app.post(
+    `${oauthMount}${oauthRoutes.registration}`,
+    registrationLimit(context.db.pool, config.OAUTH_REGISTRATIONS_PER_HOUR),
+  );
 
   let upstream: UpstreamProvider | null = settings ? new UpstreamProvider(context.db.pool, settings) : null;
   if (config.OIDC_DEV_PROVIDER) {
@@ -97,10 +125,23 @@ export function mountAuth(app: express.Express, context: AppContext): MountedAut
     });
     const devHandOver = pinnedHandler(async () => (await dev()).provider, devIssuer, config.TRUST_PROXY, log);
     app.use(devProviderMount, (req, res, next) => devHandOver(req, res, next));
-    upstream = new LazySecretUpstream(context.db.pool, { issuer: devIssuer, clientId: devClientId, scopes: 'openid email profile', redirectUri }, devSecret);
+    upstream = new LazySecretUpstream(
+      context.db.pool,
+      { issuer: devIssuer, clientId: devClientId, scopes: 'openid email profile', redirectUri },
+      devSecret,
+    );
   }
 
-  app.use(interactionMount, interactionRouter({ context, server, upstream, notConfigured, csrfKey: async () => purposeKey(await signingKey(), 'oauth consent csrf') }));
+  app.use(
+    interactionMount,
+    interactionRouter({
+      context,
+      server,
+      upstream,
+      notConfigured,
+      csrfKey: async () => purposeKey(await signingKey(), 'oauth consent csrf'),
+    }),
+  );
   app.use(oauthMount, (req, res, next) => handOver(req, res, next));
   return { server };
 }
@@ -120,7 +161,9 @@ function pinnedHandler(provider: () => Promise<Provider>, issuer: string, trustP
       const instance = await provider();
       let callback = callbacks.get(instance);
       if (!callback) {
-        (instance as unknown as NodeJS.EventEmitter).on('error', (error: Error) => log.warn({ err: error }, 'authorization server request error'));
+        (instance as unknown as NodeJS.EventEmitter).on('error', (error: Error) =>
+          log.warn({ err: error }, 'authorization server request error'),
+        );
         callback = instance.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
         callbacks.set(instance, callback);
       }
@@ -145,7 +188,8 @@ function pinnedHandler(provider: () => Promise<Provider>, issuer: string, trustP
 function registrationLimit(db: Queryable, perHour: number) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
-      const refilled = 'least($3::float8, b.tokens + extract(epoch FROM (EXCLUDED.updated_at - b.updated_at)) * $3::float8 / 3600)';
+      const refilled =
+        'least($3::float8, b.tokens + extract(epoch FROM (EXCLUDED.updated_at - b.updated_at)) * $3::float8 / 3600)';
       const result = await db.query<{ tokens: number; allowed: boolean }>(
         `INSERT INTO rate_limit_buckets AS b (subject, rate_class, tokens, allowed, updated_at)
          VALUES ($1, $2, $3::float8 - 1, true, clock_timestamp())
@@ -162,10 +206,13 @@ function registrationLimit(db: Queryable, perHour: number) {
         return;
       }
       const retryAfter = Math.max(1, Math.ceil(((1 - row.tokens) * 3600) / perHour));
-      res.status(429).set('Retry-After', String(retryAfter)).json({
-        error: 'temporarily_unavailable',
-        error_description: `Too many client registrations from this address (at most ${perHour} an hour); retry in ${retryAfter} s.`,
-      });
+      res
+        .status(429)
+        .set('Retry-After', String(retryAfter))
+        .json({
+          error: 'temporarily_unavailable',
+          error_description: `Too many client registrations from this address (at most ${perHour} an hour); retry in ${retryAfter} s.`,
+        });
     } catch (error) {
       next(error);
     }
@@ -181,14 +228,18 @@ function devIdentityProvider(context: AppContext, issuer: string, redirectUri: s
       `UPDATE accounts SET email = 'demo@prospecting.local' WHERE plan = 'demo' AND email IS NULL
           AND NOT EXISTS (SELECT 1 FROM accounts WHERE email = 'demo@prospecting.local')`,
     );
-    const demo = await context.db.pool.query<{ email: string | null }>(`SELECT email FROM accounts WHERE plan = 'demo' ORDER BY id LIMIT 1`);
+    const demo = await context.db.pool.query<{ email: string | null }>(
+      `SELECT email FROM accounts WHERE plan = 'demo' ORDER BY id LIMIT 1`,
+    );
     return demo.rows[0]?.email ?? 'demo@prospecting.local';
   };
   return () => {
     built ??= (async () =>
       createDevProvider({
         issuer,
-        people: async () => [{ sub: 'demo-person', name: 'Demo Person', email: await demoEmail(), emailVerified: true }],
+        people: async () => [
+          { sub: 'demo-person', name: 'Demo Person', email: await demoEmail(), emailVerified: true },
+        ],
         clients: [{ client_id: devClientId, client_secret: await secret(), redirect_uris: [redirectUri] }],
         cookiePrefix: 'pds_dev_idp',
         adapter: postgresAdapterFactory(context.db.pool, 'dev-idp:'),

@@ -15,7 +15,10 @@ export async function loadJwks(db: Queryable, name = 'jwks'): Promise<SigningJwk
   const existing = await db.query<{ value: SigningJwks }>('SELECT value FROM oauth_keys WHERE name = $1', [name]);
   if (existing.rows[0]) return existing.rows[0].value;
   const generated = { keys: [generateSigningJwk()] };
-  await db.query('INSERT INTO oauth_keys (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, JSON.stringify(generated)]);
+  await db.query('INSERT INTO oauth_keys (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+    name,
+    JSON.stringify(generated),
+  ]);
   // Another instance may have won the race: everyone uses the stored set.
   const stored = await db.query<{ value: SigningJwks }>('SELECT value FROM oauth_keys WHERE name = $1', [name]);
   const value = stored.rows[0]?.value;

@@ -27,7 +27,13 @@ export function refusalBody(refusal: McpRefusal): string {
     error: {
       code: httpRefusalCode,
       message: refusal.message,
-      data: { error: { code: refusal.code, message: refusal.message, ...(refusal.requestId ? { requestId: refusal.requestId } : {}) } },
+      data: {
+        error: {
+          code: refusal.code,
+          message: refusal.message,
+          ...(refusal.requestId ? { requestId: refusal.requestId } : {}),
+        },
+      },
     },
   });
 }

@@ -53,7 +53,8 @@ export function sendPage(res: Response, status: number, title: string, body: Htm
     .set({
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
+      'Content-Security-Policy':
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
       'X-Frame-Options': 'DENY',
       // same-origin, not no-referrer: with no-referrer a browser posts our forms with `Origin: null`, which the consent form refuses.
       'Referrer-Policy': 'same-origin',
@@ -67,9 +68,13 @@ export function sendPage(res: Response, status: number, title: string, body: Htm
 }
 
 /** A form that posts to `action` with the CSRF token; one button per choice. */
-export function actionForm(action: string, csrf: string, buttons: { name: string; label: string; primary?: boolean }[]): Html {
+export function actionForm(
+  action: string,
+  csrf: string,
+  buttons: { name: string; label: string; primary?: boolean }[],
+): Html {
   return html`<form class="actions" method="post" action="${action}">
-    <input type="hidden" name="csrf" value="${csrf}">
-    ${buttons.map((b) => html`<button type="submit" name="decision" value="${b.name}"${b.primary ? new Html(' class="primary"') : ''}>${b.label}</button>`)}
+    <input type="hidden" name="csrf" value="${csrf}" />
+    ${buttons.map((b) => html`<button type="submit" name="decision" value="${b.name}" ${b.primary ? new Html(' class="primary"') : ''}>${b.label}</button>`)}
   </form>`;
 }

@@ -16,14 +16,35 @@ import { Agent, fetch as undiciFetch } from 'undici';
 
 const specialUse = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) specialUse.addSubnet(network, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  specialUse.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
-  ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) specialUse.addSubnet(network, prefix, 'ipv6');
+  ['::', 128],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  specialUse.addSubnet(network, prefix, 'ipv6');
 const loopback = new BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');
 loopback.addAddress('::1', 'ipv6');
@@ -33,7 +54,9 @@ export function refusedAddress(address: string, allowLoopback: boolean): string 
   const family = isIP(address);
   if (family === 0) return `${address} is not an IP address`;
   const mapped = family === 6 && /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  const [value, type] = mapped ? [mapped, 'ipv4' as const] : [address, family === 4 ? ('ipv4' as const) : ('ipv6' as const)];
+  const [value, type] = mapped
+    ? [mapped, 'ipv4' as const]
+    : [address, family === 4 ? ('ipv4' as const) : ('ipv6' as const)];
   if (loopback.check(value, type)) return allowLoopback ? null : `${address} is a loopback address`;
   if (specialUse.check(value, type)) return `${address} is a private or reserved address`;
   return null;
@@ -51,7 +74,11 @@ export function createSafeFetch(options: SafeFetchOptions) {
     dnsLookup(hostname, { all: true }, (error, addresses) => {
       if (error) return callback(error, []);
       const refusal = addresses.map((a) => refusedAddress(a.address, options.allowLoopback)).find((r) => r !== null);
-      if (refusal) return callback(Object.assign(new Error(`refused to connect to ${hostname}: ${refusal}`), { code: 'EADDRNOTAVAIL' }), []);
+      if (refusal)
+        return callback(
+          Object.assign(new Error(`refused to connect to ${hostname}: ${refusal}`), { code: 'EADDRNOTAVAIL' }),
+          [],
+        );
       if (lookupOptions.all) return callback(null, addresses);
       const first = addresses[0] as LookupAddress;
       return callback(null, first.address, first.family);
@@ -69,6 +96,10 @@ export function createSafeFetch(options: SafeFetchOptions) {
       if (refusal) throw new Error(`refused to fetch ${target.origin}: ${refusal}`);
     }
     const { dispatcher: _libraryDispatcher, ...rest } = init;
-    return (await undiciFetch(target, { ...(rest as Parameters<typeof undiciFetch>[1]), dispatcher: agent, redirect: 'manual' })) as unknown as Response;
+    return (await undiciFetch(target, {
+      ...(rest as Parameters<typeof undiciFetch>[1]),
+      dispatcher: agent,
+      redirect: 'manual',
+    })) as unknown as Response;
   };
 }

@@ -17,7 +17,8 @@ export const scopeWords: Record<string, string> = {
   openid: 'know which account you signed in with',
 };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Whether one JSON-RPC message may charge credits: a call_operation of an operation whose credit rule charges. */
 function messageCharges(message: unknown): boolean {

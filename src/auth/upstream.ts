@@ -65,7 +65,10 @@ export class UpstreamProvider {
       })
       .catch((error: unknown) => {
         this.configuration = null;
-        throw new SignInError(`The identity provider at ${issuer} could not be reached (${(error as Error).message}). Try again later.`, 502);
+        throw new SignInError(
+          `The identity provider at ${issuer} could not be reached (${(error as Error).message}). Try again later.`,
+          502,
+        );
       });
     return this.configuration;
   }
@@ -95,7 +98,10 @@ export class UpstreamProvider {
   /** Completes the sign-in the provider sent back to `callbackUrl` (the redirect URI with its query). */
   async finish(interactionUid: string, callbackUrl: URL): Promise<UpstreamIdentity> {
     const state = callbackUrl.searchParams.get('state');
-    if (!state) throw new SignInError('The identity provider sent the person back without a state parameter; start the sign-in again from your application.');
+    if (!state)
+      throw new SignInError(
+        'The identity provider sent the person back without a state parameter; start the sign-in again from your application.',
+      );
     // Single use, whatever happens next: a replayed callback finds the state spent.
     const spent = await this.db.query<{ interaction: string; code_verifier: string; nonce: string }>(
       `UPDATE oauth_upstream_logins SET used_at = now()
@@ -104,12 +110,21 @@ export class UpstreamProvider {
       [state],
     );
     const login = spent.rows[0];
-    if (!login) throw new SignInError('This sign-in answer was already used or has expired (each one works once, within 10 minutes). Start again from your application.');
-    if (login.interaction !== interactionUid) throw new SignInError('This sign-in answer belongs to another sign-in in progress. Start again from your application.');
+    if (!login)
+      throw new SignInError(
+        'This sign-in answer was already used or has expired (each one works once, within 10 minutes). Start again from your application.',
+      );
+    if (login.interaction !== interactionUid)
+      throw new SignInError(
+        'This sign-in answer belongs to another sign-in in progress. Start again from your application.',
+      );
     const upstreamError = callbackUrl.searchParams.get('error');
     if (upstreamError) {
       const description = callbackUrl.searchParams.get('error_description');
-      throw new SignInError(`The identity provider refused the sign-in: ${upstreamError}${description ? ` (${description})` : ''}.`, 403);
+      throw new SignInError(
+        `The identity provider refused the sign-in: ${upstreamError}${description ? ` (${description})` : ''}.`,
+        403,
+      );
     }
 
     const config = await this.config();
@@ -122,7 +137,10 @@ export class UpstreamProvider {
         idTokenExpected: true,
       });
     } catch (error) {
-      throw new SignInError(`The identity provider's answer failed verification, so nobody was signed in: ${describe(error)}.`, 403);
+      throw new SignInError(
+        `The identity provider's answer failed verification, so nobody was signed in: ${describe(error)}.`,
+        403,
+      );
     }
     const claims = tokens.claims();
     if (!claims) throw new SignInError('The identity provider sent no ID token, so nobody was signed in.', 403);

@@ -61,8 +61,10 @@ async function main(): Promise<number> {
       case 'create': {
         const name = required(values.name, '--name');
         const plan = (values.plan ?? 'free') as Plan;
-        if (!(plans as readonly string[]).includes(plan)) throw new UsageError(`--plan must be one of ${plans.join(', ')}`);
-        if (values.email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(values.email)) throw new UsageError('--email is not an email address');
+        if (!(plans as readonly string[]).includes(plan))
+          throw new UsageError(`--plan must be one of ${plans.join(', ')}`);
+        if (values.email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(values.email))
+          throw new UsageError('--email is not an email address');
         const created = await createAccount(store.db, {
           name,
           email: values.email ?? null,
@@ -76,7 +78,11 @@ async function main(): Promise<number> {
         return 0;
       }
       case 'issue-key': {
-        const key = await issueApiKey(store.db, count(required(values.account, '--account'), '--account'), values.label);
+        const key = await issueApiKey(
+          store.db,
+          count(required(values.account, '--account'), '--account'),
+          values.label,
+        );
         process.stdout.write(`API key (shown once, stored hashed): ${key}\n`);
         return 0;
       }
@@ -112,12 +118,19 @@ async function main(): Promise<number> {
         return 0;
       }
       case 'remove-recipient': {
-        const removed = await removeMailRecipient(store.db.pool, count(required(values.account, '--account'), '--account'), emailFlag(values.email));
+        const removed = await removeMailRecipient(
+          store.db.pool,
+          count(required(values.account, '--account'), '--account'),
+          emailFlag(values.email),
+        );
         process.stdout.write(removed ? 'Removed.\n' : 'No such recipient.\n');
         return removed ? 0 : 1;
       }
       case 'list-recipients': {
-        for (const email of await listMailRecipients(store.db.pool, count(required(values.account, '--account'), '--account'))) {
+        for (const email of await listMailRecipients(
+          store.db.pool,
+          count(required(values.account, '--account'), '--account'),
+        )) {
           process.stdout.write(`${email}\n`);
         }
         return 0;
@@ -125,7 +138,8 @@ async function main(): Promise<number> {
       case 'link-identity': {
         const accountId = count(required(values.account, '--account'), '--account');
         const issuer = required(values.issuer, '--issuer');
-        if (!URL.canParse(issuer)) throw new UsageError(`--issuer must be the identity provider's issuer URL, got "${issuer}"`);
+        if (!URL.canParse(issuer))
+          throw new UsageError(`--issuer must be the identity provider's issuer URL, got "${issuer}"`);
         const subject = required(values.subject, '--subject');
         const outcome = await linkIdentity(store.db.pool, accountId, issuer, subject);
         const said = { linked: 'Linked', moved: 'Moved the link of', unchanged: 'Already linked:' }[outcome];
@@ -133,12 +147,21 @@ async function main(): Promise<number> {
         return 0;
       }
       case 'list-grants': {
-        const grants = await listGrants(store.db.pool, values.account === undefined ? undefined : count(values.account, '--account'));
+        const grants = await listGrants(
+          store.db.pool,
+          values.account === undefined ? undefined : count(values.account, '--account'),
+        );
         if (!grants.length) process.stdout.write('No approvals.\n');
         for (const grant of grants) {
           process.stdout.write(
-            [grant.grantId, `account ${grant.accountId} (${grant.accountName})`, `client ${grant.clientName ? `${grant.clientName} ` : ''}${grant.clientId}`,
-              `scopes ${grant.scopes.join(' ') || '-'}`, `approved ${grant.createdAt}`, `${grant.activeTokens} active token(s)`].join('\t') + '\n',
+            [
+              grant.grantId,
+              `account ${grant.accountId} (${grant.accountName})`,
+              `client ${grant.clientName ? `${grant.clientName} ` : ''}${grant.clientId}`,
+              `scopes ${grant.scopes.join(' ') || '-'}`,
+              `approved ${grant.createdAt}`,
+              `${grant.activeTokens} active token(s)`,
+            ].join('\t') + '\n',
           );
         }
         return 0;
@@ -148,8 +171,12 @@ async function main(): Promise<number> {
         if (values.grant !== undefined) {
           removed = await revokeGrants(store.db.pool, { grantId: required(values.grant, '--grant') });
         } else {
-          if (values.account === undefined || values.client === undefined) throw new UsageError('revoke-grant needs --grant, or --account and --client');
-          removed = await revokeGrants(store.db.pool, { accountId: count(values.account, '--account'), clientId: values.client });
+          if (values.account === undefined || values.client === undefined)
+            throw new UsageError('revoke-grant needs --grant, or --account and --client');
+          removed = await revokeGrants(store.db.pool, {
+            accountId: count(values.account, '--account'),
+            clientId: values.client,
+          });
         }
         process.stdout.write(removed ? `Revoked ${removed} approval(s) and their tokens.\n` : 'No approval matches.\n');
         return removed ? 0 : 1;
@@ -180,7 +207,8 @@ function required(value: string | undefined, flag: string): string {
 
 function count(value: string, flag: string): number {
   const parsed = Number(value);
-  if (!Number.isSafeInteger(parsed) || parsed <= 0) throw new UsageError(`${flag} must be a positive whole number, got "${value}"`);
+  if (!Number.isSafeInteger(parsed) || parsed <= 0)
+    throw new UsageError(`${flag} must be a positive whole number, got "${value}"`);
   return parsed;
 }
 

@@ -25,13 +25,18 @@ export interface KnownFailure {
 }
 
 /** Runs a tool's main and exits with its code; `known` names the tool's own expected failures. */
-export function runCli(main: () => Promise<number>, known: (error: unknown) => KnownFailure | undefined = () => undefined): void {
+export function runCli(
+  main: () => Promise<number>,
+  known: (error: unknown) => KnownFailure | undefined = () => undefined,
+): void {
   main().then(
     (code) => process.exit(code),
     (error: unknown) => {
       const failure =
         known(error) ??
-        (error instanceof UsageError || (error as Error)?.name === 'ConfigError' ? { message: (error as Error).message, exitCode: 2 } : undefined);
+        (error instanceof UsageError || (error as Error)?.name === 'ConfigError'
+          ? { message: (error as Error).message, exitCode: 2 }
+          : undefined);
       process.stderr.write(`${failure ? failure.message : ((error as Error)?.stack ?? String(error))}\n`);
       process.exit(failure ? failure.exitCode : 1);
     },

@@ -56,11 +56,15 @@ async function main(): Promise<number> {
       kind,
       file: values.file,
       format,
-      onProgress: ({ read, rejected }) => process.stdout.write(`  ${read.toLocaleString('en')} rows read, ${rejected.toLocaleString('en')} rejected\n`),
+      onProgress: ({ read, rejected }) =>
+        process.stdout.write(`  ${read.toLocaleString('en')} rows read, ${rejected.toLocaleString('en')} rejected\n`),
     });
-    for (const rejection of result.rejected.slice(0, MAX_REPORTED)) process.stderr.write(`${formatRejection(rejection)}\n`);
+    for (const rejection of result.rejected.slice(0, MAX_REPORTED))
+      process.stderr.write(`${formatRejection(rejection)}\n`);
     if (result.rejected.length > MAX_REPORTED) {
-      process.stderr.write(`... and ${(result.rejected.length - MAX_REPORTED).toLocaleString('en')} more rejected rows\n`);
+      process.stderr.write(
+        `... and ${(result.rejected.length - MAX_REPORTED).toLocaleString('en')} more rejected rows\n`,
+      );
     }
     const loaded = result.inserted + result.updated;
     process.stdout.write(
@@ -81,4 +85,6 @@ async function main(): Promise<number> {
   }
 }
 
-runCli(main, (error) => (error instanceof ImportFileError ? { message: `Import failed: ${error.message}`, exitCode: 1 } : undefined));
+runCli(main, (error) =>
+  error instanceof ImportFileError ? { message: `Import failed: ${error.message}`, exitCode: 1 } : undefined,
+);

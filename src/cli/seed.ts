@@ -20,11 +20,17 @@ const usage = `Generate the demo catalog (companies, people, contact points) and
 
 Uses DATABASE_URL, or the embedded server under DATA_DIR (the service must not be running on it).`;
 
-function integerFlag(value: string | undefined, flag: string, fallback: number, options: { min?: number } = {}): number {
+function integerFlag(
+  value: string | undefined,
+  flag: string,
+  fallback: number,
+  options: { min?: number } = {},
+): number {
   if (value === undefined) return fallback;
   const parsed = /^-?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(parsed)) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
-  if (options.min !== undefined && parsed < options.min) throw new UsageError(`${flag} must be at least ${options.min}, got "${value}"`);
+  if (options.min !== undefined && parsed < options.min)
+    throw new UsageError(`${flag} must be at least ${options.min}, got "${value}"`);
   return parsed;
 }
 
@@ -70,7 +76,9 @@ async function main(): Promise<number> {
       process.stdout.write(`Emptying ${CATALOG_TABLES.join(', ')} ...\n`);
       await store.db.pool.query(`TRUNCATE ${CATALOG_TABLES.join(', ')}`);
     }
-    process.stdout.write(`Seeding ${companies.toLocaleString('en')} companies and ${people.toLocaleString('en')} people (seed ${seed}) ...\n`);
+    process.stdout.write(
+      `Seeding ${companies.toLocaleString('en')} companies and ${people.toLocaleString('en')} people (seed ${seed}) ...\n`,
+    );
     let lastTable = '';
     let lastShown = 0;
     const result = await seedCatalog(store.db, {
@@ -83,7 +91,9 @@ async function main(): Promise<number> {
           lastTable = table;
           lastShown = now;
           const percent = total > 0 ? Math.floor((done / total) * 100) : 100;
-          process.stdout.write(`  ${table.padEnd(10)} ${done.toLocaleString('en')} / ${total.toLocaleString('en')} (${percent}%)\n`);
+          process.stdout.write(
+            `  ${table.padEnd(10)} ${done.toLocaleString('en')} / ${total.toLocaleString('en')} (${percent}%)\n`,
+          );
         }
       },
     });

@@ -24,23 +24,35 @@ export async function createAccount(
   options: { name: string; email?: string | null; plan?: Plan; initialCredits?: number; apiKey?: string },
 ): Promise<CreatedAccount> {
   return db.transaction(async (tx) => {
-    const inserted = await tx.query<{ id: number; name: string; email: string | null; plan: Plan; created_at: Date }>(
-      `INSERT INTO accounts (name, email, plan) VALUES ($1, $2, $3) RETURNING id, name, email, plan, created_at`,
-      [options.name, options.email?.toLowerCase() ?? null, options.plan ?? 'free'],
-    ).catch((error: unknown) => {
-      if ((error as { code?: string }).code === '23505') {
-        throw new AppError('conflict', 'An account with this email already exists.');
-      }
-      throw error;
-    });
+    const inserted = await tx
+      .query<{ id: number; name: string; email: string | null; plan: Plan; created_at: Date }>(
+        `INSERT INTO accounts (name, email, plan) VALUES ($1, $2, $3) RETURNING id, name, email, plan, created_at`,
+        [options.name, options.email?.toLowerCase() ?? null, options.plan ?? 'free'],
+      )
+      .catch((error: unknown) => {
+        if ((error as { code?: string }).code === '23505') {
+          throw new AppError('conflict', 'An account with this email already exists.');
+        }
+        throw error;
+      });
     const row = inserted.rows[0] as { id: number; name: string; email: string | null; plan: Plan; created_at: Date };
     await tx.query('INSERT INTO credit_balances (account_id, balance) VALUES ($1, 0)', [row.id]);
     const apiKey = await insertApiKey(tx, row.id, options.apiKey ?? generateApiKey(), 'initial');
     if (options.initialCredits && options.initialCredits > 0) {
-      await credit(tx, row.id, options.initialCredits, { unit: 'grant', reason: 'initial credits', idempotencyKey: 'initial-grant' });
+      await credit(tx, row.id, options.initialCredits, {
+        unit: 'grant',
+        reason: 'initial credits',
+        idempotencyKey: 'initial-grant',
+      });
     }
     return {
-      account: { id: row.id, name: row.name, email: row.email, plan: row.plan, createdAt: row.created_at.toISOString() },
+      account: {
+        id: row.id,
+        name: row.name,
+        email: row.email,
+        plan: row.plan,
+        createdAt: row.created_at.toISOString(),
+      },
       apiKey,
     };
   });
@@ -67,7 +79,10 @@ export async function revokeApiKey(db: Queryable, keyOrPrefix: string): Promise<
     hashApiKey(keyOrPrefix),
   ]);
   if ((byHash.rowCount ?? 0) > 0) return byHash.rowCount ?? 0;
-  const byPrefix = await db.query('UPDATE api_keys SET revoked_at = now() WHERE key_prefix = $1 AND revoked_at IS NULL', [keyOrPrefix]);
+  const byPrefix = await db.query(
+    'UPDATE api_keys SET revoked_at = now() WHERE key_prefix = $1 AND revoked_at IS NULL',
+    [keyOrPrefix],
+  );
   return byPrefix.rowCount ?? 0;
 }
 
@@ -82,7 +97,9 @@ export async function findAccountByEmail(db: Queryable, email: string): Promise<
     [email.toLowerCase()],
   );
   const row = result.rows[0];
-  return row ? { id: row.id, name: row.name, email: row.email, plan: row.plan, createdAt: row.created_at.toISOString() } : null;
+  return row
+    ? { id: row.id, name: row.name, email: row.email, plan: row.plan, createdAt: row.created_at.toISOString() }
+    : null;
 }
 
 async function requireAccount(db: Queryable, accountId: number): Promise<void> {
@@ -92,14 +109,26 @@ async function requireAccount(db: Queryable, accountId: number): Promise<void> {
 
 export async function listAccounts(db: Queryable): Promise<Array<Account & { balance: number; activeKeys: number }>> {
   const result = await db.query<{
-    id: number; name: string; email: string | null; plan: Plan; created_at: Date; balance: number; active_keys: number;
+    id: number;
+    name: string;
+    email: string | null;
+    plan: Plan;
+    created_at: Date;
+    balance: number;
+    active_keys: number;
   }>(
     `SELECT a.id, a.name, a.email, a.plan, a.created_at, coalesce(b.balance, 0) AS balance,
             (SELECT count(*)::int FROM api_keys k WHERE k.account_id = a.id AND k.revoked_at IS NULL) AS active_keys
        FROM accounts a LEFT JOIN credit_balances b ON b.account_id = a.id ORDER BY a.id`,
   );
   return result.rows.map((r) => ({
-    id: r.id, name: r.name, email: r.email, plan: r.plan, createdAt: r.created_at.toISOString(), balance: r.balance, activeKeys: r.active_keys,
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    plan: r.plan,
+    createdAt: r.created_at.toISOString(),
+    balance: r.balance,
+    activeKeys: r.active_keys,
   }));
 }
 

@@ -49,7 +49,10 @@ export async function resolveCompanies(db: Queryable, references: readonly Curre
   const sql = new SqlConditions();
   const branches = [...shapes.entries()].map(([shape, members]) => {
     const keys = shape.split(',') as Key[];
-    const columns = [`${sql.bind(members.map((m) => m.index))}::int[]`, ...keys.map((key) => `${sql.bind(members.map((m) => m.keys[key]))}::${keyMatching[key].arrayType}`)];
+    const columns = [
+      `${sql.bind(members.map((m) => m.index))}::int[]`,
+      ...keys.map((key) => `${sql.bind(members.map((m) => m.keys[key]))}::${keyMatching[key].arrayType}`),
+    ];
     const conditions = keys.map((key) => keyMatching[key].condition(`r.${key}`));
     return `SELECT r.ref, c.id FROM unnest(${columns.join(', ')}) AS r(ref, ${keys.join(', ')})
       JOIN companies c ON ${conditions.join(' AND ')}`;

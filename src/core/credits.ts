@@ -22,7 +22,9 @@ export interface Movement {
 }
 
 export async function getBalance(db: Queryable, accountId: number): Promise<number> {
-  const result = await db.query<{ balance: number }>('SELECT balance FROM credit_balances WHERE account_id = $1', [accountId]);
+  const result = await db.query<{ balance: number }>('SELECT balance FROM credit_balances WHERE account_id = $1', [
+    accountId,
+  ]);
   return result.rows[0]?.balance ?? 0;
 }
 
@@ -37,7 +39,12 @@ export interface ChargeOrigin {
  * once, however often the request runs (a retry that takes over from a process that died).
  */
 export function requestEntry(origin: ChargeOrigin, unit: string, reason: string): LedgerEntryInput {
-  return { unit, reason, reference: origin.requestId, ...(origin.ledgerKey ? { idempotencyKey: origin.ledgerKey } : {}) };
+  return {
+    unit,
+    reason,
+    reference: origin.requestId,
+    ...(origin.ledgerKey ? { idempotencyKey: origin.ledgerKey } : {}),
+  };
 }
 
 /** Takes `amount` credits, or throws insufficient_credits and takes nothing. */
@@ -73,7 +80,12 @@ export async function chargeAlone(
  * caller's transaction. The balance's CHECK and the `balance >= amount` test keep it from going
  * negative; a short balance takes nothing and throws.
  */
-async function takeCredits(db: Queryable, accountId: number, amount: number, entry: LedgerEntryInput): Promise<Movement> {
+async function takeCredits(
+  db: Queryable,
+  accountId: number,
+  amount: number,
+  entry: LedgerEntryInput,
+): Promise<Movement> {
   const taken = await db.query<{ balance: number }>(
     `WITH taken AS (
        UPDATE credit_balances SET balance = balance - $2::bigint
@@ -89,9 +101,13 @@ async function takeCredits(db: Queryable, accountId: number, amount: number, ent
   const row = taken.rows[0];
   if (!row) {
     const balance = await getBalance(db, accountId);
-    throw new AppError('insufficient_credits', `This needs ${amount} credits and the balance is ${balance}. Nothing was charged.`, {
-      details: { required: amount, balance },
-    });
+    throw new AppError(
+      'insufficient_credits',
+      `This needs ${amount} credits and the balance is ${balance}. Nothing was charged.`,
+      {
+        details: { required: amount, balance },
+      },
+    );
   }
   return { applied: true, balanceAfter: row.balance };
 }
@@ -120,7 +136,12 @@ export async function credit(
  * A movement of nothing, or one whose idempotency key is already in the ledger, is not applied:
  * the answer is the current balance. (A balance of 0 is a valid answer, hence the explicit checks.)
  */
-async function movementToSkip(tx: Queryable, accountId: number, amount: number, entry: LedgerEntryInput): Promise<Movement | null> {
+async function movementToSkip(
+  tx: Queryable,
+  accountId: number,
+  amount: number,
+  entry: LedgerEntryInput,
+): Promise<Movement | null> {
   assertWholeCredits(amount);
   if (amount === 0) return { applied: false, balanceAfter: await getBalance(tx, accountId) };
   if (entry.idempotencyKey === undefined) return null;
@@ -155,7 +176,8 @@ async function findByIdempotencyKey(tx: Queryable, accountId: number, key: strin
 }
 
 function assertWholeCredits(amount: number): void {
-  if (!Number.isSafeInteger(amount) || amount < 0) throw new Error(`credit amounts are non-negative integers, got ${amount}`);
+  if (!Number.isSafeInteger(amount) || amount < 0)
+    throw new Error(`credit amounts are non-negative integers, got ${amount}`);
 }
 
 export interface LedgerRow {
@@ -170,14 +192,25 @@ export interface LedgerRow {
 
 export async function listLedger(db: Queryable, accountId: number, limit = 100): Promise<LedgerRow[]> {
   const result = await db.query<{
-    id: number; amount: number; balance_after: number; unit: string; reason: string; reference: string | null; created_at: Date;
+    id: number;
+    amount: number;
+    balance_after: number;
+    unit: string;
+    reason: string;
+    reference: string | null;
+    created_at: Date;
   }>(
     `SELECT id, amount, balance_after, unit, reason, reference, created_at FROM credit_ledger
       WHERE account_id = $1 ORDER BY id DESC LIMIT $2`,
     [accountId, limit],
   );
   return result.rows.map((r) => ({
-    id: r.id, amount: r.amount, balanceAfter: r.balance_after, unit: r.unit, reason: r.reason, reference: r.reference,
+    id: r.id,
+    amount: r.amount,
+    balanceAfter: r.balance_after,
+    unit: r.unit,
+    reason: r.reason,
+    reference: r.reference,
     createdAt: r.created_at.toISOString(),
   }));
 }

@@ -69,7 +69,12 @@ function summarize(row: ListRow): ExclusionListSummary {
 export async function createExclusionList(
   db: Database,
   accountId: number,
-  input: { name: string; kind: ExclusionListKind; companies?: CurrentCompany[] | undefined; prospects?: string[] | undefined },
+  input: {
+    name: string;
+    kind: ExclusionListKind;
+    companies?: CurrentCompany[] | undefined;
+    prospects?: string[] | undefined;
+  },
 ): Promise<CreatedExclusionList> {
   const references = referencesOf(input.kind, input);
   const matches = await resolveReferences(db.pool, references);
@@ -85,7 +90,12 @@ export async function createExclusionList(
 }
 
 /** The list, or 404 when the account has none by that id. `forUpdate` serialises changes to it. */
-export async function requireExclusionList(db: Queryable, accountId: number, listId: string | number, forUpdate = false): Promise<ListRow> {
+export async function requireExclusionList(
+  db: Queryable,
+  accountId: number,
+  listId: string | number,
+  forUpdate = false,
+): Promise<ListRow> {
   const result = await db.query<ListRow>(
     `SELECT ${listColumns} FROM exclusion_lists WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
     [accountId, Number(listId)],
@@ -95,7 +105,11 @@ export async function requireExclusionList(db: Queryable, accountId: number, lis
   return row;
 }
 
-export async function getExclusionListSummary(db: Queryable, accountId: number, listId: string): Promise<ExclusionListSummary> {
+export async function getExclusionListSummary(
+  db: Queryable,
+  accountId: number,
+  listId: string,
+): Promise<ExclusionListSummary> {
   return summarize(await requireExclusionList(db, accountId, listId));
 }
 
@@ -115,7 +129,10 @@ export async function listExclusionLists(
   );
   const rows = result.rows.slice(0, query.pageSize);
   const last = rows.at(-1);
-  return { data: rows.map(summarize), nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null };
+  return {
+    data: rows.map(summarize),
+    nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null,
+  };
 }
 
 export interface EntryView {
@@ -131,12 +148,25 @@ export async function listExclusionListEntries(
   db: Queryable,
   cursors: CursorCodec,
   accountId: number,
-  query: { exclusionListId: string; pageSize: number; cursor?: string | null | undefined; onlyUnmatched?: boolean | undefined },
+  query: {
+    exclusionListId: string;
+    pageSize: number;
+    cursor?: string | null | undefined;
+    onlyUnmatched?: boolean | undefined;
+  },
 ): Promise<{ exclusionListId: string; kind: ExclusionListKind; data: EntryView[]; nextCursor: string | null }> {
   const list = await requireExclusionList(db, accountId, query.exclusionListId);
-  const pages = cursors.scope(accountId, 'listExclusionListEntries', { list: list.id, onlyUnmatched: Boolean(query.onlyUnmatched) });
+  const pages = cursors.scope(accountId, 'listExclusionListEntries', {
+    list: list.id,
+    onlyUnmatched: Boolean(query.onlyUnmatched),
+  });
   const after = pages.decode(query.cursor);
-  const result = await db.query<{ id: number; reference: Record<string, string>; item_ids: number[]; created_at: Date }>(
+  const result = await db.query<{
+    id: number;
+    reference: Record<string, string>;
+    item_ids: number[];
+    created_at: Date;
+  }>(
     `SELECT id, reference, item_ids, created_at FROM exclusion_list_entries
       WHERE account_id = $1 AND list_id = $2 AND id > $3 AND (NOT $4::boolean OR cardinality(item_ids) = 0)
       ORDER BY id LIMIT $5`,
@@ -197,7 +227,11 @@ export async function removeExclusionListEntries(
   db: Database,
   accountId: number,
   listId: string,
-  input: { entryIds?: string[] | undefined; companies?: CurrentCompany[] | undefined; prospects?: string[] | undefined },
+  input: {
+    entryIds?: string[] | undefined;
+    companies?: CurrentCompany[] | undefined;
+    prospects?: string[] | undefined;
+  },
 ): Promise<EntriesRemoved> {
   const kind = (await requireExclusionList(db.pool, accountId, listId)).kind;
   requireEntriesOfKind(kind, input);
@@ -222,11 +256,19 @@ export async function removeExclusionListEntries(
       );
     }
     const given = new Set([...entryIds.map((id) => `id:${id}`), ...keys]).size;
-    return { ...summarize(await refreshCounts(tx, list)), removed: removed.rowCount ?? 0, notFound: Math.max(0, given - (removed.rowCount ?? 0)) };
+    return {
+      ...summarize(await refreshCounts(tx, list)),
+      removed: removed.rowCount ?? 0,
+      notFound: Math.max(0, given - (removed.rowCount ?? 0)),
+    };
   });
 }
 
-export async function deleteExclusionList(db: Database, accountId: number, listId: string): Promise<{ exclusionListId: string; deleted: true }> {
+export async function deleteExclusionList(
+  db: Database,
+  accountId: number,
+  listId: string,
+): Promise<{ exclusionListId: string; deleted: true }> {
   return db.transaction(async (tx) => {
     const list = await requireExclusionList(tx, accountId, listId, true);
     await tx.query('DELETE FROM exclusion_list_items WHERE account_id = $1 AND list_id = $2', [accountId, list.id]);
@@ -314,7 +356,10 @@ export async function requireExclusionLists(
   return ids;
 }
 
-function requireEntriesOfKind(kind: ExclusionListKind, input: { companies?: unknown[] | undefined; prospects?: unknown[] | undefined }): void {
+function requireEntriesOfKind(
+  kind: ExclusionListKind,
+  input: { companies?: unknown[] | undefined; prospects?: unknown[] | undefined },
+): void {
   const wrong = kind === 'companies' ? 'prospects' : 'companies';
   if (input[wrong] !== undefined) {
     throw new AppError('invalid_request', `Exclusion list holds ${kind}: give ${kind}, not ${wrong}.`, {
@@ -323,7 +368,10 @@ function requireEntriesOfKind(kind: ExclusionListKind, input: { companies?: unkn
   }
 }
 
-function referencesOf(kind: ExclusionListKind, input: { companies?: CurrentCompany[] | undefined; prospects?: string[] | undefined }): EntryReference[] {
+function referencesOf(
+  kind: ExclusionListKind,
+  input: { companies?: CurrentCompany[] | undefined; prospects?: string[] | undefined },
+): EntryReference[] {
   return kind === 'companies'
     ? (input.companies ?? []).map((company) => ({ company }))
     : (input.prospects ?? []).map((prospect) => ({ prospect: prospect.trim() }));
@@ -338,7 +386,9 @@ function referenceKey(reference: EntryReference): string {
   const { domain, networkSlugOrURL, name, networkOrgID } = reference.company;
   return canonicalJson({
     domain: domain ? normaliseDomain(domain) : undefined,
-    slug: networkSlugOrURL ? (slugFromUrlOrSlug(networkSlugOrURL, 'company') ?? networkSlugOrURL.toLowerCase()) : undefined,
+    slug: networkSlugOrURL
+      ? (slugFromUrlOrSlug(networkSlugOrURL, 'company') ?? networkSlugOrURL.toLowerCase())
+      : undefined,
     name: name?.toLowerCase(),
     orgId: networkOrgID ? String(Number(networkOrgID)) : undefined,
   });
@@ -347,7 +397,10 @@ function referenceKey(reference: EntryReference): string {
 async function resolveReferences(db: Queryable, references: readonly EntryReference[]): Promise<number[][]> {
   const companies = references.flatMap((r) => ('company' in r ? [r.company] : []));
   if (companies.length) return resolveCompanies(db, companies);
-  return resolveProspects(db, references.map((r) => ('prospect' in r ? r.prospect : '')));
+  return resolveProspects(
+    db,
+    references.map((r) => ('prospect' in r ? r.prospect : '')),
+  );
 }
 
 async function resolveProspects(db: Queryable, references: readonly string[]): Promise<number[][]> {
@@ -382,7 +435,14 @@ async function insertEntries(
     [
       list.account_id,
       list.id,
-      JSON.stringify(references.map((_, position) => ({ position, reference: stored[position], reference_key: keys[position], item_ids: matches[position] ?? [] }))),
+      JSON.stringify(
+        references.map((_, position) => ({
+          position,
+          reference: stored[position],
+          reference_key: keys[position],
+          item_ids: matches[position] ?? [],
+        })),
+      ),
     ],
   );
   // The first of the given entries with a key is the one stored; later ones with the same key are duplicates.
@@ -391,7 +451,9 @@ async function insertEntries(
   keys.forEach((key, position) => {
     if (insertedKeys.delete(key)) addedPositions.add(position);
   });
-  const ids = [...new Set(references.flatMap((_, position) => (addedPositions.has(position) ? (matches[position] ?? []) : [])))];
+  const ids = [
+    ...new Set(references.flatMap((_, position) => (addedPositions.has(position) ? (matches[position] ?? []) : []))),
+  ];
   if (ids.length) {
     await tx.query(
       `INSERT INTO exclusion_list_items (account_id, list_id, item_id) SELECT $1, $2, unnest($3::bigint[]) ON CONFLICT DO NOTHING`,

@@ -15,5 +15,12 @@ import { scheduleJob } from './saved-searches/saved-searches.js';
  * transaction that creates its work (then `wakeWorkers()`), and add it here.
  */
 export const jobDefinitions: readonly AnyJobDefinition<AppContext>[] = [
-  buildJob, enrichmentJob, exportJob, mailJob, batchContactsJob, exportFilesPurgeJob, savedSearchRunJob, scheduleJob,
+  buildJob,
+  enrichmentJob,
+  exportJob,
+  mailJob,
+  batchContactsJob,
+  exportFilesPurgeJob,
+  savedSearchRunJob,
+  scheduleJob,
 ];

@@ -8,11 +8,17 @@ import type { Queryable } from '../store/db.js';
  * lets an operator allow any address.
  */
 export async function addMailRecipient(db: Queryable, accountId: number, email: string): Promise<void> {
-  await db.query('INSERT INTO account_mail_recipients (account_id, email) VALUES ($1, $2) ON CONFLICT DO NOTHING', [accountId, email.toLowerCase()]);
+  await db.query('INSERT INTO account_mail_recipients (account_id, email) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+    accountId,
+    email.toLowerCase(),
+  ]);
 }
 
 export async function removeMailRecipient(db: Queryable, accountId: number, email: string): Promise<boolean> {
-  const removed = await db.query('DELETE FROM account_mail_recipients WHERE account_id = $1 AND email = $2', [accountId, email.toLowerCase()]);
+  const removed = await db.query('DELETE FROM account_mail_recipients WHERE account_id = $1 AND email = $2', [
+    accountId,
+    email.toLowerCase(),
+  ]);
   return (removed.rowCount ?? 0) > 0;
 }
 
@@ -40,8 +46,8 @@ export async function requireMailRecipient(
   throw new AppError(
     'invalid_request',
     `${field} must be one of this account's own addresses: its email, or an address an operator registered for it ` +
-      '(npm run accounts -- add-recipient). Mail carries links to people\'s contact details, so it goes nowhere else unless the ' +
+      "(npm run accounts -- add-recipient). Mail carries links to people's contact details, so it goes nowhere else unless the " +
       'operator sets MAIL_ANY_RECIPIENT=true.',
-    { details: { issues: [{ field, message: 'not one of this account\'s registered addresses' }] } },
+    { details: { issues: [{ field, message: "not one of this account's registered addresses" }] } },
   );
 }

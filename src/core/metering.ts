@@ -10,7 +10,12 @@ const grantedMonths = new Set<string>();
  * nothing) when the balance is short. An entry with an idempotency key (from the request's
  * Idempotency-Key) is applied once, however often the request is run.
  */
-export async function chargeForRecords(context: AppContext, principal: Principal, count: number, entry: LedgerEntryInput): Promise<number> {
+export async function chargeForRecords(
+  context: AppContext,
+  principal: Principal,
+  count: number,
+  entry: LedgerEntryInput,
+): Promise<number> {
   if (count === 0) return 0;
   // A keyed entry is looked up under a lock before it is applied, which needs a transaction.
   if (entry.idempotencyKey === undefined) await chargeAlone(context.db.pool, principal.accountId, count, entry);
@@ -28,6 +33,8 @@ export async function ensureMonthlyGrant(context: AppContext, principal: Princip
   if (principal.plan !== 'free') return;
   const key = `${principal.accountId}:${now.toISOString().slice(0, 7)}`;
   if (grantedMonths.has(key)) return;
-  await context.db.transaction((tx) => grantMonthlyFreeCredits(tx, principal.accountId, principal.plan, context.config.FREE_PLAN_MONTHLY_CREDITS, now));
+  await context.db.transaction((tx) =>
+    grantMonthlyFreeCredits(tx, principal.accountId, principal.plan, context.config.FREE_PLAN_MONTHLY_CREDITS, now),
+  );
   grantedMonths.add(key);
 }

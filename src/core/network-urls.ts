@@ -14,7 +14,9 @@ export const companyUrlOf = (slug: string | null): string | null => (slug ? `${n
 export function slugFromUrlOrSlug(value: string, kind: 'company' | 'in'): string | null {
   const trimmed = value.trim();
   if (!trimmed.includes('/')) return trimmed.toLowerCase() || null;
-  const match = trimmed.match(new RegExp(`/(?:${kind === 'company' ? 'company|school|showcase' : 'in|pub'})/([^/?#]+)`, 'i'));
+  const match = trimmed.match(
+    new RegExp(`/(?:${kind === 'company' ? 'company|school|showcase' : 'in|pub'})/([^/?#]+)`, 'i'),
+  );
   if (!match?.[1]) return null;
   try {
     return decodeURIComponent(match[1]).toLowerCase();

@@ -19,9 +19,17 @@ export interface CompanySuggestion {
 }
 
 export async function suggestCompanies(db: Queryable, prefix: string, limit: number): Promise<CompanySuggestion[]> {
-  const pattern = `${prefix.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = `${prefix
+    .trim()
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const result = await db.query<{
-    id: number; preferred_name: string; domain: string | null; network_primary_slug: string | null; employee_count_min: number | null; employee_count_max: number | null;
+    id: number;
+    preferred_name: string;
+    domain: string | null;
+    network_primary_slug: string | null;
+    employee_count_min: number | null;
+    employee_count_max: number | null;
   }>(
     `SELECT id, preferred_name, domains[1] AS domain, network_primary_slug, employee_count_min, employee_count_max
        FROM companies
@@ -66,7 +74,11 @@ interface Place extends LocationSuggestion {
   rank: number;
 }
 
-const fold = (text: string): string => text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+const fold = (text: string): string =>
+  text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 
 let places: Place[] | null = null;
 
@@ -85,7 +97,12 @@ function allPlaces(): Place[] {
   const weights = new Map(COUNTRIES.map((c) => [c.code2, c.weight]));
   for (const country of ISO_COUNTRIES) {
     add({
-      kind: 'country', name: country.name, label: country.name, countryCode: country.code2, country3LetterCode: country.code3, state: null,
+      kind: 'country',
+      name: country.name,
+      label: country.name,
+      countryCode: country.code2,
+      country3LetterCode: country.code3,
+      state: null,
       filters: { headquartersCountryCode: [country.code2], country3LetterCode: [country.code3] },
       rank: 1 - (weights.get(country.code2) ?? 0) / 1000,
     });
@@ -94,22 +111,40 @@ function allPlaces(): Place[] {
     const weight = country.weight / 1000;
     for (const state of country.states) {
       add({
-        kind: 'state', name: state.name, label: `${state.name}, ${country.name}`, countryCode: country.code2, country3LetterCode: country.code3,
-        state: state.name, filters: { headquartersCountryCode: [country.code2], headquartersStateName: [state.name] }, rank: 2 - weight,
+        kind: 'state',
+        name: state.name,
+        label: `${state.name}, ${country.name}`,
+        countryCode: country.code2,
+        country3LetterCode: country.code3,
+        state: state.name,
+        filters: { headquartersCountryCode: [country.code2], headquartersStateName: [state.name] },
+        rank: 2 - weight,
       });
       for (const city of state.cities) {
         const label = city === state.name ? `${city}, ${country.name}` : `${city}, ${state.name}, ${country.name}`;
         add({
-          kind: 'city', name: city, label, countryCode: country.code2, country3LetterCode: country.code3, state: state.name,
-          filters: { headquartersCountryCode: [country.code2], headquartersLocation: [label] }, rank: 3 - weight,
+          kind: 'city',
+          name: city,
+          label,
+          countryCode: country.code2,
+          country3LetterCode: country.code3,
+          state: state.name,
+          filters: { headquartersCountryCode: [country.code2], headquartersLocation: [label] },
+          rank: 3 - weight,
         });
       }
     }
     for (const city of country.cities) {
       const label = `${city}, ${country.name}`;
       add({
-        kind: 'city', name: city, label, countryCode: country.code2, country3LetterCode: country.code3, state: null,
-        filters: { headquartersCountryCode: [country.code2], headquartersLocation: [label] }, rank: 3 - weight,
+        kind: 'city',
+        name: city,
+        label,
+        countryCode: country.code2,
+        country3LetterCode: country.code3,
+        state: null,
+        filters: { headquartersCountryCode: [country.code2], headquartersLocation: [label] },
+        rank: 3 - weight,
       });
     }
   }
@@ -127,7 +162,14 @@ export function suggestLocations(query: string, kinds: readonly LocationKind[], 
   const scored: Array<{ place: Place; score: number }> = [];
   for (const place of allPlaces()) {
     if (!kinds.includes(place.kind)) continue;
-    const score = place.folded === wanted ? 0 : place.folded.startsWith(wanted) ? 1 : place.words.some((w) => w.startsWith(wanted)) ? 2 : -1;
+    const score =
+      place.folded === wanted
+        ? 0
+        : place.folded.startsWith(wanted)
+          ? 1
+          : place.words.some((w) => w.startsWith(wanted))
+            ? 2
+            : -1;
     if (score >= 0) scored.push({ place, score });
   }
   scored.sort((a, b) => a.score - b.score || a.place.rank - b.place.rank || a.place.name.localeCompare(b.place.name));

@@ -40,7 +40,10 @@ export function mountDownloadRoute(app: express.Express, context: AppContext): v
       if (!file) throw new AppError('not_found', `Export ${exportId} has no file to download.`);
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       res.setHeader('Content-Length', String(file.bytes));
-      res.setHeader('Content-Disposition', `attachment; filename="audience-${row.audience_id}-${row.kind}-${row.id}.csv"`);
+      res.setHeader(
+        'Content-Disposition',
+        `attachment; filename="audience-${row.audience_id}-${row.kind}-${row.id}.csv"`,
+      );
       res.setHeader('Cache-Control', 'private, no-store');
       file.stream.on('error', (error) => {
         context.log.error({ err: error, exportId }, 'export download failed mid-stream');

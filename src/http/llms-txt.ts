@@ -8,7 +8,8 @@ import { operations } from '../../operations/index.js';
  * operation list, which `npm run generate` rewrites from the registry. A test fails when
  * the committed file drifts from the registry.
  */
-export const generatedBlockStart = '<!-- operations:start (generated from operations/ by `npm run generate`; do not edit) -->';
+export const generatedBlockStart =
+  '<!-- operations:start (generated from operations/ by `npm run generate`; do not edit) -->';
 export const generatedBlockEnd = '<!-- operations:end -->';
 
 export function renderOperationList(): string {
@@ -17,7 +18,9 @@ export function renderOperationList(): string {
     const paths = [operation.path, ...(operation.aliasPaths ?? [])].join(' | ');
     const poll = operation.pollIntervalSeconds ? ` Poll every ${operation.pollIntervalSeconds} s.` : '';
     const confirm = operation.confirmation === 'always' ? ' Needs explicit user confirmation.' : '';
-    lines.push(`- ${operation.operationId}: ${operation.method} ${paths}. ${operation.summary} Credits: ${operation.credits.rule}${poll}${confirm}`);
+    lines.push(
+      `- ${operation.operationId}: ${operation.method} ${paths}. ${operation.summary} Credits: ${operation.credits.rule}${poll}${confirm}`,
+    );
   }
   return lines.join('\n');
 }

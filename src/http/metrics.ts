@@ -30,7 +30,7 @@ export function createMetrics(context: ServiceBase): ServiceMetrics {
   });
   const durations = new Histogram({
     name: 'pds_http_request_duration_seconds',
-    help: 'Time from a request\'s arrival to the end of its answer, by route.',
+    help: "Time from a request's arrival to the end of its answer, by route.",
     labelNames: ['route'] as const,
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
@@ -58,7 +58,7 @@ export function createMetrics(context: ServiceBase): ServiceMetrics {
   });
   new Gauge({
     name: 'pds_db_pool_connections',
-    help: 'Connections of this process\'s database pool: open, idle, and requests waiting for one.',
+    help: "Connections of this process's database pool: open, idle, and requests waiting for one.",
     labelNames: ['state'] as const,
     registers: [registry],
     collect() {
@@ -96,7 +96,13 @@ export function mountMetrics(app: express.Express, context: AppContext): void {
       const given = bearerTokenOf(req.header('authorization'));
       if (!given || !sameSecret(given, token)) {
         res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
-        res.status(401).json({ error: { code: 'unauthorized', message: 'Send METRICS_TOKEN as a bearer token.', requestId: res.locals.requestId } });
+        res.status(401).json({
+          error: {
+            code: 'unauthorized',
+            message: 'Send METRICS_TOKEN as a bearer token.',
+            requestId: res.locals.requestId,
+          },
+        });
         return;
       }
       res.type(metrics.registry.contentType).send(await metrics.registry.metrics());

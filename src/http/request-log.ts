@@ -47,7 +47,12 @@ export function startRequestLog(
   const url = req.url ?? '';
   res.on('finish', () => {
     const milliseconds = Number(process.hrtime.bigint() - started) / 1e6;
-    context.services.metrics?.observeRequest(routeLabel(url, line.operationId), req.method ?? '', res.statusCode, milliseconds / 1000);
+    context.services.metrics?.observeRequest(
+      routeLabel(url, line.operationId),
+      req.method ?? '',
+      res.statusCode,
+      milliseconds / 1000,
+    );
     if (!context.log.isLevelEnabled('info')) return;
     context.log.info(
       {

@@ -77,14 +77,20 @@ export function defineJob<Payload extends z.ZodType, Context = unknown>(
   definition: JobDefinition<Payload, Context>,
 ): JobDefinition<Payload, Context> {
   if (!definition.kind.trim()) throw new Error('a job kind must not be empty');
-  if (definition.maxAttempts !== undefined && !(Number.isInteger(definition.maxAttempts) && definition.maxAttempts > 0)) {
+  if (
+    definition.maxAttempts !== undefined &&
+    !(Number.isInteger(definition.maxAttempts) && definition.maxAttempts > 0)
+  ) {
     throw new Error(`job ${definition.kind}: maxAttempts must be a positive integer`);
   }
   return definition;
 }
 
 /** The payload read through the kind's schema; a clear error naming the job and the field when it does not fit. */
-export function parsePayload<Payload extends z.ZodType>(definition: Pick<JobDefinition<Payload>, 'kind' | 'payload'>, payload: unknown): z.output<Payload> {
+export function parsePayload<Payload extends z.ZodType>(
+  definition: Pick<JobDefinition<Payload>, 'kind' | 'payload'>,
+  payload: unknown,
+): z.output<Payload> {
   const parsed = definition.payload.safeParse(payload);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -106,7 +106,12 @@ export async function claimJob(
 }
 
 /** Renews the lease; false when the job is no longer this worker's (its lease ran out and another took it). */
-export async function renewLease(db: Queryable, jobId: number, workerId: string, leaseSeconds: number): Promise<boolean> {
+export async function renewLease(
+  db: Queryable,
+  jobId: number,
+  workerId: string,
+  leaseSeconds: number,
+): Promise<boolean> {
   const result = await db.query(
     `UPDATE jobs SET lease_expires_at = now() + make_interval(secs => $3), updated_at = now()
       WHERE id = $1 AND locked_by = $2 AND status = 'running'`,
@@ -115,7 +120,12 @@ export async function renewLease(db: Queryable, jobId: number, workerId: string,
   return (result.rowCount ?? 0) > 0;
 }
 
-export async function reportProgress(db: Queryable, jobId: number, workerId: string, progress: Record<string, unknown>): Promise<void> {
+export async function reportProgress(
+  db: Queryable,
+  jobId: number,
+  workerId: string,
+  progress: Record<string, unknown>,
+): Promise<void> {
   await db.query(`UPDATE jobs SET progress = $3, updated_at = now() WHERE id = $1 AND locked_by = $2`, [
     jobId,
     workerId,
@@ -132,7 +142,13 @@ export async function completeJob(db: Queryable, jobId: number, workerId: string
 }
 
 /** Puts the job back for a later attempt; returns false when it has no attempts left (then it is marked failed). */
-export async function failAttempt(db: Queryable, jobId: number, workerId: string, error: string, retryDelayMs: number): Promise<boolean> {
+export async function failAttempt(
+  db: Queryable,
+  jobId: number,
+  workerId: string,
+  error: string,
+  retryDelayMs: number,
+): Promise<boolean> {
   const result = await db.query<{ status: JobStatus }>(
     `UPDATE jobs SET
         status = CASE WHEN attempts < max_attempts THEN 'queued' ELSE 'failed' END,

@@ -38,7 +38,11 @@ export function finishedJobsRetention(days: number): RetentionTask {
 }
 
 /** Runs every task once, unless another instance is sweeping (then null). */
-export async function sweepRetention(pool: pg.Pool, tasks: readonly RetentionTask[], log?: Logger): Promise<SweepCounts | null> {
+export async function sweepRetention(
+  pool: pg.Pool,
+  tasks: readonly RetentionTask[],
+  log?: Logger,
+): Promise<SweepCounts | null> {
   const client = await pool.connect();
   try {
     const locked = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [sweepLockKey]);
@@ -63,7 +67,12 @@ export async function sweepRetention(pool: pg.Pool, tasks: readonly RetentionTas
 }
 
 /** Sweeps now and every `everyMinutes` until stopped. */
-export function startRetentionSweeps(pool: pg.Pool, tasks: readonly RetentionTask[], everyMinutes: number, log: Logger): { stop(): Promise<void> } {
+export function startRetentionSweeps(
+  pool: pg.Pool,
+  tasks: readonly RetentionTask[],
+  everyMinutes: number,
+  log: Logger,
+): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   const sweep = () => {
     running = sweepRetention(pool, tasks, log).then(

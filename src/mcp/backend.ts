@@ -68,7 +68,12 @@ export class RestBackend implements Backend {
     this.basePath = url.pathname.replace(/\/$/, '');
     this.inFlightWaitMs = options.inFlightWaitMs ?? 10_000;
     // A short idle timeout: sockets left open to this very process would otherwise delay its shutdown.
-    this.pool = new Pool(url.origin, { connections: options.connections ?? 64, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 10_000, pipelining: 1 });
+    this.pool = new Pool(url.origin, {
+      connections: options.connections ?? 64,
+      keepAliveTimeout: 10_000,
+      keepAliveMaxTimeout: 10_000,
+      pipelining: 1,
+    });
   }
 
   /**
@@ -83,7 +88,10 @@ export class RestBackend implements Backend {
       return await this.send(request);
     } catch (error) {
       const code = failureCode(error);
-      const retriable = code === 'ECONNREFUSED' || repeatableMethods.has(operation.method) || request.headers['idempotency-key'] !== undefined;
+      const retriable =
+        code === 'ECONNREFUSED' ||
+        repeatableMethods.has(operation.method) ||
+        request.headers['idempotency-key'] !== undefined;
       if (!code || !retriable) throw error;
     }
     return this.sendAgain(request);
@@ -104,7 +112,9 @@ export class RestBackend implements Backend {
 
   private requestOf(operation: AnyOperation, payload: Record<string, unknown>, options: ForwardOptions): RestRequest {
     const inPath = new Set(pathParameters(operation.path));
-    const path = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(String(payload[name] ?? '')));
+    const path = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) =>
+      encodeURIComponent(String(payload[name] ?? '')),
+    );
     const rest = Object.fromEntries(Object.entries(payload).filter(([name]) => !inPath.has(name)));
     const headers: Record<string, string> = { accept: 'application/json' };
     if (options.requestId) headers['x-request-id'] = options.requestId;

@@ -114,7 +114,13 @@ function outputShapeOf(operation: AnyOperation, outputSchema: Record<string, unk
 
 function buildEntry(operation: AnyOperation): CatalogEntry {
   const full = compactInput(inputJsonSchema(operation));
-  const inputSchema = { ...full, properties: { ...(full.properties as Record<string, unknown>), ...Object.fromEntries(shared.get(operation.operationId) ?? []) } };
+  const inputSchema = {
+    ...full,
+    properties: {
+      ...(full.properties as Record<string, unknown>),
+      ...Object.fromEntries(shared.get(operation.operationId) ?? []),
+    },
+  };
   const outputSchema = portable(outputJsonSchema(operation));
   const fields = describeFields(operation, inputSchema);
   return {
@@ -128,7 +134,11 @@ function buildEntry(operation: AnyOperation): CatalogEntry {
     toolOutputSchema: {
       type: 'object',
       description: gatewayResultDescription,
-      properties: { output: outputShapeOf(operation, outputSchema), chargeInfo: portable(chargeInfoJsonSchema), ...gatewayResultProperties },
+      properties: {
+        output: outputShapeOf(operation, outputSchema),
+        chargeInfo: portable(chargeInfoJsonSchema),
+        ...gatewayResultProperties,
+      },
     },
     fields,
     requiredFields: fields.filter((f) => f.required).map((f) => f.name),
@@ -139,9 +149,16 @@ function buildEntry(operation: AnyOperation): CatalogEntry {
 }
 
 /** Field schemas an operation shares with an earlier one, advertised by reference to that one (schemas.ts). */
-const shared = sharedFieldSchemas(operations.map((operation) => ({ operationId: operation.operationId, schema: compactInput(inputJsonSchema(operation)) })));
+const shared = sharedFieldSchemas(
+  operations.map((operation) => ({
+    operationId: operation.operationId,
+    schema: compactInput(inputJsonSchema(operation)),
+  })),
+);
 
-export const catalog: ReadonlyMap<string, CatalogEntry> = new Map(operations.map((op) => [op.operationId, buildEntry(op)]));
+export const catalog: ReadonlyMap<string, CatalogEntry> = new Map(
+  operations.map((op) => [op.operationId, buildEntry(op)]),
+);
 
 export function catalogEntry(operationId: string): CatalogEntry | undefined {
   return findOperation(operationId) ? catalog.get(operationId) : undefined;
@@ -174,7 +191,9 @@ export function audienceWorkflowStep(operationId: string): number | null {
  */
 export function precomputedSchema<T>(
   json: Record<string, unknown>,
-  validate: (value: unknown) => { value: T } | { issues: { message: string; path?: (string | number)[] }[] } = (value) => ({ value: value as T }),
+  validate: (value: unknown) => { value: T } | { issues: { message: string; path?: (string | number)[] }[] } = (
+    value,
+  ) => ({ value: value as T }),
 ): StandardSchemaWithJSON<T, T> {
   return {
     '~standard': {
@@ -192,6 +211,11 @@ export function zodToolSchema<S extends z.ZodType>(schema: S): StandardSchemaWit
   return precomputedSchema(json, (value) => {
     const parsed = schema.safeParse(value);
     if (parsed.success) return { value: parsed.data };
-    return { issues: parsed.error.issues.map((issue) => ({ message: issue.message, path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)) })) };
+    return {
+      issues: parsed.error.issues.map((issue) => ({
+        message: issue.message,
+        path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+      })),
+    };
   }) as unknown as StandardSchemaWithJSON<z.input<S>, z.output<S>>;
 }

@@ -58,21 +58,38 @@ export class DescriptionIndex {
       processTerm: (token, field) => termOf(token, field ?? ''),
     });
     engine.addAll(documents.map((document, at) => ({ ...document, id: at })));
-    const asked = { tokenize: (term: string) => [term], processTerm: (term: string) => term, fuzzy: false, prefix: false } as const;
+    const asked = {
+      tokenize: (term: string) => [term],
+      processTerm: (term: string) => term,
+      fuzzy: false,
+      prefix: false,
+    } as const;
     const all = new Map<string, number>();
     fieldNames.forEach((name, bit) => {
-      const terms = new Set(documents.flatMap((document) => tokensOf(document[name] ?? '', name).map((token) => termOf(token, name)).filter((term): term is string => term !== null)));
+      const terms = new Set(
+        documents.flatMap((document) =>
+          tokensOf(document[name] ?? '', name)
+            .map((token) => termOf(token, name))
+            .filter((term): term is string => term !== null),
+        ),
+      );
       const postings: TermScores = new Map();
       for (const term of terms) {
         // One term in one field, boost 1: MiniSearch's score is that term's BM25+ for each document that has it.
         // In the documents' order, as MiniSearch visits them when it combines terms: of equal scores, the first matched stays first.
-        const hits = engine.search(term, { ...asked, fields: [name], boost: { [name]: 1 } }).sort((a, b) => (a.id as number) - (b.id as number));
-        postings.set(term, { documents: Uint32Array.from(hits.map((hit) => hit.id as number)), scores: Float64Array.from(hits.map((hit) => hit.score)) });
+        const hits = engine
+          .search(term, { ...asked, fields: [name], boost: { [name]: 1 } })
+          .sort((a, b) => (a.id as number) - (b.id as number));
+        postings.set(term, {
+          documents: Uint32Array.from(hits.map((hit) => hit.id as number)),
+          scores: Float64Array.from(hits.map((hit) => hit.score)),
+        });
         all.set(term, (all.get(term) ?? 0) | (1 << bit));
       }
       this.fields.set(name, { bit, postings });
     });
-    for (const [term, fields] of all) (this.termsByLength[term.length] ??= []).push({ term, fields, letters: lettersOf(term) });
+    for (const [term, fields] of all)
+      (this.termsByLength[term.length] ??= []).push({ term, fields, letters: lettersOf(term) });
     this.scores = new Float64Array(documents.length);
     this.termsMatched = new Uint16Array(documents.length);
     this.matchedFields = new Uint32Array(documents.length);
@@ -97,7 +114,8 @@ export class DescriptionIndex {
         this.add(term, termId, boost, query.boosts, counted);
         const distance = query.fuzzy?.(term);
         if (distance) {
-          for (const [near, away] of this.near(term, distance, this.bitsOf(query.boosts))) this.add(near, termId, (boost * fuzzyWeight * near.length) / (near.length + away), query.boosts, counted);
+          for (const [near, away] of this.near(term, distance, this.bitsOf(query.boosts)))
+            this.add(near, termId, (boost * fuzzyWeight * near.length) / (near.length + away), query.boosts, counted);
         }
       }
     }
@@ -115,7 +133,13 @@ export class DescriptionIndex {
     return hits.sort((a, b) => b.score - a.score);
   }
 
-  private add(term: string, termId: number, weight: number, boosts: Readonly<Record<string, number>>, counted: Set<number>): void {
+  private add(
+    term: string,
+    termId: number,
+    weight: number,
+    boosts: Readonly<Record<string, number>>,
+    counted: Set<number>,
+  ): void {
     const { scores, termsMatched, matchedFields, touched } = this;
     const documentCount = scores.length;
     for (const name in boosts) {
@@ -165,7 +189,7 @@ export class DescriptionIndex {
 /** The letters a term has, one bit each (digits and anything else share the last). */
 function lettersOf(term: string): number {
   let letters = 0;
-  for (let at = 0; at < term.length; at += 1) letters |= 1 << Math.min(term.charCodeAt(at) - 97 >>> 0, 26);
+  for (let at = 0; at < term.length; at += 1) letters |= 1 << Math.min((term.charCodeAt(at) - 97) >>> 0, 26);
   return letters;
 }
 

@@ -2,12 +2,18 @@ import type { RateLimitClass } from '../../operations/define.js';
 import { chargeMethodOf } from '../../operations/define.js';
 import { audienceWorkflowStep, type CatalogEntry, type FieldDescription } from './catalog.js';
 
-function fieldAtAGlance({ description: _description, ...field }: FieldDescription): Omit<FieldDescription, 'description'> {
+function fieldAtAGlance({
+  description: _description,
+  ...field
+}: FieldDescription): Omit<FieldDescription, 'description'> {
   return field;
 }
 
 /** get_endpoint_details_full: everything an agent needs to call one operation correctly. */
-export function endpointDetails(entry: CatalogEntry, rateLimits: Record<RateLimitClass, number>): Record<string, unknown> {
+export function endpointDetails(
+  entry: CatalogEntry,
+  rateLimits: Record<RateLimitClass, number>,
+): Record<string, unknown> {
   const { operation } = entry;
   const confirmation =
     operation.confirmation === 'always'
@@ -28,10 +34,12 @@ export function endpointDetails(entry: CatalogEntry, rateLimits: Record<RateLimi
       path: operation.path,
       aliasPaths: operation.aliasPaths ?? [],
       pathParameters: entry.pathParameters,
-      apiKeyLocation: ['POST', 'PATCH', 'PUT'].includes(operation.method) ? 'JSON body field apiKey' : 'query string parameter apiKey',
+      apiKeyLocation: ['POST', 'PATCH', 'PUT'].includes(operation.method)
+        ? 'JSON body field apiKey'
+        : 'query string parameter apiKey',
     },
     authentication:
-      'Through MCP the gateway adds your account\'s credential (from the x-api-key header, or the OAuth token on /mcp/v3); do not put apiKey in the payload. ' +
+      "Through MCP the gateway adds your account's credential (from the x-api-key header, or the OAuth token on /mcp/v3); do not put apiKey in the payload. " +
       'Called directly, the REST API takes apiKey in the JSON body for POST/PATCH/PUT and in the query string for GET/DELETE.',
     callWith: `call_operation {"operationId": "${operation.operationId}", "payload": {...fields below}}`,
     // Each field's meaning is in inputSchema; these lists say what to send at a glance.
@@ -39,7 +47,8 @@ export function endpointDetails(entry: CatalogEntry, rateLimits: Record<RateLimi
     optionalFields: entry.fields.filter((f) => !f.required).map(fieldAtAGlance),
     inputSchema: entry.inputSchema,
     outputSchema: entry.outputSchema,
-    responseEnvelope: '{ output: <outputSchema>, chargeInfo: { method: free | charged-now | charging-later, creditsCharged?, message? } }',
+    responseEnvelope:
+      '{ output: <outputSchema>, chargeInfo: { method: free | charged-now | charging-later, creditsCharged?, message? } }',
     rateLimit: {
       class: operation.rateLimitClass,
       requestsPerMinute: rateLimits[operation.rateLimitClass],

@@ -65,10 +65,22 @@ export class ExampleIndex {
     this.termsMatched = new Uint16Array(examples.length);
     this.touched = new Uint32Array(examples.length);
     const read = examples.map((example) => readExample(example.query));
-    this.text = fieldOf(read.map((example) => example.words), (token) => (stopWords.has(token) ? null : stem(token)));
-    this.concepts = fieldOf(read.map((example) => example.concepts), (token) => token);
-    this.model = wordModelOf(read.map((example) => example.features), this.expected);
-    this.classifier = classifierOf(read.map((example) => example.features), this.expected);
+    this.text = fieldOf(
+      read.map((example) => example.words),
+      (token) => (stopWords.has(token) ? null : stem(token)),
+    );
+    this.concepts = fieldOf(
+      read.map((example) => example.concepts),
+      (token) => token,
+    );
+    this.model = wordModelOf(
+      read.map((example) => example.features),
+      this.expected,
+    );
+    this.classifier = classifierOf(
+      read.map((example) => example.features),
+      this.expected,
+    );
   }
 
   /**
@@ -83,7 +95,9 @@ export class ExampleIndex {
     const logits = Float64Array.from(bias);
     for (const feature of this.featuresOfQuery(text, concepts)) {
       const row = weights.get(feature);
-      if (row) for (let operation = 0; operation < operations.length; operation += 1) logits[operation] = (logits[operation] as number) + (row[operation] as number);
+      if (row)
+        for (let operation = 0; operation < operations.length; operation += 1)
+          logits[operation] = (logits[operation] as number) + (row[operation] as number);
     }
     softmaxInPlace(logits);
     return new Map(operations.map((operationId, operation) => [operationId, logits[operation] as number]));
@@ -105,9 +119,13 @@ export class ExampleIndex {
     sums.set(this.model.allAbsent);
     for (const feature of features) {
       const absent = logAbsent.get(feature);
-      if (absent) for (let operation = 0; operation < operations.length; operation += 1) sums[operation] = (sums[operation] as number) - (absent[operation] as number);
+      if (absent)
+        for (let operation = 0; operation < operations.length; operation += 1)
+          sums[operation] = (sums[operation] as number) - (absent[operation] as number);
       const row = logProbabilities.get(feature);
-      if (row) for (let operation = 0; operation < operations.length; operation += 1) sums[operation] = (sums[operation] as number) + (row[operation] as number);
+      if (row)
+        for (let operation = 0; operation < operations.length; operation += 1)
+          sums[operation] = (sums[operation] as number) + (row[operation] as number);
     }
     softmaxInPlace(sums, temperature);
     return new Map(operations.map((operationId, operation) => [operationId, sums[operation] as number]));
@@ -115,7 +133,8 @@ export class ExampleIndex {
 
   /** A query's features, kept for the next call: a search asks both models about the same query, one after the other. */
   private featuresOfQuery(text: string, concepts: ReadonlySet<string>): Set<string> {
-    if (this.lastQuery?.text !== text || this.lastQuery.concepts !== concepts) this.lastQuery = { text, concepts, features: featuresOf(text, [...concepts]) };
+    if (this.lastQuery?.text !== text || this.lastQuery.concepts !== concepts)
+      this.lastQuery = { text, concepts, features: featuresOf(text, [...concepts]) };
     return this.lastQuery.features;
   }
 
@@ -124,7 +143,9 @@ export class ExampleIndex {
     // Only the examples that share a term with the query are visited: scoring, then clearing, all of them cost more than the rest.
     const { scores, termsMatched, touched } = this;
     this.touchedCount = 0;
-    const queryTerms = exampleWords(text).map((token) => (stopWords.has(token) ? null : stem(token))).filter((term): term is string => term !== null);
+    const queryTerms = exampleWords(text)
+      .map((token) => (stopWords.has(token) ? null : stem(token)))
+      .filter((term): term is string => term !== null);
     this.score(this.text, queryTerms);
     this.score(this.concepts, [...concepts]);
 
@@ -153,7 +174,8 @@ export class ExampleIndex {
     }
     const best = ranked[0]?.score ?? 1;
     const votes = new Map<string, number>();
-    for (const [operationId, [first = 0, second = 0]] of nearestScores) votes.set(operationId, (first + secondVote * second) / best);
+    for (const [operationId, [first = 0, second = 0]] of nearestScores)
+      votes.set(operationId, (first + secondVote * second) / best);
     return votes;
   }
 
@@ -264,7 +286,9 @@ interface WordModel {
  * words, "my list", is its concept and not its words), each pair of neighbouring words, and its concepts.
  */
 function featuresOf(text: string, concepts: readonly string[]): Set<string> {
-  const stems = wordsOutsideAudienceNames(text).filter((word) => !isNumber(word) && !stopWords.has(word)).map(stem);
+  const stems = wordsOutsideAudienceNames(text)
+    .filter((word) => !isNumber(word) && !stopWords.has(word))
+    .map(stem);
   const features = new Set(stems.map((word) => `w:${word}`));
   for (let at = 1; at < stems.length; at += 1) features.add(`p:${stems[at - 1]} ${stems[at]}`);
   for (const concept of concepts) features.add(`c:${concept}`);
@@ -290,10 +314,18 @@ function wordModelOf(featuresOfExamples: Set<string>[], expected: string[]): Wor
   const logAbsent = new Map<string, Float64Array>();
   for (const [feature, row] of counts) {
     // Laplace's rule: an act none of an operation's phrasings asks for is still not ruled out for it.
-    if (feature.startsWith('c:a_')) logAbsent.set(feature, row.map((count, operation) => Math.log(1 - (count + 1) / ((documents[operation] as number) + 2))));
+    if (feature.startsWith('c:a_'))
+      logAbsent.set(
+        feature,
+        row.map((count, operation) => Math.log(1 - (count + 1) / ((documents[operation] as number) + 2))),
+      );
   }
   // log((count + k) / (total + k·V)), with the denominators' logs taken once: most counts are 0 (a feature of a few operations).
-  const smoothedBy = (k: number) => ({ k, unseen: Math.log(k), denominators: Float64Array.from(totals, (total) => Math.log(total + k * counts.size)) });
+  const smoothedBy = (k: number) => ({
+    k,
+    unseen: Math.log(k),
+    denominators: Float64Array.from(totals, (total) => Math.log(total + k * counts.size)),
+  });
   const words = smoothedBy(smoothing);
   const pairs = smoothedBy(pairSmoothing);
   const logProbabilities = new Map<string, Float64Array>();
@@ -307,7 +339,9 @@ function wordModelOf(featuresOfExamples: Set<string>[], expected: string[]): Wor
     logProbabilities.set(feature, logs);
   }
   const allAbsent = new Float64Array(operations.length);
-  for (const row of logAbsent.values()) for (let operation = 0; operation < operations.length; operation += 1) allAbsent[operation] = (allAbsent[operation] as number) + (row[operation] as number);
+  for (const row of logAbsent.values())
+    for (let operation = 0; operation < operations.length; operation += 1)
+      allAbsent[operation] = (allAbsent[operation] as number) + (row[operation] as number);
   return { operations, logProbabilities, logAbsent, allAbsent };
 }
 
@@ -377,7 +411,9 @@ function classifierOf(featuresOfExamples: Set<string>[], expected: string[]): Cl
     for (const at of order) {
       const { offsets, label } = examples[at] as (typeof examples)[number];
       logits.set(bias);
-      for (const offset of offsets) for (let operation = 0; operation < count; operation += 1) logits[operation] = (logits[operation] as number) + (table[offset + operation] as number);
+      for (const offset of offsets)
+        for (let operation = 0; operation < count; operation += 1)
+          logits[operation] = (logits[operation] as number) + (table[offset + operation] as number);
       softmaxInPlace(logits);
       for (let operation = 0; operation < count; operation += 1) {
         const gradient = (logits[operation] as number) - (operation === label ? 1 : 0);
@@ -397,4 +433,3 @@ function classifierOf(featuresOfExamples: Set<string>[], expected: string[]): Cl
   for (const [feature, index] of featureIndex) weights.set(feature, table.subarray(index * count, (index + 1) * count));
   return { operations, weights, bias };
 }
-

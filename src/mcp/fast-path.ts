@@ -109,7 +109,8 @@ export function envelopeAccepted(meta: Record<string, unknown>): boolean {
     mcpNameHeader: 'probe',
     body: { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'probe', arguments: {}, _meta: meta } },
   });
-  const accepted = route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === modernRevision;
+  const accepted =
+    route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === modernRevision;
   if (key.length > maxRememberedEnvelopeChars) return accepted;
   if (envelopeVerdicts.size >= envelopeVerdictLimit) envelopeVerdicts.clear();
   envelopeVerdicts.set(key, accepted);
@@ -136,12 +137,14 @@ function directCall(req: IncomingMessage, body: unknown, tools: ReadonlyMap<stri
     // No envelope claim: the SDK serves it as 2025-era traffic unless a header names another
     // revision (its classifier's "no-claim" rule; a test holds the two together). Deciding this
     // here spares the classifier's schema checks on every legacy call.
-    if (protocolVersionHeader !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersionHeader)) return null;
+    if (protocolVersionHeader !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersionHeader))
+      return null;
     if (mcpMethodHeader !== undefined || mcpNameHeader !== undefined) return null;
     era = 'legacy';
   } else {
     // The SDK requires the standard headers to be present and to agree with the body.
-    if (protocolVersionHeader !== modernRevision || mcpMethodHeader !== 'tools/call' || mcpNameHeader !== params.name) return null;
+    if (protocolVersionHeader !== modernRevision || mcpMethodHeader !== 'tools/call' || mcpNameHeader !== params.name)
+      return null;
     if (!envelopeAccepted(meta)) return null;
     era = 'modern';
     clientCapabilities = meta[CLIENT_CAPABILITIES_META_KEY];
@@ -155,7 +158,8 @@ function wireResult(era: Era, result: CallToolResult, serverInfo: Implementation
   const stamped: Record<string, unknown> = { ...result, resultType: 'complete' };
   const meta = result._meta;
   if (meta === undefined) stamped._meta = { [SERVER_INFO_META_KEY]: serverInfo };
-  else if (isPlainObject(meta) && meta[SERVER_INFO_META_KEY] === undefined) stamped._meta = { ...meta, [SERVER_INFO_META_KEY]: serverInfo };
+  else if (isPlainObject(meta) && meta[SERVER_INFO_META_KEY] === undefined)
+    stamped._meta = { ...meta, [SERVER_INFO_META_KEY]: serverInfo };
   return stamped;
 }
 
@@ -163,7 +167,8 @@ function wireResult(era: Era, result: CallToolResult, serverInfo: Implementation
 function answerJson(call: DirectCall, result: CallToolResult, serverInfo: Implementation): string {
   const wire = wireResult(call.era, result, serverInfo);
   const structuredJson = structuredJsonOf(result);
-  if (structuredJson === undefined || wire.structuredContent === undefined) return JSON.stringify({ result: wire, jsonrpc: '2.0', id: call.id });
+  if (structuredJson === undefined || wire.structuredContent === undefined)
+    return JSON.stringify({ result: wire, jsonrpc: '2.0', id: call.id });
   const { structuredContent: _spliced, ...rest } = wire;
   const head = JSON.stringify(rest);
   return `{"result":${head.slice(0, -1)},"structuredContent":${structuredJson}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
@@ -222,7 +227,11 @@ export async function bufferedBody(req: IncomingMessage, res: ServerResponse): P
     }
   }
   if (tooLarge) {
-    sendRefusal(res, { status: 413, code: 'payload_too_large', message: `The request body is larger than ${maxMcpBodyBytes} bytes.` });
+    sendRefusal(res, {
+      status: 413,
+      code: 'payload_too_large',
+      message: `The request body is larger than ${maxMcpBodyBytes} bytes.`,
+    });
     return 'answered';
   }
   const body = Buffer.concat(chunks);
@@ -237,7 +246,12 @@ export async function bufferedBody(req: IncomingMessage, res: ServerResponse): P
 export function replayedRequest<R extends IncomingMessage>(req: R): R {
   const body = readBodies.get(req);
   if (!body) return req;
-  return Object.assign(Readable.from([body]), { method: req.method, url: req.url, headers: req.headers, auth: (req as { auth?: AuthInfo }).auth }) as unknown as R;
+  return Object.assign(Readable.from([body]), {
+    method: req.method,
+    url: req.url,
+    headers: req.headers,
+    auth: (req as { auth?: AuthInfo }).auth,
+  }) as unknown as R;
 }
 
 /** One MCP surface as the direct path sees it. */
@@ -301,7 +315,12 @@ export function directPath(options: DirectPathOptions, express: (req: IncomingMe
     });
   };
 
-  async function answer(req: IncomingMessage, res: ServerResponse, surface: DirectSurface, length: number): Promise<void> {
+  async function answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    surface: DirectSurface,
+    length: number,
+  ): Promise<void> {
     const started = process.hrtime.bigint();
     const requestId = requestIdOf(req);
     const auth = await surface.authenticate(req, requestId);
@@ -333,7 +352,10 @@ export function directPath(options: DirectPathOptions, express: (req: IncomingMe
       result = answered.result;
     } catch (error) {
       // As the SDK does with a tool that throws: the message becomes a tool error.
-      result = { content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true };
+      result = {
+        content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }],
+        isError: true,
+      };
     }
     const cors = corsHeaders?.(header(req, 'origin'));
     if (cors) for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);

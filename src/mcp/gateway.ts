@@ -66,8 +66,7 @@ export interface ConfirmState {
 }
 
 export type GatewayAnswer =
-  | { kind: 'result'; result: CallToolResult }
-  | { kind: 'ask'; message: string; state: ConfirmState };
+  { kind: 'result'; result: CallToolResult } | { kind: 'ask'; message: string; state: ConfirmState };
 
 export interface CallArguments {
   operationId: string;
@@ -119,7 +118,9 @@ export function estimatorOf(operation: AnyOperation): AnyOperation | null {
  */
 export function forwardKey(caller: Caller, operationId: string, fields: Record<string, unknown>): string {
   const request = caller.requestId ?? randomUUID();
-  const digest = createHash('sha256').update(`${caller.principal.accountId}\n${request}\n${operationId}\n${canonicalJson(fields)}`).digest('base64url');
+  const digest = createHash('sha256')
+    .update(`${caller.principal.accountId}\n${request}\n${operationId}\n${canonicalJson(fields)}`)
+    .digest('base64url');
   return `mcp-${digest}`;
 }
 
@@ -131,7 +132,15 @@ export class Gateway {
     if (!entry) return { kind: 'result', result: unknownOperation(args.operationId) };
     if (args.resultId !== undefined) {
       const stored = await this.deps.stored.load(caller.principal.accountId, args.resultId);
-      return result(storedSliceResult(entry.operation, args.resultId, stored, args.offset ?? 0, this.deps.config.MCP_RESPONSE_TOKEN_BUDGET));
+      return result(
+        storedSliceResult(
+          entry.operation,
+          args.resultId,
+          stored,
+          args.offset ?? 0,
+          this.deps.config.MCP_RESPONSE_TOKEN_BUDGET,
+        ),
+      );
     }
     const { operation } = entry;
 
@@ -145,13 +154,20 @@ export class Gateway {
     const unreadable = unreadableValues(fields);
     if (!parsed.success || unreadable.length) {
       // What the REST API would refuse, refused before a user is asked to confirm a call that cannot run.
-      return result(invalidPayload(operation, [...unreadable, ...(parsed.success ? [] : describeIssues(parsed.error))]));
+      return result(
+        invalidPayload(operation, [...unreadable, ...(parsed.success ? [] : describeIssues(parsed.error))]),
+      );
     }
     const input = parsed.data as Record<string, unknown>;
     const hash = payloadHash(operation.operationId, input);
 
     if (operation.pollIntervalSeconds) {
-      const cached = await this.deps.polls.fresh(caller.principal.accountId, operation.operationId, canonicalJson(input), operation.pollIntervalSeconds);
+      const cached = await this.deps.polls.fresh(
+        caller.principal.accountId,
+        operation.operationId,
+        canonicalJson(input),
+        operation.pollIntervalSeconds,
+      );
       if (cached) return result(fromPollCache(operation, cached.answer as Envelope, cached.ageSeconds));
     }
 
@@ -169,7 +185,9 @@ export class Gateway {
     // audience's caps) is confirmed like one over the threshold: its worst case may well be.
     const unknownCost = cost.credits === null && operation.credits.charged !== 'free';
     const needsConfirmation =
-      operation.confirmation === 'always' || unknownCost || (cost.credits ?? 0) > this.deps.config.CONFIRM_ABOVE_CREDITS;
+      operation.confirmation === 'always' ||
+      unknownCost ||
+      (cost.credits ?? 0) > this.deps.config.CONFIRM_ABOVE_CREDITS;
     if (needsConfirmation) {
       if (confirmationToken !== undefined) {
         const redeemed = await this.deps.tokens.redeem(confirmationToken, {
@@ -181,9 +199,14 @@ export class Gateway {
         redeemedToken = redeemed.tokenId;
       } else if (channel.kind === 'elicitation') {
         // A refusal needs no proof; an acceptance counts only for the exact call that was asked about.
-        if (channel.answer === 'decline' || channel.answer === 'cancel') return result(declined(operation, cost, channel.answer));
+        if (channel.answer === 'decline' || channel.answer === 'cancel')
+          return result(declined(operation, cost, channel.answer));
         if (channel.answer !== 'accept' || channel.confirmedHash !== hash) {
-          return { kind: 'ask', message: confirmationQuestion(operation, cost, balance), state: { h: hash, c: cost.credits ?? 0 } };
+          return {
+            kind: 'ask',
+            message: confirmationQuestion(operation, cost, balance),
+            state: { h: hash, c: cost.credits ?? 0 },
+          };
         }
       } else {
         const minted = await this.deps.tokens.mint({
@@ -233,12 +256,15 @@ export class Gateway {
     if (worstCase !== null) return { credits: worstCase, time: null };
     const estimator = estimatorOf(operation);
     if (!estimator) return { credits: null, time: null };
-    const estimatorFields = Object.fromEntries(Object.entries(fields).filter(([name]) => name in estimator.input.shape));
+    const estimatorFields = Object.fromEntries(
+      Object.entries(fields).filter(([name]) => name in estimator.input.shape),
+    );
     const answer = await this.forward(estimator, estimatorFields, caller);
     if (answer.status < 200 || answer.status >= 300) {
       const refusal = restError(estimator, answer);
       const text = refusal.content[0];
-      if (text?.type === 'text') text.text = `Could not price ${operation.operationId} with ${estimator.operationId} (nothing was run or charged). ${text.text}`;
+      if (text?.type === 'text')
+        text.text = `Could not price ${operation.operationId} with ${estimator.operationId} (nothing was run or charged). ${text.text}`;
       return { refusal };
     }
     const estimate = ((answer.body as Envelope).output ?? {}) as Record<string, unknown>;
@@ -259,7 +285,12 @@ export class Gateway {
     });
   }
 
-  private async success(entry: CatalogEntry, input: Record<string, unknown>, answer: RestAnswer, caller: Caller): Promise<CallToolResult> {
+  private async success(
+    entry: CatalogEntry,
+    input: Record<string, unknown>,
+    answer: RestAnswer,
+    caller: Caller,
+  ): Promise<CallToolResult> {
     const { operation } = entry;
     const body = answer.body as Envelope;
     const accountId = caller.principal.accountId;
@@ -267,24 +298,35 @@ export class Gateway {
     const charged = chargeInfo.creditsCharged ?? 0;
     const balance = charged > 0 ? this.deps.balances.charged(accountId, charged) : this.deps.balances.peek(accountId);
     if (!operation.readOnly) await this.deps.polls.forgetAccount(accountId);
-    if (operation.pollIntervalSeconds) await this.deps.polls.remember(accountId, operation.operationId, canonicalJson(input), body);
+    if (operation.pollIntervalSeconds)
+      await this.deps.polls.remember(accountId, operation.operationId, canonicalJson(input), body);
 
     const warnings: string[] = [];
     if (balance !== null && balance < this.deps.config.LOW_BALANCE_WARNING_CREDITS) {
-      warnings.push(`Low balance: about ${balance} credits left (warning below ${this.deps.config.LOW_BALANCE_WARNING_CREDITS}). Check getCreditBalance before large jobs.`);
+      warnings.push(
+        `Low balance: about ${balance} credits left (warning below ${this.deps.config.LOW_BALANCE_WARNING_CREDITS}). Check getCreditBalance before large jobs.`,
+      );
     }
     const structured: Envelope = { ...body };
     if (operation.pollIntervalSeconds) {
-      structured.polling = { nextPollAfterSeconds: operation.pollIntervalSeconds, servedFromCache: false, intervalSeconds: operation.pollIntervalSeconds };
+      structured.polling = {
+        nextPollAfterSeconds: operation.pollIntervalSeconds,
+        servedFromCache: false,
+        intervalSeconds: operation.pollIntervalSeconds,
+      };
     }
     if (warnings.length) structured.warnings = warnings;
 
     const lines = [summaryLine(operation, body)];
-    if (operation.pollIntervalSeconds) lines.push(`Poll again in ${operation.pollIntervalSeconds} s at the earliest, only while the job is still running.`);
+    if (operation.pollIntervalSeconds)
+      lines.push(
+        `Poll again in ${operation.pollIntervalSeconds} s at the earliest, only while the job is still running.`,
+      );
     lines.push(...warnings);
 
     // A page passed on as it came is serialised once, by the REST API.
-    const structuredJson = answer.json !== null && !structured.polling && !structured.warnings ? answer.json : JSON.stringify(structured);
+    const structuredJson =
+      answer.json !== null && !structured.polling && !structured.warnings ? answer.json : JSON.stringify(structured);
     const budget = this.deps.config.MCP_RESPONSE_TOKEN_BUDGET;
     if (estimateTokens(structuredJson) <= budget) return toolResult(lines.join(' '), structured, false, structuredJson);
     const stored = await this.deps.stored.store(accountId, operation.operationId, body);

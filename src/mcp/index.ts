@@ -2,11 +2,23 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHmac } from 'node:crypto';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, createRequestStateCodec, type AuthInfo, type RequestStateCodec } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  createRequestStateCodec,
+  type AuthInfo,
+  type RequestStateCodec,
+} from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type express from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { bearerAuth, bearerPermits, bearerTokenOf, protectedResourceMetadata, protectedResourceMetadataPath, requireBearer } from '../auth/bearer.js';
+import {
+  bearerAuth,
+  bearerPermits,
+  bearerTokenOf,
+  protectedResourceMetadata,
+  protectedResourceMetadataPath,
+  requireBearer,
+} from '../auth/bearer.js';
 import { mcpCors, mcpCorsHeaders } from '../auth/cors.js';
 import { quoted, sendRefusal } from '../auth/mcp-errors.js';
 import { rateLimitsPerMinute } from '../config.js';
@@ -59,7 +71,9 @@ export function allowedOrigins(context: AppContext): string[] {
   const publicHost = hostnameOf(context.publicUrl);
   if (publicHost) origins.add(publicHost);
   for (const origin of [...(context.config.ALLOWED_ORIGINS ?? []), ...(context.config.CORS_ORIGINS ?? [])]) {
-    origins.add(origin.includes('://') && !origin.endsWith('://*') ? (hostnameOf(origin) ?? origin) : origin.toLowerCase());
+    origins.add(
+      origin.includes('://') && !origin.endsWith('://*') ? (hostnameOf(origin) ?? origin) : origin.toLowerCase(),
+    );
   }
   return [...origins];
 }
@@ -151,11 +165,20 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
  * Mounts the MCP surfaces (/mcp, /mcp/v2, /mcp/v3) on the app, and returns the process's request
  * listener: the direct path (fast-path.ts) in front of the app.
  */
-export function mountMcp(app: express.Express, context: AppContext, reporting: { metrics?: MetricsRecorder | null } = {}): (behind: RequestListener) => RequestListener {
+export function mountMcp(
+  app: express.Express,
+  context: AppContext,
+  reporting: { metrics?: MetricsRecorder | null } = {},
+): (behind: RequestListener) => RequestListener {
   const { config } = context;
   const signingKey = once(() => loadSigningKey(context.db.pool, config));
   // One secret, two uses: derive a key for each so that neither kind of signature passes as the other.
-  const derived = (purpose: string) => once(async () => createHmac('sha256', await signingKey()).update(purpose).digest());
+  const derived = (purpose: string) =>
+    once(async () =>
+      createHmac('sha256', await signingKey())
+        .update(purpose)
+        .digest(),
+    );
   const tokenKey = derived('mcp confirmation token');
   const stateKey = derived('mcp request state');
 
@@ -168,15 +191,20 @@ export function mountMcp(app: express.Express, context: AppContext, reporting: {
     stored: new StoredResults(context.db.pool),
     log: context.log.child({ part: 'mcp' }),
   });
-  const confirmationCodec = once(
-    async (): Promise<RequestStateCodec<ConfirmState>> =>
-      createRequestStateCodec<ConfirmState>({
-        key: await stateKey(),
-        ttlSeconds: confirmationTtlSeconds,
-        bind: (ctx) => String(callerOf(ctx.http?.authInfo).principal.accountId),
-      }),
+  const confirmationCodec = once(async (): Promise<RequestStateCodec<ConfirmState>> =>
+    createRequestStateCodec<ConfirmState>({
+      key: await stateKey(),
+      ttlSeconds: confirmationTtlSeconds,
+      bind: (ctx) => String(callerOf(ctx.http?.authInfo).principal.accountId),
+    }),
   );
-  const deps = { gateway, rateLimits: rateLimitsPerMinute(config), confirmationCodec, name: serverName, version: mcpServerVersion };
+  const deps = {
+    gateway,
+    rateLimits: rateLimitsPerMinute(config),
+    confirmationCodec,
+    name: serverName,
+    version: mcpServerVersion,
+  };
   const log = context.log.child({ part: 'mcp' });
   const tables: Record<Surface, ReadonlyMap<string, McpTool>> = {
     default: toolTable(deps, 'default'),
@@ -202,7 +230,10 @@ export function mountMcp(app: express.Express, context: AppContext, reporting: {
           reported.done = true;
           for (const error of reported.errors) {
             if (res.statusCode >= 400 && res.statusCode < 500) {
-              log.info({ surface, requestId: res.locals.requestId, status: res.statusCode, reason: error.message }, 'mcp request refused');
+              log.info(
+                { surface, requestId: res.locals.requestId, status: res.statusCode, reason: error.message },
+                'mcp request refused',
+              );
             } else log.warn({ err: error, surface, requestId: res.locals.requestId }, 'mcp request error');
           }
         })
@@ -231,7 +262,8 @@ export function mountMcp(app: express.Express, context: AppContext, reporting: {
   for (const path of ['', '/mcp', '/mcp/v2']) app.get(protectedResourceMetadataPath(path), signpost);
   app.get(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/authorize'], signpost);
   app.post(['/register', '/token'], signpost);
-  const bodyForScope = async (req: Request, res: Response): Promise<Buffer | null | 'answered'> => bufferedBody(req, res);
+  const bodyForScope = async (req: Request, res: Response): Promise<Buffer | null | 'answered'> =>
+    bufferedBody(req, res);
   app.all('/mcp/v3', ...validation, requireBearer(context, '/mcp/v3', bodyForScope), handlerFor('oauth'));
 
   const byApiKey = (surface: Surface): DirectSurface => ({
@@ -252,7 +284,11 @@ export function mountMcp(app: express.Express, context: AppContext, reporting: {
   const direct = {
     context,
     serverInfo: { name: serverName, version: mcpServerVersion },
-    surfaces: new Map([['/mcp', byApiKey('default')], ['/mcp/v2', byApiKey('full')], ['/mcp/v3', byBearer]]),
+    surfaces: new Map([
+      ['/mcp', byApiKey('default')],
+      ['/mcp/v2', byApiKey('full')],
+      ['/mcp/v3', byBearer],
+    ]),
     allowedHosts: hosts,
     allowedOrigins: origins,
     corsHeaders: (origin: string | undefined) => mcpCorsHeaders(config, origin),

@@ -51,9 +51,20 @@ export function confirmationQuestion(operation: AnyOperation, cost: CostEstimate
   if (cost.credits === null) {
     return `${operation.title} charges ${operation.credits.rule.replace(/\.$/, '')}; the total cannot be known before it runs. ${operation.credits.example}${left} Proceed?`;
   }
-  const when = operation.credits.charged === 'upfront' ? ' charged upfront' : operation.credits.charged === 'later' ? ' charged as the work completes' : '';
-  const time = cost.time ? ` It takes ${/^about /.test(cost.time) ? cost.time : `about ${cost.time}`}.` : operation.credits.charged === 'later' ? '' : ' It runs at once.';
-  const basis = cost.estimatedBy ? ` (from ${cost.estimatedBy} with the same values)` : ' (worst case for this payload)';
+  const when =
+    operation.credits.charged === 'upfront'
+      ? ' charged upfront'
+      : operation.credits.charged === 'later'
+        ? ' charged as the work completes'
+        : '';
+  const time = cost.time
+    ? ` It takes ${/^about /.test(cost.time) ? cost.time : `about ${cost.time}`}.`
+    : operation.credits.charged === 'later'
+      ? ''
+      : ' It runs at once.';
+  const basis = cost.estimatedBy
+    ? ` (from ${cost.estimatedBy} with the same values)`
+    : ' (worst case for this payload)';
   return `${operation.title} costs up to ${cost.credits} credits${when}${basis}.${time}${left} Proceed?`;
 }
 
@@ -72,7 +83,10 @@ export function insufficientCredits(operation: AnyOperation, cost: CostEstimate,
   });
 }
 
-export function tokenRefused(operation: AnyOperation, reason: 'malformed' | 'mismatch' | 'expired' | 'used'): CallToolResult {
+export function tokenRefused(
+  operation: AnyOperation,
+  reason: 'malformed' | 'mismatch' | 'expired' | 'used',
+): CallToolResult {
   const messages = {
     malformed: 'The confirmationToken is not one this service issued.',
     mismatch: `The confirmationToken was issued for a different payload, operation or account than this ${operation.operationId} call; any change to the payload needs a new confirmation.`,
@@ -100,7 +114,8 @@ const nextSteps: Record<string, string> = {
     'Read the current status (getAudienceStatus); if BUILDING, poll about every 30 s; if FAILED, or to change filters after a build, create a new audience.',
   cursor_mismatch: 'Send the same searchParams as the page the cursor came from, or start again without a cursor.',
   unauthorized: 'The API key was refused; check the x-api-key header.',
-  insufficient_credits: 'Check getCreditBalance; lower pageSize or the number of records, or add credits. Nothing was charged.',
+  insufficient_credits:
+    'Check getCreditBalance; lower pageSize or the number of records, or add credits. Nothing was charged.',
   not_found: 'Check the identifier; resources of other accounts are not visible to this key.',
   quota_exceeded: 'The quota for this period is used up; wait for the next period or lower the request.',
   payload_too_large: 'Send a smaller payload.',
@@ -110,8 +125,13 @@ const nextSteps: Record<string, string> = {
 export function restError(operation: AnyOperation, answer: RestAnswer): CallToolResult {
   const body = answer.body as { error?: { code?: string; message?: string; details?: unknown } } | null;
   const code = body?.error?.code ?? (answer.status >= 500 ? 'upstream_unavailable' : `http_${answer.status}`);
-  const message = body?.error?.message ?? (typeof answer.body === 'string' ? answer.body.slice(0, 300) : `HTTP ${answer.status}`);
-  let nextStep = nextSteps[code] ?? (answer.status >= 500 ? 'A temporary failure of the service: retry in a minute; nothing was charged.' : 'Read the message and adjust the call.');
+  const message =
+    body?.error?.message ?? (typeof answer.body === 'string' ? answer.body.slice(0, 300) : `HTTP ${answer.status}`);
+  let nextStep =
+    nextSteps[code] ??
+    (answer.status >= 500
+      ? 'A temporary failure of the service: retry in a minute; nothing was charged.'
+      : 'Read the message and adjust the call.');
   const retryAfterSeconds = answer.retryAfterSeconds ?? undefined;
   if (code === 'rate_limited' || answer.status === 429) {
     const wait = retryAfterSeconds ?? 60;
@@ -158,7 +178,15 @@ export function confirmationRequired(
 export function fromPollCache(operation: AnyOperation, answer: Envelope, ageSeconds: number): CallToolResult {
   const interval = operation.pollIntervalSeconds ?? 0;
   const wait = Math.max(1, Math.ceil(interval - ageSeconds));
-  const structured = { ...answer, polling: { nextPollAfterSeconds: wait, servedFromCache: true, ageSeconds: Math.floor(ageSeconds), intervalSeconds: interval } };
+  const structured = {
+    ...answer,
+    polling: {
+      nextPollAfterSeconds: wait,
+      servedFromCache: true,
+      ageSeconds: Math.floor(ageSeconds),
+      intervalSeconds: interval,
+    },
+  };
   return toolResult(
     `${operation.operationId}: answered from the gateway's cache without asking the service: the last poll was ${Math.floor(ageSeconds)} s ago ` +
       `and this status is polled every ${interval} s. Poll again in ${wait} s, not sooner.`,
@@ -169,7 +197,10 @@ export function fromPollCache(operation: AnyOperation, answer: Envelope, ageSeco
 export function invalidPayload(operation: AnyOperation, issues: { field: string; message: string }[]): CallToolResult {
   return toolError({
     code: 'invalid_request',
-    message: `Invalid payload for ${operation.operationId}: ${issues.slice(0, 5).map((i) => `${i.field}: ${i.message}`).join('; ')}.`,
+    message: `Invalid payload for ${operation.operationId}: ${issues
+      .slice(0, 5)
+      .map((i) => `${i.field}: ${i.message}`)
+      .join('; ')}.`,
     details: { issues },
     nextStep: `Fix the named fields and call again; nothing was sent or charged. get_endpoint_details_full lists the fields of ${operation.operationId}.`,
   });
@@ -178,7 +209,7 @@ export function invalidPayload(operation: AnyOperation, issues: { field: string;
 export function payloadNotAnObject(operation: AnyOperation): CallToolResult {
   return toolError({
     code: 'invalid_request',
-    message: 'payload must be a JSON object of the operation\'s fields.',
+    message: "payload must be a JSON object of the operation's fields.",
     nextStep: `See get_endpoint_details_full for ${operation.operationId}.`,
   });
 }

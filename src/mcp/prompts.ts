@@ -39,7 +39,9 @@ export function audienceWorkflowText(goal: string | undefined): string {
   const steps = audienceWorkflow.map((ids, index) => {
     const described = ids.map((id) => {
       const entry = catalog.get(id) as CatalogEntry;
-      const poll = entry.operation.pollIntervalSeconds ? ` Poll every ${entry.operation.pollIntervalSeconds} s, never faster.` : '';
+      const poll = entry.operation.pollIntervalSeconds
+        ? ` Poll every ${entry.operation.pollIntervalSeconds} s, never faster.`
+        : '';
       return `${id} (${entry.operation.method} ${entry.operation.path}): ${entry.operation.summary} Credits: ${entry.operation.credits.rule}${poll}`;
     });
     return `${index + 1}. ${described.join('\n   or ')}`;
@@ -61,11 +63,17 @@ export function registerPrompts(server: McpServer): void {
     'audience_workflow',
     {
       title: 'Build, enrich and export an audience',
-      description: 'Walks through the audience workflow: count, exclude, create, filters, build, poll, estimate, confirm, enrich, export.',
+      description:
+        'Walks through the audience workflow: count, exclude, create, filters, build, poll, estimate, confirm, enrich, export.',
       argsSchema: workflowPromptSchema,
     },
     (args) => ({
-      messages: [{ role: 'user', content: { type: 'text', text: audienceWorkflowText((args as z.output<typeof workflowPromptArgs>).goal) } }],
+      messages: [
+        {
+          role: 'user',
+          content: { type: 'text', text: audienceWorkflowText((args as z.output<typeof workflowPromptArgs>).goal) },
+        },
+      ],
     }),
   );
 }

@@ -20,7 +20,11 @@ export function registerResources(server: McpServer, deps: ResourceDependencies,
   server.registerResource(
     'llms.txt',
     'pds://docs/llms.txt',
-    { title: 'llms.txt: rules for agents', description: 'Credit rules, confirmation rules, polling intervals and the audience workflow.', mimeType: 'text/plain' },
+    {
+      title: 'llms.txt: rules for agents',
+      description: 'Credit rules, confirmation rules, polling intervals and the audience workflow.',
+      mimeType: 'text/plain',
+    },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: await llmsTxt() }] }),
   );
   server.registerResource(
@@ -36,18 +40,34 @@ export function registerResources(server: McpServer, deps: ResourceDependencies,
         })),
       }),
     }),
-    { title: 'Operation reference', description: 'The full reference of one operation (as get_endpoint_details_full returns it).', mimeType: 'application/json' },
+    {
+      title: 'Operation reference',
+      description: 'The full reference of one operation (as get_endpoint_details_full returns it).',
+      mimeType: 'application/json',
+    },
     async (uri, variables) => {
       const operationId = String(variables.operationId ?? '');
       const entry = catalogEntry(operationId);
       if (!entry) throw new Error(`Unknown operation ${operationId}`);
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(endpointDetails(entry, deps.rateLimits), null, 2) }] };
+      return {
+        contents: [
+          {
+            uri: uri.href,
+            mimeType: 'application/json',
+            text: JSON.stringify(endpointDetails(entry, deps.rateLimits), null, 2),
+          },
+        ],
+      };
     },
   );
   server.registerResource(
     'stored-result',
     new ResourceTemplate('pds://results/{resultId}{?offset}', { list: undefined }),
-    { title: 'Stored result', description: 'A result that was too large for one answer; free to read (it was charged when fetched).', mimeType: 'application/json' },
+    {
+      title: 'Stored result',
+      description: 'A result that was too large for one answer; free to read (it was charged when fetched).',
+      mimeType: 'application/json',
+    },
     async (uri, variables) => {
       const resultId = String(variables.resultId ?? '');
       const offset = Number(variables.offset ?? 0);

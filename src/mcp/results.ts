@@ -5,7 +5,12 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
  * content serialised as JSON text (for clients that read only `content`), and the structured
  * content itself.
  */
-export function toolResult(summary: string, structured: Record<string, unknown>, isError = false, structuredJson = JSON.stringify(structured)): CallToolResult {
+export function toolResult(
+  summary: string,
+  structured: Record<string, unknown>,
+  isError = false,
+  structuredJson = JSON.stringify(structured),
+): CallToolResult {
   const result: CallToolResult = {
     content: [
       { type: 'text', text: summary },
@@ -34,7 +39,12 @@ export function structuredJsonOf(result: CallToolResult): string | undefined {
  * text. For tools without an output schema.
  */
 export function textResult(summary: string, value: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: summary }, { type: 'text', text: JSON.stringify(value) }] };
+  return {
+    content: [
+      { type: 'text', text: summary },
+      { type: 'text', text: JSON.stringify(value) },
+    ],
+  };
 }
 
 export interface ToolErrorDetails {

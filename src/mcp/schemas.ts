@@ -13,31 +13,55 @@
 
 type Schema = Record<string, unknown>;
 
-const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const subschemaMaps = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 const subschemaLists = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
-const subschemaSingles = ['items', 'not', 'contains', 'if', 'then', 'else', 'additionalProperties', 'unevaluatedProperties', 'propertyNames'];
+const subschemaSingles = [
+  'items',
+  'not',
+  'contains',
+  'if',
+  'then',
+  'else',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'propertyNames',
+];
 
 /** Every JSON type, as the spelling of "any value" that names what it accepts. */
 const anyValue: Schema = {
-  anyOf: [{ type: 'object' }, { type: 'array' }, { type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }],
+  anyOf: [
+    { type: 'object' },
+    { type: 'array' },
+    { type: 'string' },
+    { type: 'number' },
+    { type: 'boolean' },
+    { type: 'null' },
+  ],
 };
 
 /** A schema with no keyword that constrains (only a description, or nothing). */
 function acceptsAnything(schema: Schema): boolean {
-  return Object.keys(schema).every((key) => key === 'description' || key === 'title' || key === 'default' || key === 'examples');
+  return Object.keys(schema).every(
+    (key) => key === 'description' || key === 'title' || key === 'default' || key === 'examples',
+  );
 }
 
 function mapSubschemas(schema: Schema, map: (child: Schema, keyword: string) => Schema | boolean): Schema {
   const out: Schema = { ...schema };
   for (const keyword of subschemaMaps) {
     const children = schema[keyword];
-    if (isSchema(children)) out[keyword] = Object.fromEntries(Object.entries(children).map(([name, child]) => [name, isSchema(child) ? map(child, keyword) : child]));
+    if (isSchema(children))
+      out[keyword] = Object.fromEntries(
+        Object.entries(children).map(([name, child]) => [name, isSchema(child) ? map(child, keyword) : child]),
+      );
   }
   for (const keyword of subschemaLists) {
     const children = schema[keyword];
-    if (Array.isArray(children)) out[keyword] = children.map((child) => (isSchema(child) ? map(child, keyword) : child));
+    if (Array.isArray(children))
+      out[keyword] = children.map((child) => (isSchema(child) ? map(child, keyword) : child));
   }
   for (const keyword of subschemaSingles) {
     const child = schema[keyword];
@@ -50,16 +74,23 @@ function mapSubschemas(schema: Schema, map: (child: Schema, keyword: string) => 
 export function portable(schema: Schema): Schema {
   const walk = (node: Schema, keyword: string | null): Schema | boolean => {
     // "Any further property, of any kind": said as `true`, which the lint allows in this position.
-    if ((keyword === 'additionalProperties' || keyword === 'unevaluatedProperties') && acceptsAnything(node)) return true;
+    if ((keyword === 'additionalProperties' || keyword === 'unevaluatedProperties') && acceptsAnything(node))
+      return true;
     let out: Schema = mapSubschemas(node, (child, childKeyword) => walk(child, childKeyword));
     // Object keys are strings in JSON: a propertyNames that says only that says nothing.
-    if (isSchema(out.propertyNames) && Object.keys(out.propertyNames).length === 1 && out.propertyNames.type === 'string') {
+    if (
+      isSchema(out.propertyNames) &&
+      Object.keys(out.propertyNames).length === 1 &&
+      out.propertyNames.type === 'string'
+    ) {
       const { propertyNames: _strings, ...rest } = out;
       out = rest;
     }
     if (Array.isArray(out.type)) {
       const { type, description, ...constraints } = out;
-      const variants = (type as string[]).map((name) => (name === 'null' ? { type: 'null' } : { type: name, ...constraints }));
+      const variants = (type as string[]).map((name) =>
+        name === 'null' ? { type: 'null' } : { type: name, ...constraints },
+      );
       out = { ...(description !== undefined ? { description } : {}), anyOf: variants };
     }
     if (acceptsAnything(out)) out = { ...out, ...anyValue };
@@ -95,7 +126,12 @@ export function outputShape(schema: Schema, depth: number): Schema {
     const out: Schema = { type: types[0] };
     if (typeof node.description === 'string') out.description = node.description;
     if (isSchema(node.properties)) {
-      out.properties = Object.fromEntries(Object.entries(node.properties).map(([name, child]) => [name, isSchema(child) ? walk(child, level + 1) : { ...anyValue }]));
+      out.properties = Object.fromEntries(
+        Object.entries(node.properties).map(([name, child]) => [
+          name,
+          isSchema(child) ? walk(child, level + 1) : { ...anyValue },
+        ]),
+      );
     }
     if (isSchema(node.items)) out.items = walk(node.items, level + 1);
     if (Array.isArray(node.enum) && level < depth) out.enum = node.enum;
@@ -108,8 +144,12 @@ export function outputShape(schema: Schema, depth: number): Schema {
 function typesOf(schema: Schema): string[] {
   if (typeof schema.type === 'string') return [schema.type];
   const variants = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
-  if (Array.isArray(variants)) return [...new Set(variants.flatMap((variant) => (isSchema(variant) ? typesOf(variant) : [])))];
-  if (Array.isArray(schema.enum)) return [...new Set(schema.enum.map((value) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value)))];
+  if (Array.isArray(variants))
+    return [...new Set(variants.flatMap((variant) => (isSchema(variant) ? typesOf(variant) : [])))];
+  if (Array.isArray(schema.enum))
+    return [
+      ...new Set(schema.enum.map((value) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value))),
+    ];
   if (schema.const !== undefined) return [typeof schema.const];
   return [];
 }

@@ -83,7 +83,17 @@ export function actionOf(operation: AnyOperation): string[] {
 }
 
 /** The acts that are an operation's verb (actionOf); the other acts are kinds of answer (a count, a file), named by its words. */
-const verbActs = new Set(['a_create', 'a_update', 'a_delete', 'a_list', 'a_status', 'a_run', 'a_read', 'a_add', 'a_lookup']);
+const verbActs = new Set([
+  'a_create',
+  'a_update',
+  'a_delete',
+  'a_list',
+  'a_status',
+  'a_run',
+  'a_read',
+  'a_add',
+  'a_lookup',
+]);
 /** Acts that are what one does with a thing by default: a query need not say them. */
 const weakVerbs = new Set(['a_read', 'a_lookup']);
 
@@ -104,11 +114,17 @@ interface Profile {
  * things) is not asking for this operation, however many of its other words match.
  */
 function profileOf(operation: AnyOperation): Profile {
-  const identifiers = (catalog.get(operation.operationId)?.fields ?? []).map((field) => field.name).filter((name) => /I[dD]$/.test(name));
-  const instances = identifiers.map((name) => instanceOf(words(name).slice(0, -1).join(' '))).filter((instance): instance is string => instance !== null);
+  const identifiers = (catalog.get(operation.operationId)?.fields ?? [])
+    .map((field) => field.name)
+    .filter((name) => /I[dD]$/.test(name));
+  const instances = identifiers
+    .map((name) => instanceOf(words(name).slice(0, -1).join(' ')))
+    .filter((instance): instance is string => instance !== null);
   const named = [...conceptsOf(words(operation.operationId).join(' '))];
   // The resources its path names by id are things it is about: /v1/audiences/{audienceId}/export/prospects is about an audience.
-  const resources = [...operation.path.matchAll(/\/([a-z-]+)\/\{\w+\}/g)].map((match) => (match[1] as string).replace(/-/g, ' '));
+  const resources = [...operation.path.matchAll(/\/([a-z-]+)\/\{\w+\}/g)].map((match) =>
+    (match[1] as string).replace(/-/g, ' '),
+  );
   named.push(...[...conceptsOf(resources.join(' . '))].filter((c) => c.startsWith('o_')));
   const verb = actionOf(operation).find((act) => !weakVerbs.has(act)) ?? null;
   return {
@@ -132,7 +148,10 @@ function agreement(profile: Profile, asked: Set<string>): number {
   const askedThings = [...asked].filter((c) => c.startsWith('o_'));
   if (askedThings.length && profile.things.length) {
     const matched = profile.things.filter((thing) => asked.has(thing)).length;
-    factor *= matched === 0 ? weights.otherThing : weights.unaskedThing ** (profile.things.length - matched) * weights.matchedThing ** (matched - 1);
+    factor *=
+      matched === 0
+        ? weights.otherThing
+        : weights.unaskedThing ** (profile.things.length - matched) * weights.matchedThing ** (matched - 1);
   }
   // The things an account keeps (audiences, saved searches, exclusion lists) are what a query naming one is about: the people
   // and companies it also names are their contents ("monitor for new VPs", "the companies of my segment").
@@ -140,7 +159,12 @@ function agreement(profile: Profile, asked: Set<string>): number {
   if (askedKept.length && !askedKept.some((thing) => profile.things.includes(thing))) factor *= weights.otherKeptThing;
   // One thing named by its number: the operations about such things that take none (list them all, create one) are not meant.
   for (const instance of asked) {
-    if (instance.startsWith('i_') && !profile.instances.includes(instance) && profile.things.includes(`o_${instance.slice(2)}`)) factor *= weights.noInstance;
+    if (
+      instance.startsWith('i_') &&
+      !profile.instances.includes(instance) &&
+      profile.things.includes(`o_${instance.slice(2)}`)
+    )
+      factor *= weights.noInstance;
   }
   return factor;
 }
@@ -167,7 +191,10 @@ type IndexedOperation = {
 
 /** Field names made of several words (maxProspectsToEnrich) are identifiers a query may quote; one-word names (name, kind, email) are not indexed. */
 function identifiersOf(entry: CatalogEntry): string[] {
-  return entry.fields.map((field) => field.name).filter((name) => /[a-z][A-Z]/.test(name)).map((name) => name.toLowerCase());
+  return entry.fields
+    .map((field) => field.name)
+    .filter((name) => /[a-z][A-Z]/.test(name))
+    .map((name) => name.toLowerCase());
 }
 
 function documentOf(entry: CatalogEntry): IndexedOperation {
@@ -203,8 +230,10 @@ const isTokenField = (field: string): boolean => (tokenFields as readonly string
 /** How the index reads its fields: concepts and identifiers are whole tokens; the text fields are words, stemmed, without stop words. */
 export const descriptionFields = {
   names: fieldNames,
-  tokensOf: (text: string, field: string): string[] => (isTokenField(field) ? text.split(' ').filter(Boolean) : words(text)),
-  termOf: (token: string, field: string): string | null => (isTokenField(field) ? token : stopWords.has(token) ? null : stem(token)),
+  tokensOf: (text: string, field: string): string[] =>
+    isTokenField(field) ? text.split(' ').filter(Boolean) : words(text),
+  termOf: (token: string, field: string): string | null =>
+    isTokenField(field) ? token : stopWords.has(token) ? null : stem(token),
 };
 
 const index = new DescriptionIndex(documents, fieldNames, descriptionFields.tokensOf, descriptionFields.termOf);
@@ -264,7 +293,8 @@ export function queryOf(text: string): { query: FieldsQuery[]; concepts: Set<str
       termBoost: (term) => (settingTerms.has(term) ? weights.settingTerm : 1),
     });
   }
-  if (concepts.size) query.push({ terms: [...concepts], boosts: { concepts: weights.concept, defines: weights.defines } });
+  if (concepts.size)
+    query.push({ terms: [...concepts], boosts: { concepts: weights.concept, defines: weights.defines } });
   if (identifiers.length) query.push({ terms: identifiers, boosts: { identifiers: weights.identifier } });
   return { query, concepts };
 }
@@ -290,7 +320,10 @@ const defaultExamples = new ExampleIndex(examplePhrasings);
  * order, 98.6 %, the first place unchanged (BENCHMARKS.md). A score never rises down the list: a later operation shows at
  * most the score of the one before it.
  */
-export function rankOperations(asTyped: string, examples: ExampleIndex = defaultExamples): { id: string; score: number }[] {
+export function rankOperations(
+  asTyped: string,
+  examples: ExampleIndex = defaultExamples,
+): { id: string; score: number }[] {
   const text = corrected(asTyped);
   const { query, concepts } = queryOf(text);
   if (query.length === 0) return [];
@@ -331,17 +364,25 @@ interface Ranking {
 }
 
 /** `summed` (best first) reordered after its first by the rankings' agreement, its scores made never to rise down the list. */
-export function fused(summed: readonly { id: string; score: number }[], rankings: readonly Ranking[]): { id: string; score: number }[] {
+export function fused(
+  summed: readonly { id: string; score: number }[],
+  rankings: readonly Ranking[],
+): { id: string; score: number }[] {
   const [first, ...rest] = summed;
   if (!first) return [];
   const agreement = new Map<string, number>();
   for (const { order, weight } of rankings) {
-    order.slice(0, fusion.depth).forEach((operationId, place) => agreement.set(operationId, (agreement.get(operationId) ?? 0) + weight / (fusion.constant + place)));
+    order
+      .slice(0, fusion.depth)
+      .forEach((operationId, place) =>
+        agreement.set(operationId, (agreement.get(operationId) ?? 0) + weight / (fusion.constant + place)),
+      );
   }
   // Stable: operations no ranking holds in its first ten keep the summed order, after the others.
   rest.sort((a, b) => (agreement.get(b.id) ?? 0) - (agreement.get(a.id) ?? 0));
   const ordered = [first];
-  for (const hit of rest) ordered.push({ id: hit.id, score: Math.min(hit.score, (ordered[ordered.length - 1] as { score: number }).score) });
+  for (const hit of rest)
+    ordered.push({ id: hit.id, score: Math.min(hit.score, (ordered[ordered.length - 1] as { score: number }).score) });
   return ordered;
 }
 

@@ -51,7 +51,11 @@ export function callerOf(authInfo: { extra?: Record<string, unknown> } | undefin
 const confirmSchema = {
   type: 'object' as const,
   properties: {
-    confirm: { type: 'boolean' as const, title: 'Spend these credits', description: 'Yes to run the operation and be charged as stated.' },
+    confirm: {
+      type: 'boolean' as const,
+      title: 'Spend these credits',
+      description: 'Yes to run the operation and be charged as stated.',
+    },
   },
   required: ['confirm'],
 };
@@ -59,7 +63,7 @@ const confirmSchema = {
 const instructions =
   'Prospecting data: company and people search, live enrichment, contact reveal and audiences (build, enrich, export), metered in credits. ' +
   'Find the operation with search_endpoints, read its fields with get_endpoint_details_full, run it with call_operation. ' +
-  'Check the credit balance before large jobs. Always estimate before triggering enrichment and get the user\'s explicit confirmation of cost and time. ' +
+  "Check the credit balance before large jobs. Always estimate before triggering enrichment and get the user's explicit confirmation of cost and time. " +
   'Poll status operations at their documented interval (about 30 s), never in a tight loop.';
 
 type ClientCapabilities = { elicitation?: { form?: unknown; url?: unknown } } | undefined;
@@ -68,7 +72,11 @@ type ClientCapabilities = { elicitation?: { form?: unknown; url?: unknown } } | 
 export function canAskByForm(capabilities: unknown): boolean {
   const elicitation = (capabilities as ClientCapabilities)?.elicitation;
   // An empty elicitation object means form mode, as the spec's backwards-compatibility rule says.
-  return elicitation !== undefined && elicitation !== null && (elicitation.form !== undefined || elicitation.url === undefined);
+  return (
+    elicitation !== undefined &&
+    elicitation !== null &&
+    (elicitation.form !== undefined || elicitation.url === undefined)
+  );
 }
 
 function channelFor(ctx: ServerContext, era: McpRequestContext['era']): ConfirmationChannel {
@@ -77,9 +85,14 @@ function channelFor(ctx: ServerContext, era: McpRequestContext['era']): Confirma
   if (!canAskByForm(capabilities)) return { kind: 'token' };
   const view = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
   let answer: 'accept' | 'decline' | 'cancel' | null = null;
-  if (view.kind === 'elicit') answer = view.action === 'accept' ? (view.content?.confirm === true ? 'accept' : 'decline') : view.action;
+  if (view.kind === 'elicit')
+    answer = view.action === 'accept' ? (view.content?.confirm === true ? 'accept' : 'decline') : view.action;
   const state = ctx.mcpReq.requestState<ConfirmState>();
-  return { kind: 'elicitation', answer, confirmedHash: state && typeof state === 'object' && typeof state.h === 'string' ? state.h : null };
+  return {
+    kind: 'elicitation',
+    answer,
+    confirmedHash: state && typeof state === 'object' && typeof state.h === 'string' ? state.h : null,
+  };
 }
 
 /** A tool as the SDK registers it: the table's schemas wrapped once, validated by the tool's own input schema. */
@@ -90,7 +103,12 @@ function registration(tool: McpTool) {
     inputSchema: precomputedSchema(tool.inputSchema, (value) => {
       const parsed = tool.input.safeParse(value);
       if (parsed.success) return { value: parsed.data };
-      return { issues: parsed.error.issues.map((issue) => ({ message: issue.message, path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)) })) };
+      return {
+        issues: parsed.error.issues.map((issue) => ({
+          message: issue.message,
+          path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+        })),
+      };
     }),
     ...(tool.outputSchema ? { outputSchema: precomputedSchema(tool.outputSchema) } : {}),
     annotations: tool.annotations,
@@ -109,13 +127,18 @@ async function runTool(
   if (answer.kind === 'result') return answer.result;
   const codec = await deps.confirmationCodec();
   return inputRequired({
-    inputRequests: { confirm: inputRequired.elicit({ mode: 'form', message: answer.message, requestedSchema: confirmSchema }) },
+    inputRequests: {
+      confirm: inputRequired.elicit({ mode: 'form', message: answer.message, requestedSchema: confirmSchema }),
+    },
     requestState: await codec.mint(answer.state, ctx),
   });
 }
 
 /** The SDK's server factory for a surface's tool table. Everything but the per-request server is built here, once. */
-export function createServerFactory(deps: ServerDependencies, tools: ReadonlyMap<string, McpTool>): (ctx: McpRequestContext) => McpServer {
+export function createServerFactory(
+  deps: ServerDependencies,
+  tools: ReadonlyMap<string, McpTool>,
+): (ctx: McpRequestContext) => McpServer {
   const registrations = [...tools.values()].map((tool) => ({ tool, config: registration(tool) }));
   const factory = (ctx: McpRequestContext): McpServer => {
     const caller = callerOf(ctx.authInfo);
@@ -128,7 +151,9 @@ export function createServerFactory(deps: ServerDependencies, tools: ReadonlyMap
       },
     );
     for (const { tool, config } of registrations) {
-      server.registerTool(tool.name, config, async (args: unknown, toolCtx: ServerContext) => runTool(tool, deps, caller, toolCtx, ctx.era, args));
+      server.registerTool(tool.name, config, async (args: unknown, toolCtx: ServerContext) =>
+        runTool(tool, deps, caller, toolCtx, ctx.era, args),
+      );
     }
     registerResources(server, deps, caller);
     registerPrompts(server);

@@ -34,11 +34,16 @@ export function truncatedResult(
   if (!field) {
     const { output: _omitted, ...rest } = structured;
     const note = {
-      resultId, resource, expiresAt,
+      resultId,
+      resource,
+      expiresAt,
       reason: `The output is larger than the response budget (about ${budget} tokens) and has no list to cut.`,
       howToGetTheRest: `Read the resource ${resource} (free) for the whole output.`,
     };
-    return toolResult(`${lines.join(' ')} Output omitted: too large. ${note.howToGetTheRest}`, { ...rest, truncated: note });
+    return toolResult(`${lines.join(' ')} Output omitted: too large. ${note.howToGetTheRest}`, {
+      ...rest,
+      truncated: note,
+    });
   }
   const slice = sliceToBudget(structured, field, offset, budget);
   const pageSize = typeof input?.pageSize === 'number' ? input.pageSize : null;
@@ -68,7 +73,13 @@ export function truncatedResult(
 }
 
 /** A slice of a stored result (free: it was charged when first fetched), or why there is none. */
-export function storedSliceResult(operation: AnyOperation, resultId: string, stored: StoredResult | null, offset: number, budget: number): CallToolResult {
+export function storedSliceResult(
+  operation: AnyOperation,
+  resultId: string,
+  stored: StoredResult | null,
+  offset: number,
+  budget: number,
+): CallToolResult {
   if (!stored || stored.operationId !== operation.operationId) {
     return toolError({
       code: 'not_found',
@@ -87,10 +98,15 @@ export function storedSliceResult(operation: AnyOperation, resultId: string, sto
   if (field) {
     const total = ((body.output as Record<string, unknown>)[field] as unknown[]).length;
     if (offset >= total) {
-      return toolError({ code: 'invalid_request', message: `offset ${offset} is past the ${total} records of ${resultId}.`, nextStep: `Use an offset below ${total}.` });
+      return toolError({
+        code: 'invalid_request',
+        message: `offset ${offset} is past the ${total} records of ${resultId}.`,
+        nextStep: `Use an offset below ${total}.`,
+      });
     }
     return truncatedResult(operation, { ...replay, storedResult: place }, place, offset, lines, null, budget);
   }
-  if (estimateTokens(JSON.stringify(replay)) > budget) return truncatedResult(operation, replay, place, 0, lines, null, budget);
+  if (estimateTokens(JSON.stringify(replay)) > budget)
+    return truncatedResult(operation, replay, place, 0, lines, null, budget);
   return toolResult(lines.join(' '), { ...replay, storedResult: place });
 }

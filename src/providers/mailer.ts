@@ -19,7 +19,9 @@ export interface MailerConfig {
 }
 
 export function createMailer(config: MailerConfig, log: Logger): Mailer {
-  return config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(path.join(config.dataDir, 'outbox'), config.MAIL_FROM, log);
+  return config.SMTP_URL
+    ? smtpMailer(config.SMTP_URL, config.MAIL_FROM)
+    : outboxMailer(path.join(config.dataDir, 'outbox'), config.MAIL_FROM, log);
 }
 
 function smtpMailer(url: string, from: string): Mailer {

@@ -50,7 +50,8 @@ export class CatalogNotEmptyError extends Error {
 }
 
 function assertCount(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
 }
 
 /**
@@ -98,7 +99,8 @@ export async function seedCatalog(db: Database, options: SeedOptions): Promise<S
   assertCount('companies', options.companies);
   assertCount('people', options.people);
   if (!Number.isSafeInteger(options.seed)) throw new RangeError(`seed must be an integer, got ${options.seed}`);
-  if (options.people > 0 && options.companies === 0) throw new RangeError('people need at least one company to work at');
+  if (options.people > 0 && options.companies === 0)
+    throw new RangeError('people need at least one company to work at');
   if (!(await isCatalogEmpty(db))) throw new CatalogNotEmptyError();
 
   const progress = options.onProgress ?? (() => undefined);
@@ -138,7 +140,8 @@ export async function seedCatalog(db: Database, options: SeedOptions): Promise<S
       for (; nextCompany <= last; nextCompany++) {
         companyWriter.append(companiesTable.copyLine(companyGenerator.company(nextCompany)));
         if (companyWriter.full) await companyWriter.flush();
-        if (nextCompany % PROGRESS_EVERY === 0) progress({ table: 'companies', done: nextCompany, total: options.companies });
+        if (nextCompany % PROGRESS_EVERY === 0)
+          progress({ table: 'companies', done: nextCompany, total: options.companies });
       }
     };
 

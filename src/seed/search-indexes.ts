@@ -32,14 +32,19 @@ export async function readSearchIndexDefinitions(): Promise<IndexDefinition[]> {
     for (const statement of statements) {
       const dropped = /^DROP\s+INDEX\s+(?:IF\s+EXISTS\s+)?(\w+)/i.exec(statement);
       if (dropped) definitions.delete(dropped[1] as string);
-      const match = /^CREATE\s+(?:UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)\s+ON\s+(?:ONLY\s+)?(\w+)/i.exec(statement);
+      const match = /^CREATE\s+(?:UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)\s+ON\s+(?:ONLY\s+)?(\w+)/i.exec(
+        statement,
+      );
       if (!match) continue;
       const [, name, table] = match as unknown as [string, string, string];
       if (!(CATALOG_TABLES as readonly string[]).includes(table)) continue;
       definitions.set(name, {
         name,
         table,
-        sql: statement.replace(/^CREATE\s+(UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?/i, (_m, unique: string | undefined) => `CREATE ${unique ?? ''}INDEX IF NOT EXISTS `),
+        sql: statement.replace(
+          /^CREATE\s+(UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?/i,
+          (_m, unique: string | undefined) => `CREATE ${unique ?? ''}INDEX IF NOT EXISTS `,
+        ),
       });
     }
   }
@@ -67,7 +72,12 @@ function indexCost(definition: IndexDefinition, rows: Readonly<Record<string, nu
 export async function createSearchIndexes(
   db: Database,
   definitions: readonly IndexDefinition[],
-  options: { parallelism?: number; rows?: Readonly<Record<string, number>>; maintenanceWorkMem?: string; onBuilt?: (done: number, total: number) => void } = {},
+  options: {
+    parallelism?: number;
+    rows?: Readonly<Record<string, number>>;
+    maintenanceWorkMem?: string;
+    onBuilt?: (done: number, total: number) => void;
+  } = {},
 ): Promise<void> {
   const rows = options.rows ?? {};
   const queue = [...definitions].sort((a, b) => indexCost(b, rows) - indexCost(a, rows));
@@ -76,7 +86,8 @@ export async function createSearchIndexes(
   const worker = async (): Promise<void> => {
     const client = await db.pool.connect();
     try {
-      if (options.maintenanceWorkMem) await client.query(`SET maintenance_work_mem = '${options.maintenanceWorkMem.replace(/'/g, '')}'`);
+      if (options.maintenanceWorkMem)
+        await client.query(`SET maintenance_work_mem = '${options.maintenanceWorkMem.replace(/'/g, '')}'`);
       for (let next = queue.shift(); next; next = queue.shift()) {
         await client.query(next.sql);
         done++;
@@ -103,7 +114,11 @@ export async function ensureSearchIndexes(
   const missing = (await readSearchIndexDefinitions()).filter((d) => !existing.has(d.name));
   if (missing.length === 0) return [];
   options.beforeBuilding?.(missing);
-  await createSearchIndexes(db, missing, options.maintenanceWorkMem ? { maintenanceWorkMem: options.maintenanceWorkMem } : {});
+  await createSearchIndexes(
+    db,
+    missing,
+    options.maintenanceWorkMem ? { maintenanceWorkMem: options.maintenanceWorkMem } : {},
+  );
   for (const table of new Set(missing.map((d) => d.table))) await db.pool.query(`ANALYZE ${table}`);
   return missing.map((d) => d.name);
 }

@@ -21,7 +21,11 @@ export interface Database {
    * searches can never take the connections that charges, jobs and health checks need. When
    * `signal` aborts (the caller went away) the running statement is cancelled on the server.
    */
-  catalogRead<T>(signal: AbortSignal | undefined, work: (db: Queryable) => Promise<T>, how?: CatalogReadOptions): Promise<T>;
+  catalogRead<T>(
+    signal: AbortSignal | undefined,
+    work: (db: Queryable) => Promise<T>,
+    how?: CatalogReadOptions,
+  ): Promise<T>;
   /** The streaming replicas that serve catalog reads (DATABASE_REPLICA_URLS), or null. */
   replicas: ReplicaSet | null;
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
@@ -61,7 +65,12 @@ export function openDatabase(connectionString: string, options: number | Databas
   const settings: DatabaseOptions = typeof options === 'number' ? { max: options } : options;
   const pool = createPool(connectionString, settings.max, settings.statementTimeoutMs, settings.connectionTimeoutMs);
   const catalog = settings.catalog
-    ? createPool(connectionString, settings.catalog.max, settings.catalog.statementTimeoutMs, settings.connectionTimeoutMs)
+    ? createPool(
+        connectionString,
+        settings.catalog.max,
+        settings.catalog.statementTimeoutMs,
+        settings.connectionTimeoutMs,
+      )
     : pool;
   const replicas = settings.replicas?.urls.length
     ? new ReplicaSet({
@@ -76,20 +85,26 @@ export function openDatabase(connectionString: string, options: number | Databas
         createPool,
       })
     : null;
-  const readFromPrimary = <T>(signal: AbortSignal | undefined, work: (db: Queryable) => Promise<T>) => readCancellably(catalog, pool, signal, work);
+  const readFromPrimary = <T>(signal: AbortSignal | undefined, work: (db: Queryable) => Promise<T>) =>
+    readCancellably(catalog, pool, signal, work);
   const costlySlots = new Slots(settings.costlyReads ?? Number.MAX_SAFE_INTEGER);
-  const read = async <T>(signal: AbortSignal | undefined, work: (db: Queryable) => Promise<T>, how?: CatalogReadOptions): Promise<T> => {
-      const replica = how?.readsAccountData ? null : replicas?.pick();
-      if (!replica || !replicas) return readFromPrimary(signal, work);
-      try {
-        return await readCancellably(replica.reads, replica.control, signal, work);
-      } catch (error) {
-        const failure = databaseFailure(error);
-        if (failure?.code !== 'unavailable' || signal?.aborted) throw error;
-        // Nothing was charged for the page the replica could not serve; the primary serves it.
-        if (!/timeout exceeded when trying to connect/.test((error as Error).message)) replicas.markDown(replica, (error as Error).message);
-        return readFromPrimary(signal, work);
-      }
+  const read = async <T>(
+    signal: AbortSignal | undefined,
+    work: (db: Queryable) => Promise<T>,
+    how?: CatalogReadOptions,
+  ): Promise<T> => {
+    const replica = how?.readsAccountData ? null : replicas?.pick();
+    if (!replica || !replicas) return readFromPrimary(signal, work);
+    try {
+      return await readCancellably(replica.reads, replica.control, signal, work);
+    } catch (error) {
+      const failure = databaseFailure(error);
+      if (failure?.code !== 'unavailable' || signal?.aborted) throw error;
+      // Nothing was charged for the page the replica could not serve; the primary serves it.
+      if (!/timeout exceeded when trying to connect/.test((error as Error).message))
+        replicas.markDown(replica, (error as Error).message);
+      return readFromPrimary(signal, work);
+    }
   };
   return {
     pool,
@@ -215,10 +230,7 @@ class Slots {
   }
 }
 
-export async function runInTransaction<T>(
-  pool: pg.Pool,
-  work: (client: pg.PoolClient) => Promise<T>,
-): Promise<T> {
+export async function runInTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');

@@ -79,7 +79,11 @@ interface Credentials {
  * is not a superuser. Data folders of older versions (superuser password `embedded`) are upgraded
  * here: the password is replaced and the role created. Nothing is downloaded.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: Logger, options: EmbeddedOptions = {}): Promise<EmbeddedServer> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: Logger,
+  options: EmbeddedOptions = {},
+): Promise<EmbeddedServer> {
   await ensurePrivateFolder(dataDir, log);
   const cluster = await clusterFor(dataDir);
   const ownerFile = path.join(dataDir, 'postgres.owner');
@@ -114,7 +118,8 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, option
     server = await startServer(cluster, settingFlags(settings), log);
   } catch (error) {
     // A throwaway cluster that never started (a setting the server refused, say) goes too.
-    if (options.temporary) for (const removable of cluster.removable) await rm(removable, { recursive: true, force: true });
+    if (options.temporary)
+      for (const removable of cluster.removable) await rm(removable, { recursive: true, force: true });
     throw error;
   }
   try {
@@ -126,7 +131,8 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, option
     throw error;
   }
   log.info({ port: server.port, databaseDir: cluster.databaseDir }, 'embedded PostgreSQL started');
-  const url = (user: string, password: string, database: string) => `postgres://${user}:${password}@127.0.0.1:${server.port}/${database}`;
+  const url = (user: string, password: string, database: string) =>
+    `postgres://${user}:${password}@127.0.0.1:${server.port}/${database}`;
   let stopping: Promise<void> | null = null;
   return {
     connectionString: url(serviceRole, credentials.servicePassword, databaseName),
@@ -137,7 +143,8 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, option
       (stopping ??= (async () => {
         await server.stop();
         await rm(ownerFile, { force: true });
-        if (options.temporary) for (const removable of cluster.removable) await rm(removable, { recursive: true, force: true });
+        if (options.temporary)
+          for (const removable of cluster.removable) await rm(removable, { recursive: true, force: true });
         log.info('embedded PostgreSQL stopped');
       })()),
   };
@@ -151,11 +158,20 @@ const hostBasedAuthentication = [
 ].join('\n');
 
 const serverFlags = [
-  '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
-  '-c', 'password_encryption=scram-sha-256', '-c', 'lc_messages=C',
+  '-c',
+  'listen_addresses=127.0.0.1',
+  '-c',
+  'unix_socket_directories=',
+  '-c',
+  'password_encryption=scram-sha-256',
+  '-c',
+  'lc_messages=C',
   // Nothing replicates from this server, so minimal WAL: bulk loads (COPY FREEZE, index builds)
   // then skip most WAL writing.
-  '-c', 'wal_level=minimal', '-c', 'max_wal_senders=0',
+  '-c',
+  'wal_level=minimal',
+  '-c',
+  'max_wal_senders=0',
 ];
 
 const MB = 2 ** 20;
@@ -210,12 +226,17 @@ export function machineMemoryBytes(): number {
 
 /** The settings a server started with these options gets: sized to the machine, then the overrides. */
 export function embeddedSettings(tuning: EmbeddedTuning): Record<string, string> {
-  const computed = tunedSettings({ memoryBytes: tuning.memoryBytes ?? machineMemoryBytes(), cpus: os.availableParallelism() });
+  const computed = tunedSettings({
+    memoryBytes: tuning.memoryBytes ?? machineMemoryBytes(),
+    cpus: os.availableParallelism(),
+  });
   return { ...computed, ...(tuning.overrides ?? {}) };
 }
 
 /** The tuning the configuration asks for. */
-export function embeddedSettingsOf(config: Pick<Config, 'EMBEDDED_PG_MEMORY_MB' | 'EMBEDDED_PG_SETTINGS'>): EmbeddedTuning {
+export function embeddedSettingsOf(
+  config: Pick<Config, 'EMBEDDED_PG_MEMORY_MB' | 'EMBEDDED_PG_SETTINGS'>,
+): EmbeddedTuning {
   return {
     memoryBytes: config.EMBEDDED_PG_MEMORY_MB === undefined ? undefined : config.EMBEDDED_PG_MEMORY_MB * MB,
     overrides: config.EMBEDDED_PG_SETTINGS,
@@ -250,7 +271,13 @@ async function clusterFor(dataDir: string): Promise<Cluster> {
     // For an operator wondering whose cluster this is (the server's user cannot change it).
     const label = path.join(clusters, `${key}.data-dir`);
     await writePrivateFile(label, `${realDataDir}\n`);
-    return { databaseDir: path.join(clusterDir, 'data'), binDir, owner, privateDir: clusterDir, removable: [clusterDir, label] };
+    return {
+      databaseDir: path.join(clusterDir, 'data'),
+      binDir,
+      owner,
+      privateDir: clusterDir,
+      removable: [clusterDir, label],
+    };
   });
 }
 
@@ -267,7 +294,10 @@ export async function serverPrograms(): Promise<{ binDir: string; owner: { uid: 
       await mkdir(folder, { recursive: true });
       await chmod(folder, 0o755);
     }
-    const binaries = await installBinaries(packaged.nativeDir, path.join(rootStateDir, `postgresql-${packaged.version}`));
+    const binaries = await installBinaries(
+      packaged.nativeDir,
+      path.join(rootStateDir, `postgresql-${packaged.version}`),
+    );
     return { binDir: path.join(binaries, 'bin'), owner };
   });
 }
@@ -291,11 +321,19 @@ async function packagedBinaries(): Promise<{ nativeDir: string; version: string 
   try {
     initdb = ((await import(name)) as { initdb?: unknown }).initdb;
   } catch (error) {
-    throw new EmbeddedPostgresError(`No PostgreSQL binaries for this platform (${name} is not installed): run npm ci, or set DATABASE_URL to a PostgreSQL server.`, { cause: error });
+    throw new EmbeddedPostgresError(
+      `No PostgreSQL binaries for this platform (${name} is not installed): run npm ci, or set DATABASE_URL to a PostgreSQL server.`,
+      { cause: error },
+    );
   }
-  if (typeof initdb !== 'string') throw new EmbeddedPostgresError(`${name} does not name its initdb binary; set DATABASE_URL to a PostgreSQL server.`);
+  if (typeof initdb !== 'string')
+    throw new EmbeddedPostgresError(
+      `${name} does not name its initdb binary; set DATABASE_URL to a PostgreSQL server.`,
+    );
   const nativeDir = path.dirname(path.dirname(initdb));
-  const { version } = JSON.parse(await readFile(path.join(nativeDir, '..', 'package.json'), 'utf8')) as { version: string };
+  const { version } = JSON.parse(await readFile(path.join(nativeDir, '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
   return { nativeDir, version };
 }
 
@@ -328,7 +366,16 @@ async function serverUser(): Promise<{ uid: number; gid: number }> {
   const existing = await lookUpUser(superuser);
   if (existing) return existing;
   try {
-    await execFileAsync('useradd', ['--system', '--user-group', '--home-dir', '/nonexistent', '--no-create-home', '--shell', '/usr/sbin/nologin', superuser]);
+    await execFileAsync('useradd', [
+      '--system',
+      '--user-group',
+      '--home-dir',
+      '/nonexistent',
+      '--no-create-home',
+      '--shell',
+      '/usr/sbin/nologin',
+      superuser,
+    ]);
   } catch (error) {
     const createdMeanwhile = await lookUpUser(superuser);
     if (createdMeanwhile) return createdMeanwhile;
@@ -339,7 +386,8 @@ async function serverUser(): Promise<{ uid: number; gid: number }> {
     );
   }
   const created = await lookUpUser(superuser);
-  if (!created) throw new EmbeddedPostgresError(`The "${superuser}" user was created but cannot be found. ${insteadAdvice}`);
+  if (!created)
+    throw new EmbeddedPostgresError(`The "${superuser}" user was created but cannot be found. ${insteadAdvice}`);
   return created;
 }
 
@@ -365,7 +413,10 @@ async function adoptLegacyCluster(legacyDir: string, cluster: Cluster, ownerFile
         'Move the one you do not want out of the way, then start again.',
     );
   }
-  log.info({ from: legacyDir, to: cluster.databaseDir }, 'moving the embedded PostgreSQL cluster where its server user can reach it');
+  log.info(
+    { from: legacyDir, to: cluster.databaseDir },
+    'moving the embedded PostgreSQL cluster where its server user can reach it',
+  );
   await rm(cluster.databaseDir, { recursive: true, force: true });
   try {
     await rename(legacyDir, cluster.databaseDir);
@@ -375,13 +426,15 @@ async function adoptLegacyCluster(legacyDir: string, cluster: Cluster, ownerFile
     await rm(legacyDir, { recursive: true, force: true });
   }
   const owner = cluster.owner;
-  if (owner && (await stat(cluster.databaseDir)).uid !== owner.uid) await chownTree(cluster.databaseDir, owner.uid, owner.gid);
+  if (owner && (await stat(cluster.databaseDir)).uid !== owner.uid)
+    await chownTree(cluster.databaseDir, owner.uid, owner.gid);
 }
 
 async function chownTree(target: string, uid: number, gid: number): Promise<void> {
   const info = await lstat(target);
   await (info.isSymbolicLink() ? Promise.resolve() : chown(target, uid, gid));
-  if (info.isDirectory()) for (const entry of await readdir(target)) await chownTree(path.join(target, entry), uid, gid);
+  if (info.isDirectory())
+    for (const entry of await readdir(target)) await chownTree(path.join(target, entry), uid, gid);
 }
 
 const credentialsFile = (dataDir: string) => path.join(dataDir, 'postgres-credentials');
@@ -395,7 +448,8 @@ const pendingCredentialsFile = (dataDir: string) => `${credentialsFile(dataDir)}
 async function credentialsOf(dataDir: string): Promise<{ credentials: Credentials; pending: boolean }> {
   const pendingFile = pendingCredentialsFile(dataDir);
   if (existsSync(pendingFile)) return { credentials: await readCredentials(pendingFile), pending: true };
-  if (existsSync(credentialsFile(dataDir))) return { credentials: await readCredentials(credentialsFile(dataDir)), pending: false };
+  if (existsSync(credentialsFile(dataDir)))
+    return { credentials: await readCredentials(credentialsFile(dataDir)), pending: false };
   const credentials: Credentials = {
     superuserPassword: randomBytes(32).toString('base64url'),
     servicePassword: randomBytes(32).toString('base64url'),
@@ -407,7 +461,9 @@ async function credentialsOf(dataDir: string): Promise<{ credentials: Credential
 async function readCredentials(file: string): Promise<Credentials> {
   const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<Credentials>;
   if (typeof parsed.superuserPassword !== 'string' || typeof parsed.servicePassword !== 'string') {
-    throw new EmbeddedPostgresError(`${file} is not a credentials file of this service; move it away and start again (new passwords are then set).`);
+    throw new EmbeddedPostgresError(
+      `${file} is not a credentials file of this service; move it away and start again (new passwords are then set).`,
+    );
   }
   return { superuserPassword: parsed.superuserPassword, servicePassword: parsed.servicePassword };
 }
@@ -430,8 +486,12 @@ async function initialise(cluster: Cluster, superuserPassword: string): Promise<
   try {
     if (cluster.owner) await chown(passwordFile, cluster.owner.uid, cluster.owner.gid);
     await runProgram(cluster, 'initdb', [
-      `--pgdata=${cluster.databaseDir}`, `--username=${superuser}`, `--pwfile=${passwordFile}`, '--auth=scram-sha-256',
-      '--encoding=UTF8', '--locale=C',
+      `--pgdata=${cluster.databaseDir}`,
+      `--username=${superuser}`,
+      `--pwfile=${passwordFile}`,
+      '--auth=scram-sha-256',
+      '--encoding=UTF8',
+      '--locale=C',
     ]);
   } finally {
     await rm(passwordFile, { force: true });
@@ -445,7 +505,8 @@ async function setSuperuserPassword(cluster: Cluster, password: string): Promise
     ['--single', '-D', cluster.databaseDir, ...serverFlags, 'postgres'],
     `ALTER ROLE ${superuser} WITH PASSWORD '${scramVerifier(password)}';\n`,
   );
-  if (/\b(ERROR|FATAL):/.test(output)) throw new Error(`Could not set the embedded superuser's password: ${output.slice(-2000)}`);
+  if (/\b(ERROR|FATAL):/.test(output))
+    throw new Error(`Could not set the embedded superuser's password: ${output.slice(-2000)}`);
 }
 
 /** Runs one of the server's programs as the server's user; resolves with its output. */
@@ -462,14 +523,21 @@ function runProgram(cluster: Cluster, program: string, args: string[], input?: s
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', (error) => reject(cannotRun(program, error)));
     child.on('close', (code, signal) =>
-      code === 0 ? resolve(output) : reject(new Error(`${program} failed (code ${code ?? 'none'}, signal ${signal ?? 'none'}): ${output.slice(-2000)}`)),
+      code === 0
+        ? resolve(output)
+        : reject(
+            new Error(`${program} failed (code ${code ?? 'none'}, signal ${signal ?? 'none'}): ${output.slice(-2000)}`),
+          ),
     );
     child.stdin?.end(input);
   });
 }
 
 function cannotRun(program: string, error: Error): Error {
-  return new EmbeddedPostgresError(`Cannot run the embedded PostgreSQL's ${program}: ${error.message}. ${insteadAdvice}`, { cause: error });
+  return new EmbeddedPostgresError(
+    `Cannot run the embedded PostgreSQL's ${program}: ${error.message}. ${insteadAdvice}`,
+    { cause: error },
+  );
 }
 
 async function writeClusterFile(cluster: Cluster, name: string, content: string): Promise<void> {
@@ -482,7 +550,11 @@ async function writeClusterFile(cluster: Cluster, name: string, content: string)
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
-async function startServer(cluster: Cluster, tuning: string[], log: Logger): Promise<{ port: number; stop(): Promise<void> }> {
+async function startServer(
+  cluster: Cluster,
+  tuning: string[],
+  log: Logger,
+): Promise<{ port: number; stop(): Promise<void> }> {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once('exit', () => {
@@ -493,13 +565,17 @@ async function startServer(cluster: Cluster, tuning: string[], log: Logger): Pro
     const port = await findFreePort();
     // A process group of its own: Ctrl-C reaches the service, which then stops its work and this
     // server in order, rather than the server vanishing under the work's last queries.
-    const child = spawn(path.join(cluster.binDir, 'postgres'), ['-D', cluster.databaseDir, '-p', String(port), ...serverFlags, ...tuning], {
-      ...(cluster.owner ?? {}),
-      cwd: cluster.privateDir,
-      env: { ...process.env, LC_MESSAGES: 'C' },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      path.join(cluster.binDir, 'postgres'),
+      ['-D', cluster.databaseDir, '-p', String(port), ...serverFlags, ...tuning],
+      {
+        ...(cluster.owner ?? {}),
+        cwd: cluster.privateDir,
+        env: { ...process.env, LC_MESSAGES: 'C' },
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let recent = '';
     const onOutput = (chunk: Buffer) => {
       const message = chunk.toString();
@@ -554,9 +630,12 @@ async function waitUntilReady(
     gone ??= () => Promise.resolve(cannotRun('postgres', error));
   });
   const pidFile = path.join(databaseDir, 'postmaster.pid');
-  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
     if (gone) throw await (gone as () => Promise<Error>)();
-    const lines = await readFile(pidFile, 'utf8').then((text) => text.split('\n'), () => []);
+    const lines = await readFile(pidFile, 'utf8').then(
+      (text) => text.split('\n'),
+      () => [],
+    );
     if (Number(lines[0]) === child.pid && lines[7]?.trim() === 'ready') return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -571,7 +650,13 @@ async function waitUntilReady(
  */
 async function prepareDatabase(port: number, credentials: Credentials): Promise<void> {
   const connect = async (database: string) => {
-    const client = new pg.Client({ host: '127.0.0.1', port, user: superuser, password: credentials.superuserPassword, database });
+    const client = new pg.Client({
+      host: '127.0.0.1',
+      port,
+      user: superuser,
+      password: credentials.superuserPassword,
+      database,
+    });
     await client.connect();
     return client;
   };
@@ -582,9 +667,13 @@ async function prepareDatabase(port: number, credentials: Credentials): Promise<
       `${exists ? 'ALTER' : 'CREATE'} ROLE ${serviceRole} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS ` +
         `PASSWORD '${scramVerifier(credentials.servicePassword)}'`,
     );
-    const database = await server.query<{ owner: string }>('SELECT pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = $1', [databaseName]);
+    const database = await server.query<{ owner: string }>(
+      'SELECT pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = $1',
+      [databaseName],
+    );
     if (!database.rows[0]) await server.query(`CREATE DATABASE ${databaseName} OWNER ${serviceRole}`);
-    else if (database.rows[0].owner !== serviceRole) await server.query(`ALTER DATABASE ${databaseName} OWNER TO ${serviceRole}`);
+    else if (database.rows[0].owner !== serviceRole)
+      await server.query(`ALTER DATABASE ${databaseName} OWNER TO ${serviceRole}`);
   } finally {
     await server.end();
   }
@@ -684,7 +773,9 @@ function findFreePort(): Promise<number> {
     probe.on('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

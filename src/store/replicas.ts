@@ -41,7 +41,13 @@ export interface ReplicaSetOptions {
   statementTimeoutMs: number;
   connectionTimeoutMs?: number;
   log: Logger;
-  createPool: (url: string, max: number, statementTimeoutMs?: number, connectionTimeoutMs?: number, applicationName?: string) => pg.Pool;
+  createPool: (
+    url: string,
+    max: number,
+    statementTimeoutMs?: number,
+    connectionTimeoutMs?: number,
+    applicationName?: string,
+  ) => pg.Pool;
 }
 
 export class ReplicaSet {
@@ -60,7 +66,13 @@ export class ReplicaSet {
       const name = nameOf(url);
       return {
         name,
-        reads: options.createPool(url, options.poolSize, options.statementTimeoutMs, options.connectionTimeoutMs, 'prospecting-data-service (replica read)'),
+        reads: options.createPool(
+          url,
+          options.poolSize,
+          options.statementTimeoutMs,
+          options.connectionTimeoutMs,
+          'prospecting-data-service (replica read)',
+        ),
         control: options.createPool(url, 1, 2_000, 2_000, 'prospecting-data-service (replica check)'),
         status: { name, healthy: false, lagMs: null, reason: 'not checked yet', reads: 0, checkedAt: null },
       };
@@ -92,7 +104,10 @@ export class ReplicaSet {
     if (!entry || !entry.status.healthy) return;
     entry.status.healthy = false;
     entry.status.reason = `unreachable: ${failure}`;
-    this.options.log.warn({ replica: entry.name, reason: entry.status.reason }, 'replica left out: reads go to the primary');
+    this.options.log.warn(
+      { replica: entry.name, reason: entry.status.reason },
+      'replica left out: reads go to the primary',
+    );
   }
 
   status(): ReplicaStatus[] {
@@ -108,7 +123,8 @@ export class ReplicaSet {
 
   private async checkAll(): Promise<void> {
     try {
-      const row = (await this.options.primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0];
+      const row = (await this.options.primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn'))
+        .rows[0];
       if (row) {
         this.samples.push({ lsn: parseLsn(row.lsn), at: Date.now() });
         if (this.samples.length > this.maxSamples) this.samples.shift();
@@ -123,7 +139,8 @@ export class ReplicaSet {
   private lagOf(replayed: bigint, now: number): number | null {
     for (let i = this.samples.length - 1; i >= 0; i -= 1) {
       const sample = this.samples[i] as { lsn: bigint; at: number };
-      if (sample.lsn <= replayed) return i === this.samples.length - 1 ? 0 : now - (this.samples[i + 1] as { at: number }).at;
+      if (sample.lsn <= replayed)
+        return i === this.samples.length - 1 ? 0 : now - (this.samples[i + 1] as { at: number }).at;
     }
     return null;
   }
@@ -149,8 +166,13 @@ export class ReplicaSet {
     }
     replica.status.checkedAt = new Date().toISOString();
     if (was !== replica.status.healthy) {
-      if (replica.status.healthy) this.options.log.info({ replica: replica.name, lagMs: replica.status.lagMs }, 'replica serves reads again');
-      else this.options.log.warn({ replica: replica.name, reason: replica.status.reason }, 'replica left out: reads go to the primary');
+      if (replica.status.healthy)
+        this.options.log.info({ replica: replica.name, lagMs: replica.status.lagMs }, 'replica serves reads again');
+      else
+        this.options.log.warn(
+          { replica: replica.name, reason: replica.status.reason },
+          'replica left out: reads go to the primary',
+        );
     }
   }
 

@@ -27,7 +27,10 @@ export interface BackgroundWork {
  * their next checkpoint and hands them back to the queue, so another process (or this one after
  * a restart) continues them.
  */
-export async function startBackgroundWork(context: AppContext, options: { retention: readonly RetentionTask[] }): Promise<BackgroundWork> {
+export async function startBackgroundWork(
+  context: AppContext,
+  options: { retention: readonly RetentionTask[] },
+): Promise<BackgroundWork> {
   const worker = startJobWorker(context);
   const retention = startRetentionSweeps(
     context.db.pool,
@@ -45,7 +48,10 @@ export async function startBackgroundWork(context: AppContext, options: { retent
 }
 
 /** The job loop alone, on the settings of `context.config` (tests start it on a context of their own). */
-export function startJobWorker(context: AppContext, jobs: readonly AnyJobDefinition<AppContext>[] = jobDefinitions): JobWorker<AppContext> {
+export function startJobWorker(
+  context: AppContext,
+  jobs: readonly AnyJobDefinition<AppContext>[] = jobDefinitions,
+): JobWorker<AppContext> {
   const { config } = context;
   const worker = new JobWorker<AppContext>({
     db: context.db,
@@ -59,6 +65,9 @@ export function startJobWorker(context: AppContext, jobs: readonly AnyJobDefinit
     maxRunningPerAccount: config.jobMaxRunningPerAccount,
   });
   worker.start();
-  context.log.info({ workerId: worker.id, concurrency: config.JOB_CONCURRENCY, kinds: jobs.map((j) => j.kind) }, 'job worker started');
+  context.log.info(
+    { workerId: worker.id, concurrency: config.JOB_CONCURRENCY, kinds: jobs.map((j) => j.kind) },
+    'job worker started',
+  );
   return worker;
 }

@@ -2,8 +2,25 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { Database } from '../store/db.js';
-import { InvalidPayload, JobInterrupted, parsePayload, type AnyJobDefinition, type Job, type JobRun } from '../jobs/define.js';
-import { claimJob, completeJob, failAttempt, failJob, onJobsEnqueued, releaseJob, renewLease, reportProgress, type JobRow } from '../jobs/queue.js';
+import {
+  InvalidPayload,
+  JobInterrupted,
+  parsePayload,
+  type AnyJobDefinition,
+  type Job,
+  type JobRun,
+} from '../jobs/define.js';
+import {
+  claimJob,
+  completeJob,
+  failAttempt,
+  failJob,
+  onJobsEnqueued,
+  releaseJob,
+  renewLease,
+  reportProgress,
+  type JobRow,
+} from '../jobs/queue.js';
 
 export interface WorkerOptions<Context> {
   db: Database;
@@ -90,7 +107,9 @@ export class JobWorker<Context = unknown> {
    * worker claiming together both passed it under load, so one account's second build ran beside its first.
    */
   private claim(kinds: readonly string[]): Promise<JobRow | null> {
-    const claimed = this.claiming.then(() => claimJob(this.options.db.pool, this.id, this.options.leaseSeconds, kinds, this.options.maxRunningPerAccount));
+    const claimed = this.claiming.then(() =>
+      claimJob(this.options.db.pool, this.id, this.options.leaseSeconds, kinds, this.options.maxRunningPerAccount),
+    );
     this.claiming = claimed.catch(() => undefined);
     return claimed;
   }
@@ -144,7 +163,8 @@ export class JobWorker<Context = unknown> {
       Math.max(200, (leaseSeconds * 1000) / 3),
     );
     const checkpoint = (): void => {
-      if (controller.signal.aborted) throw controller.signal.reason instanceof Error ? controller.signal.reason : new JobInterrupted('stopped');
+      if (controller.signal.aborted)
+        throw controller.signal.reason instanceof Error ? controller.signal.reason : new JobInterrupted('stopped');
     };
     const run: JobRun<unknown> = {
       job,
@@ -187,7 +207,12 @@ export class JobWorker<Context = unknown> {
     }
   }
 
-  private async exhaust(definition: AnyJobDefinition<Context>, job: Job<unknown>, reason: string, log: Logger): Promise<void> {
+  private async exhaust(
+    definition: AnyJobDefinition<Context>,
+    job: Job<unknown>,
+    reason: string,
+    log: Logger,
+  ): Promise<void> {
     try {
       await definition.exhausted?.(job, reason, this.options.context);
     } catch (error) {

@@ -16,15 +16,22 @@ describe('counts', () => {
   });
   afterAll(async () => app?.stop());
 
-  const balance = async (apiKey = app.apiKey): Promise<number> => (await app.request('GET', `/v1/credits?apiKey=${apiKey}`)).body.output.balance;
-  const sqlCount = async (text: string, params: unknown[] = []): Promise<number> => Number((await app.db.pool.query<{ n: string }>(text, params)).rows[0]?.n);
+  const balance = async (apiKey = app.apiKey): Promise<number> =>
+    (await app.request('GET', `/v1/credits?apiKey=${apiKey}`)).body.output.balance;
+  const sqlCount = async (text: string, params: unknown[] = []): Promise<number> =>
+    Number((await app.db.pool.query<{ n: string }>(text, params)).rows[0]?.n);
 
   it('counts companies exactly under the bound, for 1 credit, the same as paging through the search', async () => {
-    const truth = await sqlCount(`SELECT count(*) AS n FROM companies WHERE country_code = 'US' AND employee_count_min >= 51`);
+    const truth = await sqlCount(
+      `SELECT count(*) AS n FROM companies WHERE country_code = 'US' AND employee_count_min >= 51`,
+    );
     expect(truth).toBeGreaterThan(0);
     expect(truth).toBeLessThanOrEqual(exactCountBound);
     const before = await balance();
-    const response = await app.request('POST', '/v1/company-count', { apiKey: app.apiKey, searchParams: { headquartersCountryCode: ['US'], employeeCountV2: { min: 51 } } });
+    const response = await app.request('POST', '/v1/company-count', {
+      apiKey: app.apiKey,
+      searchParams: { headquartersCountryCode: ['US'], employeeCountV2: { min: 51 } },
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.output).toEqual({ count: truth, exact: true, exactUpTo: exactCountBound });
     expect(response.body.chargeInfo).toMatchObject({ method: 'charged-now', creditsCharged: 1 });
@@ -33,12 +40,17 @@ describe('counts', () => {
 
   it('charges its credit for a count that finds nothing', async () => {
     const before = await balance();
-    const response = await app.request('POST', '/v1/company-count', { apiKey: app.apiKey, searchParams: { nameLike: 'no company is called this zzqx' } });
+    const response = await app.request('POST', '/v1/company-count', {
+      apiKey: app.apiKey,
+      searchParams: { nameLike: 'no company is called this zzqx' },
+    });
     expect(response.body.output).toMatchObject({ count: 0, exact: true });
     expect(response.body.chargeInfo.creditsCharged).toBe(1);
     expect(await balance()).toBe(before - 1);
     const people = await app.request('POST', '/v1/people-search/count', {
-      apiKey: app.apiKey, searchParams: {}, currentCompanies: [{ domain: 'nobody-has-this-domain.example' }],
+      apiKey: app.apiKey,
+      searchParams: {},
+      currentCompanies: [{ domain: 'nobody-has-this-domain.example' }],
     });
     expect(people.body.output).toMatchObject({ count: 0, exact: true });
     expect(people.body.chargeInfo.creditsCharged).toBe(1);
@@ -58,47 +70,92 @@ describe('counts', () => {
   });
 
   it('counts people with every input peopleSearch takes, exclusion lists included', async () => {
-    const titled = await sqlCount(`SELECT count(*) AS n FROM people WHERE title ILIKE '%engineer%' AND country3 = 'USA' AND years_experience >= 10`);
+    const titled = await sqlCount(
+      `SELECT count(*) AS n FROM people WHERE title ILIKE '%engineer%' AND country3 = 'USA' AND years_experience >= 10`,
+    );
     expect(titled).toBeLessThanOrEqual(exactCountBound);
-    const searchParams = { jobTitleV2: { included: ['engineer'] }, country3LetterCode: ['USA'], yearsOfExperience: { min: 10 } };
+    const searchParams = {
+      jobTitleV2: { included: ['engineer'] },
+      country3LetterCode: ['USA'],
+      yearsOfExperience: { min: 10 },
+    };
     const first = await app.request('POST', '/v1/people-search/count', { apiKey: app.apiKey, searchParams });
     expect(first.body.output).toMatchObject({ count: titled, exact: true });
 
-    const someone = (await app.db.pool.query<{ network_slug: string; company_id: number }>(
-      `SELECT network_slug, company_id FROM people WHERE title ILIKE '%engineer%' AND country3 = 'USA' AND years_experience >= 10 AND company_id IS NOT NULL ORDER BY id LIMIT 1`,
-    )).rows[0] as { network_slug: string; company_id: number };
-    const list = await app.request('POST', '/v1/exclusion-lists', { apiKey: app.apiKey, name: 'one person', kind: 'prospects', prospects: [someone.network_slug] });
-    const without = await app.request('POST', '/v1/people-search/count', { apiKey: app.apiKey, searchParams, prospectExclusionListIDs: [list.body.output.exclusionListId] });
+    const someone = (
+      await app.db.pool.query<{ network_slug: string; company_id: number }>(
+        `SELECT network_slug, company_id FROM people WHERE title ILIKE '%engineer%' AND country3 = 'USA' AND years_experience >= 10 AND company_id IS NOT NULL ORDER BY id LIMIT 1`,
+      )
+    ).rows[0] as { network_slug: string; company_id: number };
+    const list = await app.request('POST', '/v1/exclusion-lists', {
+      apiKey: app.apiKey,
+      name: 'one person',
+      kind: 'prospects',
+      prospects: [someone.network_slug],
+    });
+    const without = await app.request('POST', '/v1/people-search/count', {
+      apiKey: app.apiKey,
+      searchParams,
+      prospectExclusionListIDs: [list.body.output.exclusionListId],
+    });
     expect(without.body.output).toMatchObject({ count: titled - 1, exact: true });
 
     // A title shorter than a trigram, which the trigram index cannot narrow: still exact.
     const vps = await sqlCount(`SELECT count(*) AS n FROM people WHERE title ILIKE '%VP%' AND country3 = 'USA'`);
     expect(vps).toBeLessThanOrEqual(exactCountBound);
-    const short = await app.request('POST', '/v1/people-search/count', { apiKey: app.apiKey, searchParams: { jobTitleV2: { included: ['VP'] }, country3LetterCode: ['USA'] } });
+    const short = await app.request('POST', '/v1/people-search/count', {
+      apiKey: app.apiKey,
+      searchParams: { jobTitleV2: { included: ['VP'] }, country3LetterCode: ['USA'] },
+    });
     expect(short.body.output).toMatchObject({ count: vps, exact: true });
 
-    const slug = (await app.db.pool.query<{ network_primary_slug: string }>('SELECT network_primary_slug FROM companies WHERE id = $1', [someone.company_id])).rows[0]?.network_primary_slug;
+    const slug = (
+      await app.db.pool.query<{ network_primary_slug: string }>(
+        'SELECT network_primary_slug FROM companies WHERE id = $1',
+        [someone.company_id],
+      )
+    ).rows[0]?.network_primary_slug;
     const atCompany = await sqlCount('SELECT count(*) AS n FROM people WHERE company_id = $1', [someone.company_id]);
-    const byCompany = await app.request('POST', '/v1/people-search/count', { apiKey: app.apiKey, searchParams: {}, currentCompanies: [{ networkSlugOrURL: slug }] });
+    const byCompany = await app.request('POST', '/v1/people-search/count', {
+      apiKey: app.apiKey,
+      searchParams: {},
+      currentCompanies: [{ networkSlugOrURL: slug }],
+    });
     expect(byCompany.body.output).toMatchObject({ count: atCompany, exact: true });
   });
 
   it('refuses bad filters with a 400 naming the field, charging nothing', async () => {
     const before = await balance();
-    const response = await app.request('POST', '/v1/company-count', { apiKey: app.apiKey, searchParams: { employeeCountV2: { min: 500, max: 10 } } });
+    const response = await app.request('POST', '/v1/company-count', {
+      apiKey: app.apiKey,
+      searchParams: { employeeCountV2: { min: 500, max: 10 } },
+    });
     expect(response.status).toBe(400);
     expect(response.body.error.details.issues[0].field).toBe('searchParams.employeeCountV2.min');
-    const unknown = await app.request('POST', '/v1/people-search/count', { apiKey: app.apiKey, searchParams: {}, pageSize: 5 });
+    const unknown = await app.request('POST', '/v1/people-search/count', {
+      apiKey: app.apiKey,
+      searchParams: {},
+      pageSize: 5,
+    });
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.body.error.details.issues)).toContain('pageSize');
     expect(await balance()).toBe(before);
   });
 
-  it('answers 404 for another account\'s exclusion list, and charges nothing', async () => {
+  it("answers 404 for another account's exclusion list, and charges nothing", async () => {
     const other = await app.createAccount({ credits: 100 });
-    const theirs = await app.request('POST', '/v1/exclusion-lists', { apiKey: other.apiKey, name: 'theirs', kind: 'companies', companies: [{ domain: 'x.example' }] });
+    const theirs = await app.request('POST', '/v1/exclusion-lists', {
+      apiKey: other.apiKey,
+      name: 'theirs',
+      kind: 'companies',
+      companies: [{ domain: 'x.example' }],
+    });
     const before = await balance();
-    const response = await app.request('POST', '/v1/company-count', { apiKey: app.apiKey, searchParams: {}, companyExclusionListIDs: [theirs.body.output.exclusionListId] });
+    const response = await app.request('POST', '/v1/company-count', {
+      apiKey: app.apiKey,
+      searchParams: {},
+      companyExclusionListIDs: [theirs.body.output.exclusionListId],
+    });
     expect(response.status).toBe(404);
     expect(await balance()).toBe(before);
   });

@@ -12,7 +12,11 @@ describe('authentication', () => {
   it('answers 401 without a key, with an unknown key, and with a revoked key, in the error envelope', async () => {
     const missing = await app.request('POST', '/v1/company-search', { searchParams: {} });
     expect(missing.status).toBe(401);
-    expect(missing.body.error).toMatchObject({ code: 'unauthorized', message: expect.stringContaining('apiKey'), requestId: expect.any(String) });
+    expect(missing.body.error).toMatchObject({
+      code: 'unauthorized',
+      message: expect.stringContaining('apiKey'),
+      requestId: expect.any(String),
+    });
     const unknown = await app.request('GET', '/v1/credits?apiKey=pds_nope');
     expect(unknown.status).toBe(401);
     expect(JSON.stringify(unknown.body)).not.toContain('pds_nope');
@@ -27,7 +31,9 @@ describe('authentication', () => {
   });
 
   it('stores keys hashed only', async () => {
-    const rows = (await app.db.pool.query<{ key_hash: Buffer; key_prefix: string }>('SELECT key_hash, key_prefix FROM api_keys')).rows;
+    const rows = (
+      await app.db.pool.query<{ key_hash: Buffer; key_prefix: string }>('SELECT key_hash, key_prefix FROM api_keys')
+    ).rows;
     for (const row of rows) {
       expect(row.key_hash.length).toBe(32);
       expect(app.apiKey.startsWith(row.key_prefix) ? row.key_prefix.length : 0).toBeLessThan(app.apiKey.length / 2);
@@ -55,10 +61,17 @@ describe('validation', () => {
       const response = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, ...(body as object) });
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(response.body.error.code).toBe('invalid_request');
-      expect(response.body.error.details.issues.map((i: { field: string }) => i.field), JSON.stringify(body)).toContain(field);
+      expect(
+        response.body.error.details.issues.map((i: { field: string }) => i.field),
+        JSON.stringify(body),
+      ).toContain(field);
       expect(response.body.error.message).toContain(field);
     }
-    const people = await app.request('POST', '/v1/people-search', { apiKey: app.apiKey, searchParams: { country3LetterCode: ['US'] }, currentCompanies: [{}] });
+    const people = await app.request('POST', '/v1/people-search', {
+      apiKey: app.apiKey,
+      searchParams: { country3LetterCode: ['US'] },
+      currentCompanies: [{}],
+    });
     expect(people.status).toBe(400);
     expect(people.body.error.details.issues.map((i: { field: string }) => i.field)).toEqual(
       expect.arrayContaining(['searchParams.country3LetterCode.0', 'currentCompanies.0']),
@@ -109,7 +122,9 @@ describe('not found, rate limits, documents', () => {
     for (const path of ['/v1/enums/industries', '/v1/industries']) {
       const industries = await app.request('GET', `${path}?apiKey=${app.apiKey}`);
       expect(industries.body.output.industries.length).toBeGreaterThan(50);
-      expect(industries.body.output.industries).toContainEqual(expect.objectContaining({ slug: 'software-development' }));
+      expect(industries.body.output.industries).toContainEqual(
+        expect.objectContaining({ slug: 'software-development' }),
+      );
     }
   });
 });
@@ -119,7 +134,11 @@ async function expectRateLimited(app: TestApp): Promise<void> {
   const statuses: number[] = [];
   let retryAfter: string | null = null;
   for (let i = 0; i < 4; i++) {
-    const response = await app.request('POST', '/v1/company-search', { apiKey: account.apiKey, searchParams: {}, pageSize: 1 });
+    const response = await app.request('POST', '/v1/company-search', {
+      apiKey: account.apiKey,
+      searchParams: {},
+      pageSize: 1,
+    });
     statuses.push(response.status);
     if (response.status === 429) {
       retryAfter = response.headers.get('retry-after');
@@ -131,5 +150,7 @@ async function expectRateLimited(app: TestApp): Promise<void> {
   // Another class of the same key, and another key, are not limited.
   expect((await app.request('GET', `/v1/credits?apiKey=${account.apiKey}`)).status).toBe(200);
   const other = await app.createAccount({ credits: 10 });
-  expect((await app.request('POST', '/v1/company-search', { apiKey: other.apiKey, searchParams: {}, pageSize: 1 })).status).toBe(200);
+  expect(
+    (await app.request('POST', '/v1/company-search', { apiKey: other.apiKey, searchParams: {}, pageSize: 1 })).status,
+  ).toBe(200);
 }

@@ -51,7 +51,8 @@ describe('Idempotency-Key commits', () => {
       const probe = await pool.connect();
       try {
         const pid = (await probe.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-        if (await waitsForStandby(pid, probe.query('UPDATE accounts SET name = name WHERE id = $1', [accountId]))) break;
+        if (await waitsForStandby(pid, probe.query('UPDATE accounts SET name = name WHERE id = $1', [accountId])))
+          break;
       } finally {
         probe.release();
       }
@@ -70,11 +71,17 @@ describe('Idempotency-Key commits', () => {
   async function waitsForStandby(pid: number, work: Promise<unknown>): Promise<boolean> {
     let settled = false;
     const done = work.then(
-      () => { settled = true; },
-      () => { settled = true; },
+      () => {
+        settled = true;
+      },
+      () => {
+        settled = true;
+      },
     );
     for (;;) {
-      const waiting = await admin.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event = 'SyncRep'`, [pid]);
+      const waiting = await admin.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event = 'SyncRep'`, [
+        pid,
+      ]);
       if (waiting.rowCount) {
         await admin.query('SELECT pg_cancel_backend($1)', [pid]);
         await done;
@@ -85,8 +92,10 @@ describe('Idempotency-Key commits', () => {
     }
   }
 
-  const backendPid = async (): Promise<number> => (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-  const claimOf = (key: string) => claimIdempotencyKey(pool, { accountId, key, hash: 'h', operationId: 'companySearch', inFlightLeaseMs: 60_000 });
+  const backendPid = async (): Promise<number> =>
+    (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  const claimOf = (key: string) =>
+    claimIdempotencyKey(pool, { accountId, key, hash: 'h', operationId: 'companySearch', inFlightLeaseMs: 60_000 });
 
   it('claims a key and stores its answer without waiting for the disk, and leaves the session synchronous', async () => {
     const pid = await backendPid();
@@ -95,7 +104,9 @@ describe('Idempotency-Key commits', () => {
     const claim = await claiming;
     if (claim.kind !== 'run') throw new Error('expected to run');
     expect(await waitsForStandby(pid, claim.finish(200, '{"output":"first"}'))).toBe(false);
-    expect((await pool.query<{ value: string }>(`SELECT current_setting('synchronous_commit') AS value`)).rows[0]?.value).toBe('on');
+    expect(
+      (await pool.query<{ value: string }>(`SELECT current_setting('synchronous_commit') AS value`)).rows[0]?.value,
+    ).toBe('on');
   });
 
   it('drops the claim of an answer that is not kept (a 503) without waiting for the disk, so that a repeat runs', async () => {
@@ -103,7 +114,9 @@ describe('Idempotency-Key commits', () => {
     const claim = await claimOf('refused');
     if (claim.kind !== 'run') throw new Error('expected to run');
     expect(await waitsForStandby(pid, claim.finish(503, '{"error":{"code":"unavailable"}}'))).toBe(false);
-    const rows = await pool.query(`SELECT 1 FROM idempotent_requests WHERE account_id = $1 AND key = 'refused'`, [accountId]);
+    const rows = await pool.query(`SELECT 1 FROM idempotent_requests WHERE account_id = $1 AND key = 'refused'`, [
+      accountId,
+    ]);
     expect(rows.rowCount).toBe(0);
   });
 
@@ -128,7 +141,10 @@ describe('Idempotency-Key commits', () => {
     } finally {
       client.release();
     }
-    const ledger = await pool.query(`SELECT amount FROM credit_ledger WHERE account_id = $1 AND idempotency_key = $2`, [accountId, claim.ledgerKey]);
+    const ledger = await pool.query(`SELECT amount FROM credit_ledger WHERE account_id = $1 AND idempotency_key = $2`, [
+      accountId,
+      claim.ledgerKey,
+    ]);
     expect(ledger.rows).toEqual([{ amount: -3 }]);
   });
 });

@@ -41,16 +41,24 @@ describe('Idempotency-Key', () => {
     const other = await post('/v1/company-search', { apiKey: account.apiKey, searchParams: {}, pageSize: 4 }, 'reused');
     expect(other.status).toBe(400);
     expect(other.body.error.code).toBe('idempotency_mismatch');
-    const otherEndpoint = await post('/v1/people-search', { apiKey: account.apiKey, searchParams: {}, pageSize: 3 }, 'reused');
+    const otherEndpoint = await post(
+      '/v1/people-search',
+      { apiKey: account.apiKey, searchParams: {}, pageSize: 3 },
+      'reused',
+    );
     expect(otherEndpoint.body.error.code).toBe('idempotency_mismatch');
     expect(await balanceOf(app, account.apiKey)).toBe(1_000 - 3);
   });
 
-  it('keeps keys per account: another account\'s same key runs its own request', async () => {
+  it("keeps keys per account: another account's same key runs its own request", async () => {
     const first = await app.createAccount({ credits: 100 });
     const second = await app.createAccount({ credits: 100 });
     await post('/v1/company-search', { apiKey: first.apiKey, searchParams: {}, pageSize: 2 }, 'shared-key');
-    const theirs = await post('/v1/company-search', { apiKey: second.apiKey, searchParams: {}, pageSize: 2 }, 'shared-key');
+    const theirs = await post(
+      '/v1/company-search',
+      { apiKey: second.apiKey, searchParams: {}, pageSize: 2 },
+      'shared-key',
+    );
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
     expect(await balanceOf(app, second.apiKey)).toBe(98);
   });
@@ -73,7 +81,11 @@ describe('Idempotency-Key', () => {
 
   it('answers a repeat that arrives while the first still runs with 409 idempotency_in_flight, and runs it once', async () => {
     const account = await app.createAccount({ credits: 100_000 });
-    const body = { apiKey: account.apiKey, searchParams: { jobTitleV2: { included: ['zz-no-such-title'] } }, pageSize: 1000 };
+    const body = {
+      apiKey: account.apiKey,
+      searchParams: { jobTitleV2: { included: ['zz-no-such-title'] } },
+      pageSize: 1000,
+    };
     const answers = await Promise.all(Array.from({ length: 6 }, () => post('/v1/people-search', body, 'parallel')));
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
@@ -100,7 +112,13 @@ describe('Idempotency-Key', () => {
 
   it('makes a repeat wait for a claim in flight that finishes soon, and answers it with the replay', async () => {
     const account = await app.createAccount({ credits: 10 });
-    const claim = { accountId: account.accountId, key: 'finishing', hash: 'h', operationId: 'companySearch', inFlightLeaseMs: 60_000 };
+    const claim = {
+      accountId: account.accountId,
+      key: 'finishing',
+      hash: 'h',
+      operationId: 'companySearch',
+      inFlightLeaseMs: 60_000,
+    };
     const first = await claimIdempotencyKey(app.db.pool, claim);
     const repeat = claimIdempotencyKey(app.db.pool, { ...claim, inFlightWaitMs: 5_000 });
     await new Promise((resolve) => setTimeout(resolve, 60));
@@ -110,13 +128,19 @@ describe('Idempotency-Key', () => {
     const stuck = { ...claim, key: 'stuck' };
     await claimIdempotencyKey(app.db.pool, stuck);
     const started = Date.now();
-    await expect(claimIdempotencyKey(app.db.pool, { ...stuck, inFlightWaitMs: 100 })).rejects.toMatchObject({ code: 'idempotency_in_flight' });
+    await expect(claimIdempotencyKey(app.db.pool, { ...stuck, inFlightWaitMs: 100 })).rejects.toMatchObject({
+      code: 'idempotency_in_flight',
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(100);
   });
 
   it('refuses a key that is too long, and ignores the header on GET', async () => {
     const account = await app.createAccount({ credits: 10 });
-    const long = await post('/v1/company-search', { apiKey: account.apiKey, searchParams: {}, pageSize: 1 }, 'k'.repeat(256));
+    const long = await post(
+      '/v1/company-search',
+      { apiKey: account.apiKey, searchParams: {}, pageSize: 1 },
+      'k'.repeat(256),
+    );
     expect(long.status).toBe(400);
     expect(long.body.error.details.issues[0].field).toBe('Idempotency-Key');
     const get = await fetch(`${app.url}/v1/credits?apiKey=${account.apiKey}`, { headers: { 'idempotency-key': 'x' } });
@@ -129,7 +153,9 @@ describe('Idempotency-Key', () => {
     const search = document.paths['/v1/company-search'].post;
     expect(search.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
     expect(search.responses['409']).toBeDefined();
-    expect(document.paths['/v1/credits'].get.parameters.map((p: { name: string }) => p.name)).not.toContain('Idempotency-Key');
+    expect(document.paths['/v1/credits'].get.parameters.map((p: { name: string }) => p.name)).not.toContain(
+      'Idempotency-Key',
+    );
   });
 
   it('lets a repeat take over a claim whose process died, under the same ledger key, and gives an expired key a new one', async () => {
@@ -138,14 +164,22 @@ describe('Idempotency-Key', () => {
     const first = await claimIdempotencyKey(app.db.pool, { ...claim, inFlightLeaseMs: 60_000 });
     expect(first.kind).toBe('run');
     // Still within its lease: a repeat is told to wait.
-    await expect(claimIdempotencyKey(app.db.pool, { ...claim, inFlightLeaseMs: 60_000 })).rejects.toMatchObject({ code: 'idempotency_in_flight' });
+    await expect(claimIdempotencyKey(app.db.pool, { ...claim, inFlightLeaseMs: 60_000 })).rejects.toMatchObject({
+      code: 'idempotency_in_flight',
+    });
     // Its process died (the lease ran out): the repeat runs, charging under the same ledger key.
-    await app.db.pool.query(`UPDATE idempotent_requests SET locked_until = now() - interval '1 second' WHERE account_id = $1 AND key = 'crashed'`, [account.accountId]);
+    await app.db.pool.query(
+      `UPDATE idempotent_requests SET locked_until = now() - interval '1 second' WHERE account_id = $1 AND key = 'crashed'`,
+      [account.accountId],
+    );
     const takeover = await claimIdempotencyKey(app.db.pool, { ...claim, inFlightLeaseMs: 60_000 });
     expect(takeover.kind === 'run' && first.kind === 'run' && takeover.ledgerKey === first.ledgerKey).toBe(true);
     if (takeover.kind === 'run') await takeover.finish(200, '{"output":1}');
     // After 24 hours the key is free again, as a new use with a new ledger key.
-    await app.db.pool.query(`UPDATE idempotent_requests SET created_at = now() - interval '25 hours' WHERE account_id = $1 AND key = 'crashed'`, [account.accountId]);
+    await app.db.pool.query(
+      `UPDATE idempotent_requests SET created_at = now() - interval '25 hours' WHERE account_id = $1 AND key = 'crashed'`,
+      [account.accountId],
+    );
     const reused = await claimIdempotencyKey(app.db.pool, { ...claim, hash: 'h2', inFlightLeaseMs: 60_000 });
     expect(reused.kind === 'run' && first.kind === 'run' && reused.ledgerKey !== first.ledgerKey).toBe(true);
   });
@@ -164,7 +198,10 @@ describe('Idempotency-Key', () => {
     // Run again under the same ledger key: the same records, the same charge reported, nothing taken twice.
     expect(again.body).toEqual(first.body);
     expect(await balanceOf(app, account.apiKey)).toBe(1_000 - 9);
-    const ledger = await app.db.pool.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND idempotency_key LIKE 'request:finish-lost:%'`, [account.accountId]);
+    const ledger = await app.db.pool.query(
+      `SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND idempotency_key LIKE 'request:finish-lost:%'`,
+      [account.accountId],
+    );
     expect(ledger.rows[0]?.n).toBe(1);
     // And that answer is the one kept for later repeats.
     const third = await post('/v1/company-search', body, 'finish-lost');
@@ -178,7 +215,11 @@ describe('Idempotency-Key', () => {
       `SELECT p.network_slug FROM people p WHERE p.network_slug IS NOT NULL
          AND EXISTS (SELECT 1 FROM person_contacts c WHERE c.person_id = p.id AND c.kind = 'work_email') ORDER BY p.id LIMIT 1`,
     );
-    const body = { apiKey: account.apiKey, profileUrl: person.rows[0]?.network_slug, enrichmentType: { getWorkEmails: true } };
+    const body = {
+      apiKey: account.apiKey,
+      profileUrl: person.rows[0]?.network_slug,
+      enrichmentType: { getWorkEmails: true },
+    };
     const first = await post('/v1/individual-reveal/sync', body, 'reveal-once');
     expect(first.status).toBe(200);
     const charged = first.body.chargeInfo.creditsCharged as number;
@@ -196,7 +237,16 @@ describe('Idempotency-Key', () => {
 async function leaveInFlightWithLeaseRunOut(app: TestApp, accountId: number, key: string): Promise<void> {
   // The answer is stored while it is sent: the crash comes after that store, or the store would undo it.
   await expect
-    .poll(async () => (await app.db.pool.query(`SELECT state FROM idempotent_requests WHERE account_id = $1 AND key = $2`, [accountId, key])).rows[0]?.state, { timeout: 5_000, interval: 5 })
+    .poll(
+      async () =>
+        (
+          await app.db.pool.query(`SELECT state FROM idempotent_requests WHERE account_id = $1 AND key = $2`, [
+            accountId,
+            key,
+          ])
+        ).rows[0]?.state,
+      { timeout: 5_000, interval: 5 },
+    )
     .toBe('done');
   await app.db.pool.query(
     `UPDATE idempotent_requests SET state = 'in_flight', response_status = NULL, response_body = NULL, locked_until = now() - interval '1 second'

@@ -21,7 +21,9 @@ afterAll(async () => app?.stop());
 /** The request lines logged so far, once `count` of them are there (a line is written when the response finishes). */
 async function requestLines(count: number): Promise<Array<Record<string, unknown>>> {
   return waitFor(`${count} request lines`, async () => {
-    const requests = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === 'request');
+    const requests = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.msg === 'request');
     return requests.length >= count ? requests : null;
   });
 }
@@ -29,13 +31,26 @@ async function requestLines(count: number): Promise<Array<Record<string, unknown
 describe('request logs', () => {
   it('write one JSON line per request with its request id, and never the API key', async () => {
     lines.length = 0;
-    const search = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, searchParams: {}, pageSize: 1 });
+    const search = await app.request('POST', '/v1/company-search', {
+      apiKey: app.apiKey,
+      searchParams: {},
+      pageSize: 1,
+    });
     const balance = await app.request('GET', `/v1/credits?apiKey=${app.apiKey}`);
     await app.request('GET', `/v1/credits?apiKey=${app.apiKey}x`);
     const requests = await requestLines(3);
     expect(requests).toHaveLength(3);
-    expect(requests[0]).toMatchObject({ requestId: search.headers.get('x-request-id'), method: 'POST', status: 200, operationId: 'companySearch' });
-    expect(requests[1]).toMatchObject({ requestId: balance.headers.get('x-request-id'), url: '/v1/credits?apiKey=[redacted]', status: 200 });
+    expect(requests[0]).toMatchObject({
+      requestId: search.headers.get('x-request-id'),
+      method: 'POST',
+      status: 200,
+      operationId: 'companySearch',
+    });
+    expect(requests[1]).toMatchObject({
+      requestId: balance.headers.get('x-request-id'),
+      url: '/v1/credits?apiKey=[redacted]',
+      status: 200,
+    });
     expect(requests[2]!.status).toBe(401);
     expect(lines.join('\n')).not.toContain(app.apiKey);
   });

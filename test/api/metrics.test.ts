@@ -9,7 +9,10 @@ describe('GET /metrics', () => {
   let without: TestApp;
 
   beforeAll(async () => {
-    [app, without] = await Promise.all([startTestApp({ env: { METRICS_TOKEN: token } }), startTestApp({ catalog: 'empty' })]);
+    [app, without] = await Promise.all([
+      startTestApp({ env: { METRICS_TOKEN: token } }),
+      startTestApp({ catalog: 'empty' }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([app?.stop(), without?.stop()]);
@@ -27,13 +30,26 @@ describe('GET /metrics', () => {
   it('counts requests by operation and status, MCP direct answers, and reports the job queue and the pool', async () => {
     const value = (text: string, line: RegExp): number => Number(line.exec(text)?.[1] ?? 0);
     const before = await (await scrape(app, token)).text();
-    const searched = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, searchParams: {}, pageSize: 1 });
+    const searched = await app.request('POST', '/v1/company-search', {
+      apiKey: app.apiKey,
+      searchParams: {},
+      pageSize: 1,
+    });
     expect(searched.status).toBe(200);
     expect((await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, pageSize: 'x' })).status).toBe(400);
     const mcp = await fetch(`${app.url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': app.apiKey },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_endpoints', arguments: { query: 'credits' } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-api-key': app.apiKey,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search_endpoints', arguments: { query: 'credits' } },
+      }),
     });
     expect(mcp.status).toBe(200);
     await mcp.text();

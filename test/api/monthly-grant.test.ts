@@ -17,20 +17,28 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 const monthlyCredits = 500;
 type Setup = (accountId: number) => Promise<{ method: string; path: string; body?: Record<string, unknown> }>;
 
-describe('the free plan\'s monthly grant', () => {
+describe("the free plan's monthly grant", () => {
   let app: TestApp;
   let personSlug: string;
   let companySlug: string;
   let workEmail: string;
   beforeAll(async () => {
-    app = await startTestApp({ env: { FREE_PLAN_MONTHLY_CREDITS: String(monthlyCredits), JOB_POLL_INTERVAL_MS: '20' } });
-    const people = await app.db.pool.query<{ network_slug: string }>('SELECT network_slug FROM people WHERE network_slug IS NOT NULL ORDER BY id LIMIT 1');
+    app = await startTestApp({
+      env: { FREE_PLAN_MONTHLY_CREDITS: String(monthlyCredits), JOB_POLL_INTERVAL_MS: '20' },
+    });
+    const people = await app.db.pool.query<{ network_slug: string }>(
+      'SELECT network_slug FROM people WHERE network_slug IS NOT NULL ORDER BY id LIMIT 1',
+    );
     personSlug = people.rows[0]?.network_slug as string;
     const companies = await app.db.pool.query<{ network_primary_slug: string }>(
       'SELECT network_primary_slug FROM companies WHERE network_primary_slug IS NOT NULL ORDER BY id LIMIT 1',
     );
     companySlug = companies.rows[0]?.network_primary_slug as string;
-    workEmail = (await app.db.pool.query<{ value: string }>(`SELECT value FROM person_contacts WHERE kind = 'work_email' ORDER BY person_id LIMIT 1`)).rows[0]?.value as string;
+    workEmail = (
+      await app.db.pool.query<{ value: string }>(
+        `SELECT value FROM person_contacts WHERE kind = 'work_email' ORDER BY person_id LIMIT 1`,
+      )
+    ).rows[0]?.value as string;
   });
   afterAll(async () => {
     await app.stop();
@@ -41,10 +49,17 @@ describe('the free plan\'s monthly grant', () => {
     const db = app.service.context.db;
     await db.transaction((tx) => credit(tx, accountId, 10_000, { unit: 'purchase', reason: 'test: pays the build' }));
     const audience = await createAudience(db.pool, accountId, { name: 'grant test', creationMethod: 'NORMAL' });
-    await setSearchParams(db, accountId, String(audience.id), { companySearchParams: {}, maxCompanies: 3, maxProspects: 5 });
+    await setSearchParams(db, accountId, String(audience.id), {
+      companySearchParams: {},
+      maxCompanies: 3,
+      maxProspects: 5,
+    });
     await startBuild(db, accountId, String(audience.id));
     await waitFor('the build', async () => {
-      const row = await db.pool.query<{ status: string }>('SELECT status FROM audiences WHERE account_id = $1 AND id = $2', [accountId, audience.id]);
+      const row = await db.pool.query<{ status: string }>(
+        'SELECT status FROM audiences WHERE account_id = $1 AND id = $2',
+        [accountId, audience.id],
+      );
       return row.rows[0]?.status === 'NORMAL';
     });
     // Spend what is left, so the account starts the month with nothing but its grant.
@@ -54,17 +69,29 @@ describe('the free plan\'s monthly grant', () => {
   }
 
   const setups: Record<string, Setup> = {
-    companySearch: async () => ({ method: 'POST', path: '/v1/company-search', body: { searchParams: {}, pageSize: 5 } }),
+    companySearch: async () => ({
+      method: 'POST',
+      path: '/v1/company-search',
+      body: { searchParams: {}, pageSize: 5 },
+    }),
     peopleSearch: async () => ({ method: 'POST', path: '/v1/people-search', body: { searchParams: {}, pageSize: 5 } }),
     buildAudience: async (accountId) => {
       const db = app.service.context.db;
       const audience = await createAudience(db.pool, accountId, { name: 'grant test', creationMethod: 'NORMAL' });
-      await setSearchParams(db, accountId, String(audience.id), { companySearchParams: {}, maxCompanies: 3, maxProspects: 5 });
+      await setSearchParams(db, accountId, String(audience.id), {
+        companySearchParams: {},
+        maxCompanies: 3,
+        maxProspects: 5,
+      });
       return { method: 'POST', path: `/v1/audiences/${audience.id}/build`, body: {} };
     },
     triggerEnrichment: async (accountId) => {
       const audienceId = await builtAudience(accountId);
-      const options = { maxProspectsToEnrich: 2, runContactEnrichment: true, enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false } };
+      const options = {
+        maxProspectsToEnrich: 2,
+        runContactEnrichment: true,
+        enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false },
+      };
       const { audienceId: _id, ...parsed } = estimateEnrichmentCost.input.parse({ audienceId, ...options });
       await estimateEnrichment(app.service.context.db, accountId, audienceId, parsed);
       return { method: 'POST', path: `/v1/audiences/${audienceId}/enrich`, body: options };
@@ -72,25 +99,63 @@ describe('the free plan\'s monthly grant', () => {
     startBatchContactEnrichment: async () => ({
       method: 'POST',
       path: '/v1/contact-enrichment/batch',
-      body: { profileUrls: [personSlug], enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false } },
+      body: {
+        profileUrls: [personSlug],
+        enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false },
+      },
     }),
     revealContactSync: async () => ({
       method: 'POST',
       path: '/v1/individual-reveal/sync',
-      body: { profileUrl: personSlug, enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false } },
+      body: {
+        profileUrl: personSlug,
+        enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false },
+      },
     }),
-    revealContactSingle: async () => ({ method: 'POST', path: '/v1/contact-details/single', body: { profileUrl: personSlug } }),
-    liveEnrichCompany: async () => ({ method: 'POST', path: '/v1/network-live-fetch/company/single', body: { type: 'slug', value: companySlug } }),
-    liveEnrichPerson: async () => ({ method: 'POST', path: '/v1/network-live-fetch/profile/single', body: { identifier: personSlug } }),
+    revealContactSingle: async () => ({
+      method: 'POST',
+      path: '/v1/contact-details/single',
+      body: { profileUrl: personSlug },
+    }),
+    liveEnrichCompany: async () => ({
+      method: 'POST',
+      path: '/v1/network-live-fetch/company/single',
+      body: { type: 'slug', value: companySlug },
+    }),
+    liveEnrichPerson: async () => ({
+      method: 'POST',
+      path: '/v1/network-live-fetch/profile/single',
+      body: { identifier: personSlug },
+    }),
     companyCount: async () => ({ method: 'POST', path: '/v1/company-count', body: { searchParams: {} } }),
     peopleCount: async () => ({ method: 'POST', path: '/v1/people-search/count', body: { searchParams: {} } }),
     companyTypeahead: async () => ({ method: 'GET', path: `/v1/typeahead/companies?query=a&apiKey=` }),
     locationTypeahead: async () => ({ method: 'GET', path: `/v1/typeahead/locations?query=par&apiKey=` }),
-    validateEmail: async () => ({ method: 'POST', path: '/v1/email/validate', body: { email: 'jane@acme-widgets.com' } }),
-    findPersonByWorkEmail: async () => ({ method: 'POST', path: '/v1/people/by-work-email', body: { email: workEmail } }),
-    createSavedSearch: async () => ({ method: 'POST', path: '/v1/saved-searches', body: { name: 'watch', kind: 'companies', companySearchParams: {}, schedule: 'daily' } }),
-    updateSavedSearch: async (accountId) => ({ method: 'PATCH', path: `/v1/saved-searches/${await savedSearchOf(accountId)}`, body: { schedule: 'weekly' } }),
-    runSavedSearch: async (accountId) => ({ method: 'POST', path: `/v1/saved-searches/${await savedSearchOf(accountId)}/runs`, body: { maxNewRecords: 5 } }),
+    validateEmail: async () => ({
+      method: 'POST',
+      path: '/v1/email/validate',
+      body: { email: 'jane@acme-widgets.com' },
+    }),
+    findPersonByWorkEmail: async () => ({
+      method: 'POST',
+      path: '/v1/people/by-work-email',
+      body: { email: workEmail },
+    }),
+    createSavedSearch: async () => ({
+      method: 'POST',
+      path: '/v1/saved-searches',
+      body: { name: 'watch', kind: 'companies', companySearchParams: {}, schedule: 'daily' },
+    }),
+    updateSavedSearch: async (accountId) => ({
+      method: 'PATCH',
+      path: `/v1/saved-searches/${await savedSearchOf(accountId)}`,
+      body: { schedule: 'weekly' },
+    }),
+    runSavedSearch: async (accountId) => ({
+      method: 'POST',
+      path: `/v1/saved-searches/${await savedSearchOf(accountId)}/runs`,
+      body: { maxNewRecords: 5 },
+    }),
   };
 
   /** A saved search of the account, made without a request of the account's own. */
@@ -117,11 +182,15 @@ describe('the free plan\'s monthly grant', () => {
       const account = await app.createAccount({ credits: 0, plan: 'free' });
       const call = await setup(account.accountId);
       // GET carries the key in the query string (a path ending in apiKey= takes it); the others in the body.
-      const response = call.method === 'GET'
-        ? await app.request('GET', `${call.path}${account.apiKey}`)
-        : await app.request(call.method, call.path, { apiKey: account.apiKey, ...call.body });
+      const response =
+        call.method === 'GET'
+          ? await app.request('GET', `${call.path}${account.apiKey}`)
+          : await app.request(call.method, call.path, { apiKey: account.apiKey, ...call.body });
       expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
-      const grants = await app.db.pool.query('SELECT amount FROM credit_ledger WHERE account_id = $1 AND unit = $2', [account.accountId, 'grant']);
+      const grants = await app.db.pool.query('SELECT amount FROM credit_ledger WHERE account_id = $1 AND unit = $2', [
+        account.accountId,
+        'grant',
+      ]);
       expect(grants.rows).toEqual([{ amount: monthlyCredits }]);
     });
   }
@@ -132,7 +201,10 @@ describe('the free plan\'s monthly grant', () => {
       Array.from({ length: 50 }, () => app.request('GET', `/v1/credits?apiKey=${account.apiKey}`)),
     );
     expect(answers.filter((a) => a.status >= 500)).toEqual([]);
-    const grants = await app.db.pool.query('SELECT amount FROM credit_ledger WHERE account_id = $1 AND unit = $2', [account.accountId, 'grant']);
+    const grants = await app.db.pool.query('SELECT amount FROM credit_ledger WHERE account_id = $1 AND unit = $2', [
+      account.accountId,
+      'grant',
+    ]);
     expect(grants.rowCount).toBe(1);
     expect(await getBalance(app.db.pool, account.accountId)).toBe(monthlyCredits);
   });

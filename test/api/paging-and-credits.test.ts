@@ -16,18 +16,27 @@ async function balanceOf(apiKey: string): Promise<number> {
 }
 
 async function ledgerOf(accountId: number): Promise<Array<{ amount: number; balance_after: number; unit: string }>> {
-  return (await app.db.pool.query('SELECT amount, balance_after, unit FROM credit_ledger WHERE account_id = $1 ORDER BY id', [accountId])).rows;
+  return (
+    await app.db.pool.query('SELECT amount, balance_after, unit FROM credit_ledger WHERE account_id = $1 ORDER BY id', [
+      accountId,
+    ])
+  ).rows;
 }
 
 describe('paging', () => {
   it('pages a result set with no duplicates and no gaps, in both searches', async () => {
-    const expected = (await app.db.pool.query<{ id: number }>("SELECT id FROM companies WHERE country_code = 'US' ORDER BY id")).rows.map((r) => String(r.id));
+    const expected = (
+      await app.db.pool.query<{ id: number }>("SELECT id FROM companies WHERE country_code = 'US' ORDER BY id")
+    ).rows.map((r) => String(r.id));
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
       const response = await app.request('POST', '/v1/company-search', {
-        apiKey: app.apiKey, searchParams: { headquartersCountryCode: ['US'] }, pageSize: 97, ...(cursor ? { cursor } : {}),
+        apiKey: app.apiKey,
+        searchParams: { headquartersCountryCode: ['US'] },
+        pageSize: 97,
+        ...(cursor ? { cursor } : {}),
       });
       expect(response.status).toBe(200);
       const ids = response.body.output.data.map((r: { last_sort_key: string }) => r.last_sort_key);
@@ -41,12 +50,17 @@ describe('paging', () => {
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).toEqual(expected);
 
-    const people = (await app.db.pool.query<{ id: number }>("SELECT id FROM people WHERE title ILIKE '%director%' ORDER BY id")).rows.map((r) => String(r.id));
+    const people = (
+      await app.db.pool.query<{ id: number }>("SELECT id FROM people WHERE title ILIKE '%director%' ORDER BY id")
+    ).rows.map((r) => String(r.id));
     const seenPeople: string[] = [];
     cursor = null;
     do {
       const response = await app.request('POST', '/v1/people-search', {
-        apiKey: app.apiKey, searchParams: { jobTitleV2: { included: ['Director'] } }, pageSize: 250, cursor,
+        apiKey: app.apiKey,
+        searchParams: { jobTitleV2: { included: ['Director'] } },
+        pageSize: 250,
+        cursor,
       });
       seenPeople.push(...response.body.output.data.map((r: { last_sort_key: string }) => r.last_sort_key));
       cursor = response.body.output.nextCursor;
@@ -57,25 +71,52 @@ describe('paging', () => {
   it('defaults pageSize to 25 and refuses more than 1000', async () => {
     const response = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, searchParams: {} });
     expect(response.body.output.data).toHaveLength(25);
-    const tooMany = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, searchParams: {}, pageSize: 1001 });
+    const tooMany = await app.request('POST', '/v1/company-search', {
+      apiKey: app.apiKey,
+      searchParams: {},
+      pageSize: 1001,
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.error.details.issues).toEqual([expect.objectContaining({ field: 'pageSize' })]);
   });
 
   it('refuses a cursor replayed with other searchParams (cursor_mismatch) and a forged cursor', async () => {
-    const first = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, searchParams: { stage: ['SEED'] }, pageSize: 5 });
+    const first = await app.request('POST', '/v1/company-search', {
+      apiKey: app.apiKey,
+      searchParams: { stage: ['SEED'] },
+      pageSize: 5,
+    });
     const cursor = first.body.output.nextCursor as string;
     const before = await balanceOf(app.apiKey);
-    const changed = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, searchParams: { stage: ['SERIES_A'] }, pageSize: 5, cursor });
+    const changed = await app.request('POST', '/v1/company-search', {
+      apiKey: app.apiKey,
+      searchParams: { stage: ['SERIES_A'] },
+      pageSize: 5,
+      cursor,
+    });
     expect(changed.status).toBe(400);
     expect(changed.body.error.code).toBe('cursor_mismatch');
-    const crossed = await app.request('POST', '/v1/people-search', { apiKey: app.apiKey, searchParams: {}, pageSize: 5, cursor });
+    const crossed = await app.request('POST', '/v1/people-search', {
+      apiKey: app.apiKey,
+      searchParams: {},
+      pageSize: 5,
+      cursor,
+    });
     expect(crossed.body.error.code).toBe('cursor_mismatch');
-    const forged = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, searchParams: { stage: ['SEED'] }, cursor: 'not-a-cursor' });
+    const forged = await app.request('POST', '/v1/company-search', {
+      apiKey: app.apiKey,
+      searchParams: { stage: ['SEED'] },
+      cursor: 'not-a-cursor',
+    });
     expect(forged.status).toBe(400);
     expect(forged.body.error.details.issues[0].field).toBe('cursor');
     expect(await balanceOf(app.apiKey)).toBe(before);
-    const same = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, searchParams: { stage: ['SEED'] }, pageSize: 5, cursor });
+    const same = await app.request('POST', '/v1/company-search', {
+      apiKey: app.apiKey,
+      searchParams: { stage: ['SEED'] },
+      pageSize: 5,
+      cursor,
+    });
     expect(same.status).toBe(200);
   });
 });
@@ -106,23 +147,36 @@ describe('credits', () => {
 
   it('answers 402 and charges nothing when the balance cannot pay for the page', async () => {
     const account = await app.createAccount({ credits: 10 });
-    const refused = await app.request('POST', '/v1/people-search', { apiKey: account.apiKey, searchParams: {}, pageSize: 25 });
+    const refused = await app.request('POST', '/v1/people-search', {
+      apiKey: account.apiKey,
+      searchParams: {},
+      pageSize: 25,
+    });
     expect(refused.status).toBe(402);
     expect(refused.body.error).toMatchObject({ code: 'insufficient_credits', details: { required: 25, balance: 10 } });
     expect(refused.body.output).toBeUndefined();
     expect(await balanceOf(account.apiKey)).toBe(10);
     expect(await ledgerOf(account.accountId)).toHaveLength(1);
-    const exact = await app.request('POST', '/v1/people-search', { apiKey: account.apiKey, searchParams: {}, pageSize: 10 });
+    const exact = await app.request('POST', '/v1/people-search', {
+      apiKey: account.apiKey,
+      searchParams: {},
+      pageSize: 10,
+    });
     expect(exact.status).toBe(200);
     expect(await balanceOf(account.apiKey)).toBe(0);
-    const empty = await app.request('POST', '/v1/company-search', { apiKey: account.apiKey, searchParams: { nameLike: 'zzzz-no-such' } });
+    const empty = await app.request('POST', '/v1/company-search', {
+      apiKey: account.apiKey,
+      searchParams: { nameLike: 'zzzz-no-such' },
+    });
     expect(empty.status).toBe(200);
   });
 
   it('never double-spends under concurrent requests', async () => {
     const account = await app.createAccount({ credits: 100 });
     const responses = await Promise.all(
-      Array.from({ length: 8 }, () => app.request('POST', '/v1/company-search', { apiKey: account.apiKey, searchParams: {}, pageSize: 30 })),
+      Array.from({ length: 8 }, () =>
+        app.request('POST', '/v1/company-search', { apiKey: account.apiKey, searchParams: {}, pageSize: 30 }),
+      ),
     );
     const ok = responses.filter((r) => r.status === 200).length;
     expect(ok).toBe(3);

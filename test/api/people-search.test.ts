@@ -29,11 +29,17 @@ let companies: Map<number, CompanyRow>;
 beforeAll(async () => {
   // One key runs every filter here within a minute; the search rate limit has its own test (errors.test.ts).
   app = await startTestApp({ env: { RATE_LIMIT_SEARCH_PER_MINUTE: '10000' } });
-  people = (await app.db.pool.query<PersonRow>(
-    'SELECT id, title, country3, years_experience, tags, degree_types, schools, company_id, network_slug, first_name, last_name FROM people ORDER BY id',
-  )).rows;
+  people = (
+    await app.db.pool.query<PersonRow>(
+      'SELECT id, title, country3, years_experience, tags, degree_types, schools, company_id, network_slug, first_name, last_name FROM people ORDER BY id',
+    )
+  ).rows;
   companies = new Map(
-    (await app.db.pool.query<CompanyRow>('SELECT id, preferred_name, domains, network_primary_slug, network_org_id FROM companies')).rows.map((c) => [c.id, c]),
+    (
+      await app.db.pool.query<CompanyRow>(
+        'SELECT id, preferred_name, domains, network_primary_slug, network_org_id FROM companies',
+      )
+    ).rows.map((c) => [c.id, c]),
   );
 });
 afterAll(async () => app?.stop());
@@ -73,12 +79,18 @@ describe('people search filters', () => {
       { searchParams: { jobTitleV2: { included: ['engineer', 'SALES'], excluded: ['senior'] } } },
       (row) => (has(row.title, 'engineer') || has(row.title, 'sales')) && !has(row.title, 'senior'),
     );
-    await expectPeople({ searchParams: { jobTitleV2: { included: [], excluded: ['manager'] } } }, (row) => !has(row.title, 'manager'));
+    await expectPeople(
+      { searchParams: { jobTitleV2: { included: [], excluded: ['manager'] } } },
+      (row) => !has(row.title, 'manager'),
+    );
   });
 
   it('country3LetterCode', async () => {
     const country = mostCommon(people.map((p) => p.country3));
-    await expectPeople({ searchParams: { country3LetterCode: [country!.toLowerCase()] } }, (row) => row.country3 === country);
+    await expectPeople(
+      { searchParams: { country3LetterCode: [country!.toLowerCase()] } },
+      (row) => row.country3 === country,
+    );
   });
 
   it('yearsOfExperience range', async () => {
@@ -93,17 +105,33 @@ describe('people search filters', () => {
   });
 
   it('tags: anyOf, allOf, noneOf', async () => {
-    const [first, second] = [mostCommon(people.flatMap((p) => p.tags)), mostCommon(people.flatMap((p) => p.tags), 1)];
-    await expectPeople({ searchParams: { tags: { anyOf: [first, second] } } }, (row) => row.tags.includes(first) || row.tags.includes(second));
-    await expectPeople({ searchParams: { tags: { allOf: [first, second] } } }, (row) => row.tags.includes(first) && row.tags.includes(second));
+    const [first, second] = [
+      mostCommon(people.flatMap((p) => p.tags)),
+      mostCommon(
+        people.flatMap((p) => p.tags),
+        1,
+      ),
+    ];
+    await expectPeople(
+      { searchParams: { tags: { anyOf: [first, second] } } },
+      (row) => row.tags.includes(first) || row.tags.includes(second),
+    );
+    await expectPeople(
+      { searchParams: { tags: { allOf: [first, second] } } },
+      (row) => row.tags.includes(first) && row.tags.includes(second),
+    );
     await expectPeople({ searchParams: { tags: { noneOf: [first] } } }, (row) => !row.tags.includes(first));
   });
 
   it('education: degree types and schools', async () => {
-    await expectPeople({ searchParams: { education: { degreeTypes: ['MBA', 'PHD'] } } }, (row) => row.degree_types.some((d) => d === 'MBA' || d === 'PHD'));
+    await expectPeople({ searchParams: { education: { degreeTypes: ['MBA', 'PHD'] } } }, (row) =>
+      row.degree_types.some((d) => d === 'MBA' || d === 'PHD'),
+    );
     const school = mostCommon(people.flatMap((p) => p.schools));
     const part = school.split(' ').slice(0, 2).join(' ');
-    await expectPeople({ searchParams: { education: { schools: [part] } } }, (row) => row.schools.some((s) => has(s, part)));
+    await expectPeople({ searchParams: { education: { schools: [part] } } }, (row) =>
+      row.schools.some((s) => has(s, part)),
+    );
   });
 
   it('currentCompanies by domain, slug, full URL, name and numeric org ID', async () => {
@@ -121,7 +149,8 @@ describe('people search filters', () => {
           { networkOrgID: String(e!.network_org_id) },
         ],
       },
-      (row) => [a, b, c].some((company) => company!.id === row.company_id) ||
+      (row) =>
+        [a, b, c].some((company) => company!.id === row.company_id) ||
         companies.get(row.company_id ?? -1)?.preferred_name.toLowerCase() === d!.preferred_name.toLowerCase() ||
         row.company_id === e!.id,
     );
@@ -130,7 +159,9 @@ describe('people search filters', () => {
   it('currentCompanies whose keys disagree match nothing, and nothing is charged', async () => {
     const [a, b] = [...companies.values()];
     const response = await app.request('POST', '/v1/people-search', {
-      apiKey: app.apiKey, searchParams: {}, currentCompanies: [{ domain: a!.domains[0], name: b!.preferred_name + ' nope' }],
+      apiKey: app.apiKey,
+      searchParams: {},
+      currentCompanies: [{ domain: a!.domains[0], name: b!.preferred_name + ' nope' }],
     });
     expect(response.status).toBe(200);
     expect(response.body.output).toEqual({ data: [], nextCursor: null });
@@ -143,12 +174,19 @@ describe('people search filters', () => {
     const excludedPeople = inCountry.slice(0, 3);
     const excludedCompanyId = inCountry[10]!.company_id!;
     const prospects = await app.request('POST', '/v1/exclusion-lists', {
-      apiKey: app.apiKey, name: 'contacted', kind: 'prospects',
-      prospects: excludedPeople.map((p, i) => (i === 0 ? `https://network.example.com/in/${p.network_slug}/` : p.network_slug)),
+      apiKey: app.apiKey,
+      name: 'contacted',
+      kind: 'prospects',
+      prospects: excludedPeople.map((p, i) =>
+        i === 0 ? `https://network.example.com/in/${p.network_slug}/` : p.network_slug,
+      ),
     });
     expect(prospects.body.output.size).toBe(3);
     const companyList = await app.request('POST', '/v1/exclusion-lists', {
-      apiKey: app.apiKey, name: 'customers', kind: 'companies', companies: [{ networkOrgID: String(companies.get(excludedCompanyId)!.network_org_id) }],
+      apiKey: app.apiKey,
+      name: 'customers',
+      kind: 'companies',
+      companies: [{ networkOrgID: String(companies.get(excludedCompanyId)!.network_org_id) }],
     });
     expect(companyList.body.output.size).toBe(1);
     const excludedIds = new Set(excludedPeople.map((p) => p.id));
@@ -167,11 +205,18 @@ describe('people search filters', () => {
     for (const record of plain.body.output.data) {
       expect(record.detailed_education).toBeNull();
       expect(record.detailed_work_experiences).toBeNull();
-      expect(record).toMatchObject({ first_name: expect.any(String), title: expect.any(String), location: expect.any(Object), current_company: expect.any(Object) });
+      expect(record).toMatchObject({
+        first_name: expect.any(String),
+        title: expect.any(String),
+        location: expect.any(Object),
+        current_company: expect.any(Object),
+      });
       expect(Array.isArray(record.languages)).toBe(true);
     }
     const detailed = await app.request('POST', '/v1/people-search', {
-      apiKey: app.apiKey, searchParams: { getDetailedEducation: true, getDetailedWorkExperience: true }, pageSize: 5,
+      apiKey: app.apiKey,
+      searchParams: { getDetailedEducation: true, getDetailedWorkExperience: true },
+      pageSize: 5,
     });
     const withHistory = detailed.body.output.data.filter((r: any) => r.detailed_work_experiences.positions.length > 0);
     expect(withHistory.length).toBeGreaterThan(0);
@@ -181,7 +226,10 @@ describe('people search filters', () => {
     }
     // The detail switches do not change which records match: a cursor stays valid when they change.
     const next = await app.request('POST', '/v1/people-search', {
-      apiKey: app.apiKey, searchParams: {}, pageSize: 5, cursor: detailed.body.output.nextCursor,
+      apiKey: app.apiKey,
+      searchParams: {},
+      pageSize: 5,
+      cursor: detailed.body.output.nextCursor,
     });
     expect(next.status).toBe(200);
     expect(next.body.output.data[0].last_sort_key).toBe(String(people[5]!.id));

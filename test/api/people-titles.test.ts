@@ -11,9 +11,21 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
  */
 let app: TestApp;
 const trickyTitles = [
-  'DIRECTEUR GÉNÉRAL', 'Directrice générale adjointe', 'Ärztliche Leiterin', 'Straßenbau Leiter', 'STRASSENBAU LEITER',
-  'VP, Sales', 'vp of sales emea', 'Svp Of Salesforce Programs', '50%_Off Sales Lead', 'R&D Lead', 'C++ Engineer', 'İnsan Kaynakları',
-  'x', '', 'Head of Sales 😀',
+  'DIRECTEUR GÉNÉRAL',
+  'Directrice générale adjointe',
+  'Ärztliche Leiterin',
+  'Straßenbau Leiter',
+  'STRASSENBAU LEITER',
+  'VP, Sales',
+  'vp of sales emea',
+  'Svp Of Salesforce Programs',
+  '50%_Off Sales Lead',
+  'R&D Lead',
+  'C++ Engineer',
+  'İnsan Kaynakları',
+  'x',
+  '',
+  'Head of Sales 😀',
 ];
 
 beforeAll(async () => {
@@ -33,7 +45,10 @@ async function searchIds(included: string[], excluded: string[], pageSize: numbe
   let cursor: string | null = null;
   for (let page = 0; page < 500; page++) {
     const response = await app.request('POST', '/v1/people-search', {
-      apiKey: app.apiKey, pageSize, cursor, searchParams: { jobTitleV2: { included, excluded } },
+      apiKey: app.apiKey,
+      pageSize,
+      cursor,
+      searchParams: { jobTitleV2: { included, excluded } },
     });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     ids.push(...response.body.output.data.map((record: { last_sort_key: string }) => record.last_sort_key));
@@ -68,7 +83,10 @@ describe('title filters select what a case-insensitive substring test selects', 
     [['i̇nsan', 'İnsan'], []],
     [['x'], []],
     [['😀'], []],
-    [['engineer', 'manager'], ['senior', 'assistant']],
+    [
+      ['engineer', 'manager'],
+      ['senior', 'assistant'],
+    ],
     [['Director', 'VP', 'Head of'], ['Assistant']],
   ];
   it.each(cases)('included %j, excluded %j', async (included, excluded) => {
@@ -82,7 +100,8 @@ describe('title filters select what a case-insensitive substring test selects', 
     expect(expected.length).toBeGreaterThan(25);
     expect(await searchIds(included, excluded, 25)).toEqual(expected);
     const count = await app.request('POST', '/v1/people-search/count', {
-      apiKey: app.apiKey, searchParams: { jobTitleV2: { included, excluded } },
+      apiKey: app.apiKey,
+      searchParams: { jobTitleV2: { included, excluded } },
     });
     expect(count.status, JSON.stringify(count.body)).toBe(200);
     expect(count.body.output).toMatchObject({ count: expected.length, exact: true });

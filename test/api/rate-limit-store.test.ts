@@ -17,10 +17,16 @@ describe('rate limits shared through PostgreSQL', () => {
   let secondDataDir: string;
 
   beforeAll(async () => {
-    app = await startTestApp({ catalog: 'seeded', env: { RATE_LIMIT_STORE: 'database', RATE_LIMIT_SEARCH_PER_MINUTE: '4' } });
+    app = await startTestApp({
+      catalog: 'seeded',
+      env: { RATE_LIMIT_STORE: 'database', RATE_LIMIT_SEARCH_PER_MINUTE: '4' },
+    });
     secondDataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-second-'));
     const config = app.service.context.config;
-    second = await startService({ ...config, dataDir: secondDataDir, exportDir: path.join(secondDataDir, 'exports'), JOB_WORKER: false }, { log: createLogger('silent') });
+    second = await startService(
+      { ...config, dataDir: secondDataDir, exportDir: path.join(secondDataDir, 'exports'), JOB_WORKER: false },
+      { log: createLogger('silent') },
+    );
   });
   afterAll(async () => {
     await second?.stop();
@@ -56,7 +62,12 @@ describe('rate limits shared through PostgreSQL', () => {
 
   it('refills at the per-minute rate and never takes a token it does not have, under concurrency', async () => {
     const limiter = new DatabaseRateLimiter(
-      { RATE_LIMIT_SEARCH_PER_MINUTE: 60, RATE_LIMIT_STANDARD_PER_MINUTE: 60, RATE_LIMIT_STATUS_PER_MINUTE: 60, RATE_LIMIT_HEAVY_PER_MINUTE: 60 },
+      {
+        RATE_LIMIT_SEARCH_PER_MINUTE: 60,
+        RATE_LIMIT_STANDARD_PER_MINUTE: 60,
+        RATE_LIMIT_STATUS_PER_MINUTE: 60,
+        RATE_LIMIT_HEAVY_PER_MINUTE: 60,
+      },
       app.db.pool,
     );
     const decisions = await Promise.all(Array.from({ length: 80 }, () => limiter.take('concurrency-test', 'search')));
@@ -67,7 +78,9 @@ describe('rate limits shared through PostgreSQL', () => {
     const refusal = decisions.find((d) => !d.allowed);
     expect(refusal?.retryAfterSeconds).toBe(1);
     // One token a second comes back: an empty bucket last touched 3 s ago holds 3.
-    await app.db.pool.query("UPDATE rate_limit_buckets SET tokens = 0, updated_at = clock_timestamp() - interval '3 seconds' WHERE subject = 'concurrency-test'");
+    await app.db.pool.query(
+      "UPDATE rate_limit_buckets SET tokens = 0, updated_at = clock_timestamp() - interval '3 seconds' WHERE subject = 'concurrency-test'",
+    );
     const afterWait = await Promise.all(Array.from({ length: 5 }, () => limiter.take('concurrency-test', 'search')));
     expect(afterWait.filter((d) => d.allowed).length).toBe(3);
   });

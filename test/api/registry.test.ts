@@ -8,9 +8,19 @@ import { withGeneratedBlock } from '../../src/http/llms-txt.js';
 import { buildOpenApiDocument } from '../../src/api/openapi.js';
 
 const specOperationIds = [
-  'companySearch', 'peopleSearch', 'createAudience', 'updateAudienceSearchParams', 'buildAudience', 'getAudienceStatus',
-  'estimateEnrichmentCost', 'triggerEnrichment', 'getEnrichmentStatus', 'exportCompanies', 'exportProspects',
-  'startBatchContactEnrichment', 'pollBatchContactEnrichment',
+  'companySearch',
+  'peopleSearch',
+  'createAudience',
+  'updateAudienceSearchParams',
+  'buildAudience',
+  'getAudienceStatus',
+  'estimateEnrichmentCost',
+  'triggerEnrichment',
+  'getEnrichmentStatus',
+  'exportCompanies',
+  'exportProspects',
+  'startBatchContactEnrichment',
+  'pollBatchContactEnrichment',
 ];
 const foundationOperations: Array<[string, string, string]> = [
   ['liveEnrichCompany', 'POST', '/v1/network-live-fetch/company/single'],
@@ -69,7 +79,10 @@ describe('operation registry', () => {
 
   it('derives a JSON Schema for every input and output, with path parameters as required fields', () => {
     for (const operation of operations) {
-      const input = z.toJSONSchema(operation.input, { io: 'input' }) as { properties?: Record<string, unknown>; required?: string[] };
+      const input = z.toJSONSchema(operation.input, { io: 'input' }) as {
+        properties?: Record<string, unknown>;
+        required?: string[];
+      };
       for (const name of pathParameters(operation.path)) expect(input.required, operation.operationId).toContain(name);
       expect(() => z.toJSONSchema(operation.output)).not.toThrow();
     }
@@ -78,15 +91,23 @@ describe('operation registry', () => {
   it('prices searches at one credit per record, worst case the page size', () => {
     const companySearch = findOperation('companySearch');
     expect(companySearch?.credits.worstCase({ searchParams: {}, pageSize: 40 })).toBe(40);
-    expect(findOperation('revealContactSync')?.credits.worstCase({
-      profileUrl: 'x', enrichmentType: { getWorkEmails: true, getPersonalEmails: true, getPhoneNumbers: true },
-    })).toBe(7);
+    expect(
+      findOperation('revealContactSync')?.credits.worstCase({
+        profileUrl: 'x',
+        enrichmentType: { getWorkEmails: true, getPersonalEmails: true, getPhoneNumbers: true },
+      }),
+    ).toBe(7);
   });
 });
 
 describe('derived documents', () => {
   it('generates OpenAPI 3.1 with the credit cost and rate limit of every operation', () => {
-    const document = buildOpenApiDocument('http://localhost:3000', { search: 120, standard: 300, status: 120, heavy: 30 }) as {
+    const document = buildOpenApiDocument('http://localhost:3000', {
+      search: 120,
+      standard: 300,
+      status: 120,
+      heavy: 30,
+    }) as {
       openapi: string;
       paths: Record<string, Record<string, Record<string, unknown>>>;
     };
@@ -94,18 +115,26 @@ describe('derived documents', () => {
     for (const operation of operations) {
       const entry = document.paths[operation.path]?.[operation.method.toLowerCase()];
       expect(entry?.operationId, operation.operationId).toBe(operation.operationId);
-      expect(entry?.['x-credit-cost'], operation.operationId).toMatchObject({ unit: operation.credits.unit, rule: operation.credits.rule });
+      expect(entry?.['x-credit-cost'], operation.operationId).toMatchObject({
+        unit: operation.credits.unit,
+        rule: operation.credits.rule,
+      });
       expect(entry?.['x-rate-limit'], operation.operationId).toMatchObject({ class: operation.rateLimitClass });
     }
-    const search = document.paths['/v1/company-search']?.post as { requestBody: { content: Record<string, { schema: { required: string[]; properties: Record<string, unknown> } }> } };
+    const search = document.paths['/v1/company-search']?.post as {
+      requestBody: { content: Record<string, { schema: { required: string[]; properties: Record<string, unknown> } }> };
+    };
     // The key may come in the x-api-key header instead, so the body field is optional.
-    expect(search.requestBody.content['application/json']?.schema.required).toEqual(expect.arrayContaining(['searchParams']));
+    expect(search.requestBody.content['application/json']?.schema.required).toEqual(
+      expect.arrayContaining(['searchParams']),
+    );
     expect(search.requestBody.content['application/json']?.schema.properties).toHaveProperty('apiKey');
   });
 
   it('keeps the committed llms.txt in step with the registry (run `npm run generate` after changing operations)', async () => {
     const committed = await readFile(new URL('../../llms.txt', import.meta.url), 'utf8');
     expect(committed).toBe(withGeneratedBlock(committed));
-    for (const operation of operations) expect(committed).toContain(`- ${operation.operationId}: ${operation.method} ${operation.path}`);
+    for (const operation of operations)
+      expect(committed).toContain(`- ${operation.operationId}: ${operation.method} ${operation.path}`);
   });
 });

@@ -16,7 +16,9 @@ import { balanceOf, buildAudience, ok, readMail, testEnv, waitFor, waitForEnrich
  */
 describe('enrichment failures and refunds', () => {
   let app: TestApp;
-  const contacts = replaceable<AudienceContactSource>(() => waterfallAudienceContactSource(app.service.context.services.contactWaterfall));
+  const contacts = replaceable<AudienceContactSource>(() =>
+    waterfallAudienceContactSource(app.service.context.services.contactWaterfall),
+  );
   const network = replaceable<NetworkSource>(() => workingNetwork);
   let workingNetwork: NetworkSource;
 
@@ -54,14 +56,21 @@ describe('enrichment failures and refunds', () => {
   }
 
   /** The first `limit` prospects of the audience and those of them holding a work email now. */
-  async function prospectsWithWorkEmail(accountId: number, audienceId: string, limit: number): Promise<{ ids: number[]; withWork: Set<number> }> {
+  async function prospectsWithWorkEmail(
+    accountId: number,
+    audienceId: string,
+    limit: number,
+  ): Promise<{ ids: number[]; withWork: Set<number> }> {
     const rows = (
       await app.db.pool.query<{ person_id: number; work_emails: string[] }>(
         'SELECT person_id, work_emails FROM audience_prospects WHERE account_id = $1 AND audience_id = $2 ORDER BY person_id LIMIT $3',
         [accountId, audienceId, limit],
       )
     ).rows;
-    return { ids: rows.map((r) => Number(r.person_id)), withWork: new Set(rows.filter((r) => r.work_emails.length > 0).map((r) => Number(r.person_id))) };
+    return {
+      ids: rows.map((r) => Number(r.person_id)),
+      withWork: new Set(rows.filter((r) => r.work_emails.length > 0).map((r) => Number(r.person_id))),
+    };
   }
 
   const options = { runContactEnrichment: true, enrichmentType: { getWorkEmails: true } };
@@ -72,12 +81,20 @@ describe('enrichment failures and refunds', () => {
       creationMethod: 'START_FROM_PROSPECTS',
       filters: { prospectSearchParams: { country3LetterCode: ['USA'] }, maxProspects: 450 },
     });
-    const estimate = ok(await app.request('POST', `/v1/audiences/${audienceId}/enrichment/estimate`, { apiKey, ...options })).body.output;
+    const estimate = ok(
+      await app.request('POST', `/v1/audiences/${audienceId}/enrichment/estimate`, { apiKey, ...options }),
+    ).body.output;
     expect(estimate.totalCredits).toBe(900);
     const source = failingAfter(1);
     contacts.use(source);
     const before = await balanceOf(app, apiKey);
-    const run = ok(await app.request('POST', `/v1/audiences/${audienceId}/enrich`, { apiKey, ...options, userEmail: 'ops@example.com' })).body.output;
+    const run = ok(
+      await app.request('POST', `/v1/audiences/${audienceId}/enrich`, {
+        apiKey,
+        ...options,
+        userEmail: 'ops@example.com',
+      }),
+    ).body.output;
     expect(await balanceOf(app, apiKey)).toBe(before - 900);
 
     const failed = await waitForEnrichment(app, apiKey, audienceId);
@@ -87,7 +104,13 @@ describe('enrichment failures and refunds', () => {
     expect(failed.progressPercent).toBeLessThan(100);
     const steps = failed.steps as Array<{ name: string; status: string; done: number }>;
     expect(steps.find((s) => s.name === 'Fetching Contact Details')).toMatchObject({ status: 'FAILED', done: 200 });
-    expect(failed.stepsCompleted).toEqual(['Initialization', 'Sales Tool Enrichment', 'Live Enrichment', 'Resubmitting Audience', 'Cleaning Names']);
+    expect(failed.stepsCompleted).toEqual([
+      'Initialization',
+      'Sales Tool Enrichment',
+      'Live Enrichment',
+      'Resubmitting Audience',
+      'Cleaning Names',
+    ]);
     expect(source.calls).toBe(1 + 3); // one good batch, then one failing call per attempt
 
     // Only the work emails found in the first batch of 200 are paid for; nobody after it got one.
@@ -107,19 +130,24 @@ describe('enrichment failures and refunds', () => {
       ...(firstBatchRefund > 0 ? [[firstBatchRefund, `enrichment:${run.enrichmentId}:refund:5:null`]] : []),
       [900 - 200 * 2, `enrichment:${run.enrichmentId}:refund:failed`],
     ]);
-    const job = await app.db.pool.query(`SELECT status, attempts, last_error FROM jobs WHERE kind = 'audience.enrichment' AND payload->>'enrichmentId' = $1`, [
-      run.enrichmentId,
-    ]);
+    const job = await app.db.pool.query(
+      `SELECT status, attempts, last_error FROM jobs WHERE kind = 'audience.enrichment' AND payload->>'enrichmentId' = $1`,
+      [run.enrichmentId],
+    );
     expect(job.rows[0]).toMatchObject({ status: 'failed', attempts: 3, last_error: 'contact provider unavailable' });
 
     const outbox = path.join(app.dataDir, 'outbox');
-    const file = await waitFor('the failure mail', async () => (await readdir(outbox).catch(() => [])).find((f) => f.endsWith('.eml')));
+    const file = await waitFor('the failure mail', async () =>
+      (await readdir(outbox).catch(() => [])).find((f) => f.endsWith('.eml')),
+    );
     const mail = readMail(await readFile(path.join(outbox, file), 'utf8'));
     expect(mail.headers.subject).toMatch(/failed$/);
     expect(mail.text).toContain(`${900 - delivered} credits for the work not done were refunded`);
 
     // The audience is still NORMAL and can be enriched again.
-    expect(ok(await app.request('GET', `/v1/audiences/${audienceId}?apiKey=${apiKey}`)).body.output.status).toBe('NORMAL');
+    expect(ok(await app.request('GET', `/v1/audiences/${audienceId}?apiKey=${apiKey}`)).body.output.status).toBe(
+      'NORMAL',
+    );
   });
 
   it('a run whose source fails once retries from where it was, and charges nothing twice', async () => {
@@ -148,7 +176,9 @@ describe('enrichment failures and refunds', () => {
       filters: { companySearchParams: { headquartersCountryCode: ['CA'] }, maxCompanies: 4, maxProspects: 30 },
     });
     const live = { runCompanyLiveEnrichment: true, runProfileLiveEnrichment: true };
-    const estimate = ok(await app.request('POST', `/v1/audiences/${audienceId}/enrichment/estimate`, { apiKey, ...live })).body.output;
+    const estimate = ok(
+      await app.request('POST', `/v1/audiences/${audienceId}/enrichment/estimate`, { apiKey, ...live }),
+    ).body.output;
     const expected = 2 * (estimate.companiesToEnrich as number) + 2 * (estimate.prospectsToEnrich as number);
     expect(estimate.totalCredits).toBe(expected);
     expect(estimate.companiesToEnrich).toBeGreaterThan(0);
@@ -163,18 +193,23 @@ describe('enrichment failures and refunds', () => {
     } finally {
       network.use(null);
     }
-    const stillStored = await app.db.pool.query('SELECT count(*)::int AS n FROM audience_prospects WHERE account_id = $1 AND live_enriched_at IS NOT NULL', [accountId]);
+    const stillStored = await app.db.pool.query(
+      'SELECT count(*)::int AS n FROM audience_prospects WHERE account_id = $1 AND live_enriched_at IS NOT NULL',
+      [accountId],
+    );
     expect(stillStored.rows[0].n).toBe(0);
 
     // Nothing was fetched live, so the same values cost the same again; this time the network answers.
-    const again = ok(await app.request('POST', `/v1/audiences/${audienceId}/enrichment/estimate`, { apiKey, ...live })).body.output;
+    const again = ok(await app.request('POST', `/v1/audiences/${audienceId}/enrichment/estimate`, { apiKey, ...live }))
+      .body.output;
     expect(again.totalCredits).toBe(expected);
     ok(await app.request('POST', `/v1/audiences/${audienceId}/enrich`, { apiKey, ...live }));
     expect(await waitForEnrichment(app, apiKey, audienceId)).toMatchObject({ status: 'DONE', refundedCredits: 0 });
     expect(await balanceOf(app, apiKey)).toBe(before - expected);
 
     // Within 24 hours the records fetched live are not fetched or charged again.
-    const third = ok(await app.request('POST', `/v1/audiences/${audienceId}/enrichment/estimate`, { apiKey, ...live })).body.output;
+    const third = ok(await app.request('POST', `/v1/audiences/${audienceId}/enrichment/estimate`, { apiKey, ...live }))
+      .body.output;
     expect(third.totalCredits).toBe(0);
     expect(third.breakdown.liveCompany).toEqual({ credits: 0, discounted: true });
     expect(third.breakdown.liveProspect).toEqual({ credits: 0, discounted: true });

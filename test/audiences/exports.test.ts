@@ -38,13 +38,22 @@ describe('audience exports', () => {
   });
 
   const usage = async (account = accountId): Promise<number> =>
-    (await app.db.pool.query<{ rows: number }>('SELECT coalesce(sum(rows), 0)::int AS rows FROM export_quota_usage WHERE account_id = $1', [account])).rows[0]
-      ?.rows ?? 0;
+    (
+      await app.db.pool.query<{ rows: number }>(
+        'SELECT coalesce(sum(rows), 0)::int AS rows FROM export_quota_usage WHERE account_id = $1',
+        [account],
+      )
+    ).rows[0]?.rows ?? 0;
 
   it('refuses bad columns and caps, naming the field, and accepts nothing for them', async () => {
-    const unknown = await app.request('POST', `/v1/audiences/${audienceId}/export/prospects`, { apiKey, excludeFields: ['title', 'shoe_size'] });
+    const unknown = await app.request('POST', `/v1/audiences/${audienceId}/export/prospects`, {
+      apiKey,
+      excludeFields: ['title', 'shoe_size'],
+    });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error.details.issues).toEqual([{ field: 'excludeFields.1', message: 'unknown column "shoe_size"' }]);
+    expect(unknown.body.error.details.issues).toEqual([
+      { field: 'excludeFields.1', message: 'unknown column "shoe_size"' },
+    ]);
     expect(unknown.body.error.details.columns).toContain('work_email');
     const everything = await app.request('POST', `/v1/audiences/${audienceId}/export/companies`, {
       apiKey,
@@ -52,10 +61,16 @@ describe('audience exports', () => {
     });
     expect(everything.status).toBe(400);
     expect(everything.body.error.message).toMatch(/removes every column/);
-    const tooMany = await app.request('POST', `/v1/audiences/${audienceId}/export/prospects`, { apiKey, maxRowsToExport: 10_001 });
+    const tooMany = await app.request('POST', `/v1/audiences/${audienceId}/export/prospects`, {
+      apiKey,
+      maxRowsToExport: 10_001,
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.error.details.issues[0].field).toBe('maxRowsToExport');
-    const badFormat = await app.request('POST', `/v1/audiences/${audienceId}/export/prospects`, { apiKey, format: 'XLSX' });
+    const badFormat = await app.request('POST', `/v1/audiences/${audienceId}/export/prospects`, {
+      apiKey,
+      format: 'XLSX',
+    });
     expect(badFormat.status).toBe(400);
     expect(badFormat.body.error.details.issues[0].field).toBe('format');
     expect(await usage()).toBe(0);
@@ -69,15 +84,28 @@ describe('audience exports', () => {
     expect(over.status).toBe(429);
     expect(over.body.error.code).toBe('quota_exceeded');
     expect(over.body.error.message).toMatch(/60 of 100 rows are used this month, 40 remain/);
-    expect(over.body.error.details).toMatchObject({ quotaRowsPerMonth: 100, usedRows: 60, remainingRows: 40, requestedRows: 60 });
+    expect(over.body.error.details).toMatchObject({
+      quotaRowsPerMonth: 100,
+      usedRows: 60,
+      remainingRows: 40,
+      requestedRows: 60,
+    });
     expect(new Date(over.body.error.details.resetsAt).getUTCDate()).toBe(1);
     expect(await usage()).toBe(60);
 
-    const rest = ok(await app.request('POST', `/v1/audiences/${audienceId}/export/prospects`, { apiKey, maxRowsToExport: 40 }));
+    const rest = ok(
+      await app.request('POST', `/v1/audiences/${audienceId}/export/prospects`, { apiKey, maxRowsToExport: 40 }),
+    );
     expect(rest.body.output.estimatedRows).toBe(40);
-    expect((await app.request('POST', `/v1/audiences/${audienceId}/export/prospects`, { apiKey, maxRowsToExport: 1 })).status).toBe(429);
+    expect(
+      (await app.request('POST', `/v1/audiences/${audienceId}/export/prospects`, { apiKey, maxRowsToExport: 1 }))
+        .status,
+    ).toBe(429);
     // An empty export costs no quota.
-    expect(ok(await app.request('POST', `/v1/audiences/${audienceId}/export/companies`, { apiKey })).body.output.estimatedRows).toBe(0);
+    expect(
+      ok(await app.request('POST', `/v1/audiences/${audienceId}/export/companies`, { apiKey })).body.output
+        .estimatedRows,
+    ).toBe(0);
 
     // Another account has its own quota.
     const other = await app.createAccount({ credits: 1000 });
@@ -99,7 +127,9 @@ describe('audience exports', () => {
       creationMethod: 'START_FROM_PROSPECTS',
       filters: { prospectSearchParams: { country3LetterCode: ['FRA'] }, maxProspects: 5 },
     });
-    const accepted = ok(await app.request('POST', `/v1/audiences/${built.audienceId}/export/prospects`, { apiKey: account.apiKey })).body.output;
+    const accepted = ok(
+      await app.request('POST', `/v1/audiences/${built.audienceId}/export/prospects`, { apiKey: account.apiKey }),
+    ).body.output;
     const ready = await waitForExport(app, account.apiKey, built.audienceId, accepted.exportId);
     const link = new URL(ready.downloadUrl as string);
     expect(link.origin).toBe(app.url);
@@ -110,7 +140,9 @@ describe('audience exports', () => {
 
     const good = await fetch(link);
     expect(good.status).toBe(200);
-    expect(good.headers.get('content-disposition')).toBe(`attachment; filename="audience-${built.audienceId}-prospects-${accepted.exportId}.csv"`);
+    expect(good.headers.get('content-disposition')).toBe(
+      `attachment; filename="audience-${built.audienceId}-prospects-${accepted.exportId}.csv"`,
+    );
     expect(csvObjects(await good.text()).rows.length).toBe(5);
 
     const tamper = (name: string, value: string): string => {
@@ -136,7 +168,9 @@ describe('audience exports', () => {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now()) + 1100));
     const expired = await fetch(link);
     expect(expired.status).toBe(403);
-    expect(((await expired.json()) as { error: { message: string } }).error.message).toMatch(/expired at .* getExportStatus/);
+    expect(((await expired.json()) as { error: { message: string } }).error.message).toMatch(
+      /expired at .* getExportStatus/,
+    );
     // A new status read issues a new link that works.
     const again = await waitForExport(app, account.apiKey, built.audienceId, accepted.exportId);
     expect(again.downloadUrl).not.toBe(ready.downloadUrl);
@@ -157,7 +191,9 @@ describe('audience exports', () => {
       remove: async () => undefined,
     };
     storage.use(broken);
-    const accepted = ok(await app.request('POST', `/v1/audiences/${built.audienceId}/export/prospects`, { apiKey: account.apiKey })).body.output;
+    const accepted = ok(
+      await app.request('POST', `/v1/audiences/${built.audienceId}/export/prospects`, { apiKey: account.apiKey }),
+    ).body.output;
     expect(await usage(account.accountId)).toBe(20);
     const failed = await waitForExport(app, account.apiKey, built.audienceId, accepted.exportId);
     expect(failed).toMatchObject({ status: 'FAILED', downloadUrl: null, expiresAt: null });
@@ -166,9 +202,26 @@ describe('audience exports', () => {
 });
 
 const allCompanyColumns = [
-  'company_id', 'name', 'domain', 'domains', 'network_slug', 'network_url', 'network_org_id', 'industries', 'employee_count_min',
-  'employee_count_max', 'city', 'state', 'country_code', 'total_funding_usd', 'last_funding_usd', 'last_funded_on', 'founded_on', 'stage',
-  'special_flags', 'description',
+  'company_id',
+  'name',
+  'domain',
+  'domains',
+  'network_slug',
+  'network_url',
+  'network_org_id',
+  'industries',
+  'employee_count_min',
+  'employee_count_max',
+  'city',
+  'state',
+  'country_code',
+  'total_funding_usd',
+  'last_funding_usd',
+  'last_funded_on',
+  'founded_on',
+  'stage',
+  'special_flags',
+  'description',
 ];
 
 /** The same string with its last character replaced by another one, whatever it was. */

@@ -57,7 +57,12 @@ export function csvObjects(text: string): { header: string[]; rows: Array<Record
   return { header, rows: records.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] as string]))) };
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000, intervalMs = 50): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 30_000,
+  intervalMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -83,7 +88,8 @@ export async function finishedJob(
 }
 
 export function ok(response: TestResponse): TestResponse {
-  if (response.status !== 200) throw new Error(`expected 200, got ${response.status}: ${JSON.stringify(response.body)}`);
+  if (response.status !== 200)
+    throw new Error(`expected 200, got ${response.status}: ${JSON.stringify(response.body)}`);
   return response;
 }
 
@@ -99,9 +105,20 @@ export async function balanceOf(app: TestApp, apiKey: string): Promise<number> {
 export async function buildAudience(
   app: TestApp,
   apiKey: string,
-  options: { name?: string; creationMethod?: 'NORMAL' | 'START_FROM_PROSPECTS'; filters: Record<string, unknown>; expect?: 'NORMAL' | 'FAILED' },
+  options: {
+    name?: string;
+    creationMethod?: 'NORMAL' | 'START_FROM_PROSPECTS';
+    filters: Record<string, unknown>;
+    expect?: 'NORMAL' | 'FAILED';
+  },
 ): Promise<{ audienceId: string; status: Record<string, unknown> }> {
-  const created = ok(await app.request('POST', '/v1/audiences/create', { apiKey, name: options.name ?? 'Test audience', creationMethod: options.creationMethod ?? 'NORMAL' }));
+  const created = ok(
+    await app.request('POST', '/v1/audiences/create', {
+      apiKey,
+      name: options.name ?? 'Test audience',
+      creationMethod: options.creationMethod ?? 'NORMAL',
+    }),
+  );
   const audienceId = created.body.output.audienceId as string;
   ok(await app.request('PATCH', `/v1/audiences/${audienceId}/search-params`, { apiKey, ...options.filters }));
   ok(await app.request('POST', `/v1/audiences/${audienceId}/build`, { apiKey }));
@@ -113,7 +130,12 @@ export async function buildAudience(
   return { audienceId, status };
 }
 
-export async function waitForExport(app: TestApp, apiKey: string, audienceId: string, exportId: string): Promise<Record<string, unknown>> {
+export async function waitForExport(
+  app: TestApp,
+  apiKey: string,
+  audienceId: string,
+  exportId: string,
+): Promise<Record<string, unknown>> {
   return waitFor('the export', async () => {
     const response = ok(await app.request('GET', `/v1/audiences/${audienceId}/exports/${exportId}?apiKey=${apiKey}`));
     const output = response.body.output as Record<string, unknown>;
@@ -121,7 +143,12 @@ export async function waitForExport(app: TestApp, apiKey: string, audienceId: st
   });
 }
 
-export async function waitForEnrichment(app: TestApp, apiKey: string, audienceId: string, seen?: Array<Record<string, unknown>>): Promise<Record<string, unknown>> {
+export async function waitForEnrichment(
+  app: TestApp,
+  apiKey: string,
+  audienceId: string,
+  seen?: Array<Record<string, unknown>>,
+): Promise<Record<string, unknown>> {
   return waitFor(
     'the enrichment',
     async () => {
@@ -150,7 +177,9 @@ export function readMail(raw: string): { headers: Record<string, string>; text: 
 }
 
 function decodeQuotedPrintable(text: string): string {
-  const bytes = text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const bytes = text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
@@ -158,6 +187,8 @@ function decodeWords(value: string): string {
   return value
     .replace(/\?=\s+=\?/g, '?==?')
     .replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_m, encoding: string, data: string) =>
-      encoding.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintable(data.replace(/_/g, ' ')),
+      encoding.toUpperCase() === 'B'
+        ? Buffer.from(data, 'base64').toString('utf8')
+        : decodeQuotedPrintable(data.replace(/_/g, ' ')),
     );
 }

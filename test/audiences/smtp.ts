@@ -11,7 +11,12 @@ export interface ReceivedMail {
  * A real SMTP server for tests (the smtp-server package), plain text on a free port. `failNext`
  * makes the next recipients fail with a temporary 451, as a busy or greylisting server does.
  */
-export async function startSmtpServer(): Promise<{ url: string; received: ReceivedMail[]; failNext(count: number, code?: number): void; stop(): Promise<void> }> {
+export async function startSmtpServer(): Promise<{
+  url: string;
+  received: ReceivedMail[];
+  failNext(count: number, code?: number): void;
+  stop(): Promise<void>;
+}> {
   const received: ReceivedMail[] = [];
   let failures = 0;
   let failCode = 451;

@@ -2,12 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { csvField, csvRecord } from '../../src/core/audiences/csv.js';
 import { LinkSigner } from '../../src/core/audiences/links.js';
 import { cleanName } from '../../src/core/audiences/names.js';
-import { formatDuration, normalizeOptions, priceScope, type EnrichmentScope } from '../../src/core/audiences/pricing.js';
+import {
+  formatDuration,
+  normalizeOptions,
+  priceScope,
+  type EnrichmentScope,
+} from '../../src/core/audiences/pricing.js';
 import { parseCsv } from './helpers.js';
 
 describe('CSV writing (RFC 4180)', () => {
   it('quotes only what needs quoting and doubles quotes; records end with CRLF', () => {
-    expect(csvRecord(['plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\rhere', ''])).toBe('plain,"a,b","say ""hi""","two\nlines","cr\rhere",\r\n');
+    expect(csvRecord(['plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\rhere', ''])).toBe(
+      'plain,"a,b","say ""hi""","two\nlines","cr\rhere",\r\n',
+    );
     const tricky = ['Zoë, Ltd.', 'quote " inside', 'multi\r\nline', 'ünïcödé 東京'];
     expect(parseCsv(csvRecord(tricky))).toEqual([tricky]);
   });
@@ -87,7 +94,12 @@ describe('enrichment pricing', () => {
       salesNav: { credits: 0, isFree: true },
       liveCompany: { credits: 50, discounted: true },
       liveProspect: { credits: 200, discounted: false },
-      waterfall: { credits: 180 + 300, originalCredits: 200 + 300, discount: 20, operations: { workEmail: 180, personalEmail: 0, phone: 300 } },
+      waterfall: {
+        credits: 180 + 300,
+        originalCredits: 200 + 300,
+        discount: 20,
+        operations: { workEmail: 180, personalEmail: 0, phone: 300 },
+      },
       validation: { credits: 0, isFree: true },
     });
     expect(estimate.totalCredits).toBe(50 + 200 + 480);

@@ -62,11 +62,14 @@ export class HeadlessBrowser {
     const forms = [...page.text.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].filter(
       ([, action]) => actionContains === undefined || decode(action as string).includes(actionContains),
     );
-    const form = forms.find(([, , body]) => buttonValue === null || (body as string).includes(`value="${buttonValue}"`)) ?? forms[0];
+    const form =
+      forms.find(([, , body]) => buttonValue === null || (body as string).includes(`value="${buttonValue}"`)) ??
+      forms[0];
     if (!form) throw new Error(`no form on ${page.url.href}: ${page.text.slice(0, 300)}`);
     const action = new URL(decode(form[1] as string), page.url);
     const fields = new URLSearchParams();
-    for (const input of (form[2] as string).matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) fields.set(decode(input[1] as string), decode(input[2] as string));
+    for (const input of (form[2] as string).matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g))
+      fields.set(decode(input[1] as string), decode(input[2] as string));
     const button = /<button[^>]*name="([^"]+)"[^>]*value="([^"]+)"/.exec(form[2] as string);
     if (buttonValue !== null && button) fields.set(decode(button[1] as string), buttonValue);
     for (const [name, value] of Object.entries(extra)) fields.set(name, value);
@@ -92,7 +95,9 @@ export class HeadlessBrowser {
       const value = (pair as string).slice(eq + 1);
       const pathAttribute = attributes.find((a) => a.toLowerCase().startsWith('path='));
       const path = pathAttribute ? pathAttribute.slice(5) : '/';
-      const expired = attributes.some((a) => /^expires=/i.test(a) && Date.parse(a.slice(8)) < Date.now()) || attributes.some((a) => /^max-age=0$/i.test(a));
+      const expired =
+        attributes.some((a) => /^expires=/i.test(a) && Date.parse(a.slice(8)) < Date.now()) ||
+        attributes.some((a) => /^max-age=0$/i.test(a));
       this.cookies = this.cookies.filter((c) => !(c.name === name && c.host === url.hostname && c.path === path));
       if (!expired && value !== '') this.cookies.push({ name, value, host: url.hostname, path });
     }
@@ -100,5 +105,10 @@ export class HeadlessBrowser {
 }
 
 function decode(value: string): string {
-  return value.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  return value
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'");
 }

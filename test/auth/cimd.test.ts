@@ -35,8 +35,15 @@ describe('client ID metadata documents that are refused', () => {
   async function authorize(app: SsoApp, clientId: string) {
     const browser = new HeadlessBrowser();
     const started = Date.now();
-    const page = await browser.open(authorizationUrl(app, clientId, { challenge: pkcePair().challenge }), atRedirect(redirectUri));
-    return { page, ms: Date.now() - started, reachedClient: browser.visited.some((url) => url.href.startsWith(redirectUri)) };
+    const page = await browser.open(
+      authorizationUrl(app, clientId, { challenge: pkcePair().challenge }),
+      atRedirect(redirectUri),
+    );
+    return {
+      page,
+      ms: Date.now() - started,
+      reachedClient: browser.visited.some((url) => url.href.startsWith(redirectUri)),
+    };
   }
 
   it('accepts a good document (the baseline for the refusals below)', async () => {
@@ -65,7 +72,7 @@ describe('client ID metadata documents that are refused', () => {
     expect(reachedClient).toBe(false);
   });
 
-  it("refuses a document whose client_id is not its own URL", async () => {
+  it('refuses a document whose client_id is not its own URL', async () => {
     const { page, reachedClient } = await authorize(sso, cimd.url('mismatch'));
     expect(page.status).toBe(400);
     expect(page.text).toContain('client_id does not match');
@@ -73,7 +80,12 @@ describe('client ID metadata documents that are refused', () => {
   });
 
   it('refuses documents on private addresses, and on loopback unless the development setting allows it', async () => {
-    for (const clientId of ['https://10.1.2.3/client.json', 'https://192.168.0.10/client.json', 'https://[fd00::1]/client.json', 'https://169.254.169.254/latest/meta-data.json']) {
+    for (const clientId of [
+      'https://10.1.2.3/client.json',
+      'https://192.168.0.10/client.json',
+      'https://[fd00::1]/client.json',
+      'https://169.254.169.254/latest/meta-data.json',
+    ]) {
       const { page, ms } = await authorize(sso, clientId);
       expect(page.status).toBe(400);
       expect(page.text).toContain('client_id metadata document fetch failed');

@@ -27,7 +27,9 @@ describe('the consent page in chromium', () => {
 
   beforeAll(async () => {
     if (!existsSync(chromiumPath)) {
-      throw new Error(`Chromium is not installed at ${chromiumPath}: install it with "apt-get install -y chromium" (as .ci/run does), or set CHROMIUM_PATH.`);
+      throw new Error(
+        `Chromium is not installed at ${chromiumPath}: install it with "apt-get install -y chromium" (as .ci/run does), or set CHROMIUM_PATH.`,
+      );
     }
     sso = await startSsoApp({ catalog: 'seeded' });
     browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'], headless: true });
@@ -35,7 +37,11 @@ describe('the consent page in chromium', () => {
     site = createServer((req, res) => {
       const target = new URL(req.url ?? '/', 'http://site').searchParams.get('target') ?? '';
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(req.url?.startsWith('/frame') ? `<!DOCTYPE html><iframe id="f" src="${target.replace(/"/g, '&quot;')}"></iframe>` : '<!DOCTYPE html><title>client</title>');
+      res.end(
+        req.url?.startsWith('/frame')
+          ? `<!DOCTYPE html><iframe id="f" src="${target.replace(/"/g, '&quot;')}"></iframe>`
+          : '<!DOCTYPE html><title>client</title>',
+      );
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     const port = (site.address() as AddressInfo).port;
@@ -65,7 +71,11 @@ describe('the consent page in chromium', () => {
   }
 
   it('shows who asks for what, is saved as a screenshot, and approving sends the code to the client', async () => {
-    const client = await registerClient(sso, { client_name: 'Claude Desktop (test)', client_uri: 'https://claude.example', redirect_uris: [redirectUri] });
+    const client = await registerClient(sso, {
+      client_name: 'Claude Desktop (test)',
+      client_uri: 'https://claude.example',
+      redirect_uris: [redirectUri],
+    });
     const { page, verifier, landed } = await toConsent(client.client_id);
     await expect(page.locator('#client-name').textContent()).resolves.toBe('Claude Desktop (test)');
     await expect(page.locator('#redirect-host').textContent()).resolves.toBe(new URL(redirectUri).host);
@@ -130,27 +140,45 @@ describe('the consent page in chromium', () => {
     await app.goto(`${siteOrigin}/app`);
     const seen = await app.evaluate(
       async ({ base, clientId, refreshToken }) => {
-        const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as any, headers: Object.fromEntries(response.headers) });
+        const json = async (response: Response) => ({
+          status: response.status,
+          body: (await response.json()) as any,
+          headers: Object.fromEntries(response.headers),
+        });
         const resourceMetadata = await json(await fetch(`${base}/.well-known/oauth-protected-resource/mcp/v3`));
         const serverMetadata = await json(await fetch(`${base}/.well-known/oauth-authorization-server/oauth`));
         const registration = await json(
           await fetch(serverMetadata.body.registration_endpoint, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ redirect_uris: [`${(globalThis as unknown as { location: { origin: string } }).location.origin}/callback`], token_endpoint_auth_method: 'none', client_name: 'In-page client' }),
+            body: JSON.stringify({
+              redirect_uris: [
+                `${(globalThis as unknown as { location: { origin: string } }).location.origin}/callback`,
+              ],
+              token_endpoint_auth_method: 'none',
+              client_name: 'In-page client',
+            }),
           }),
         );
         const refreshed = await json(
           await fetch(serverMetadata.body.token_endpoint, {
             method: 'POST',
             headers: { 'content-type': 'application/x-www-form-urlencoded' },
-            body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId }),
+            body: new URLSearchParams({
+              grant_type: 'refresh_token',
+              refresh_token: refreshToken,
+              client_id: clientId,
+            }),
           }),
         );
         const mcp = (token: string | null, body: unknown) =>
           fetch(resourceMetadata.body.resource, {
             method: 'POST',
-            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              ...(token ? { authorization: `Bearer ${token}` } : {}),
+            },
             body: JSON.stringify(body),
           });
         const unauthorized = await mcp(null, { jsonrpc: '2.0', id: 1, method: 'tools/list' });

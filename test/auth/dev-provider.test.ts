@@ -22,7 +22,11 @@ describe('the built-in development identity provider', () => {
   });
 
   beforeAll(async () => {
-    app = await startTestApp({ catalog: 'seeded', env: { OIDC_DEV_PROVIDER: 'true' }, log: createLogger('info', sink) });
+    app = await startTestApp({
+      catalog: 'seeded',
+      env: { OIDC_DEV_PROVIDER: 'true' },
+      log: createLogger('info', sink),
+    });
   });
   afterAll(async () => {
     await app?.stop();
@@ -32,7 +36,9 @@ describe('the built-in development identity provider', () => {
     const redirectUri = 'http://127.0.0.1:8765/callback';
     const provider = new RecordingOAuthProvider({ redirectUri, clientName: 'Newcomer client' });
     const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp/v3`), { authProvider: provider });
-    await expect(new Client({ name: 'newcomer', version: '1' }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(new Client({ name: 'newcomer', version: '1' }).connect(transport)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     const browser = new HeadlessBrowser();
     const signIn = await browser.open(provider.lastAuthorizationUrl, atRedirect(redirectUri));
     expect(signIn.url.pathname.startsWith('/dev-idp/interaction/')).toBe(true);
@@ -43,16 +49,23 @@ describe('the built-in development identity provider', () => {
     const landed = await browser.submit(consent, 'approve', atRedirect(redirectUri));
     await transport.finishAuth(landed.url.searchParams);
     const { client } = await connectWithTokens(`${app.url}/mcp/v3`, provider);
-    const balance = await client.callTool({ name: 'call_operation', arguments: { operationId: 'getCreditBalance', payload: {} } });
+    const balance = await client.callTool({
+      name: 'call_operation',
+      arguments: { operationId: 'getCreditBalance', payload: {} },
+    });
     expect((balance.structuredContent as { output: { balance: number } }).output.balance).toBe(1_000_000);
     await client.close();
     const demo = await app.db.pool.query(`SELECT email FROM accounts WHERE plan = 'demo'`);
     expect(demo.rows[0].email).toBe('demo@prospecting.local');
     // The gateway's credential for this account is a derived key, stored hashed and labelled.
-    const keys = await app.db.pool.query(`SELECT label FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.plan = 'demo'`);
+    const keys = await app.db.pool.query(
+      `SELECT label FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.plan = 'demo'`,
+    );
     expect(keys.rows.map((r) => r.label)).toContain('mcp/v3 gateway (derived for OAuth sign-ins; never shown)');
     // The identity provider's code and state came back through our callback; the log keeps neither.
-    const callbackLine = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'request' && String(entry.url).startsWith('/oauth/interaction/callback'));
+    const callbackLine = lines
+      .map((line) => JSON.parse(line))
+      .find((entry) => entry.msg === 'request' && String(entry.url).startsWith('/oauth/interaction/callback'));
     expect(callbackLine?.url).toMatch(/code=\[redacted\].*state=\[redacted\]/);
   });
 
@@ -65,10 +78,16 @@ describe('the built-in development identity provider', () => {
     });
     expect(response.status).toBe(415);
     await response.text();
-    for (let tries = 0; tries < 100 && !lines.some((line) => line.includes('"request"')); tries += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let tries = 0; tries < 100 && !lines.some((line) => line.includes('"request"')); tries += 1)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     const entries = lines.map((line) => JSON.parse(line));
     const refused = entries.find((entry) => entry.msg === 'mcp request refused');
-    expect(refused).toMatchObject({ level: 30, status: 415, surface: 'default', reason: 'Unsupported Media Type: Content-Type must be application/json' });
+    expect(refused).toMatchObject({
+      level: 30,
+      status: 415,
+      surface: 'default',
+      reason: 'Unsupported Media Type: Content-Type must be application/json',
+    });
     expect(lines.join('\n')).not.toContain('"stack"');
     expect(entries.filter((entry) => entry.level >= 40)).toEqual([]);
   });

@@ -7,7 +7,17 @@ import { createLogger } from '../../src/log.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { HeadlessBrowser } from './browser.js';
 import { startCimdServer, type CimdServer } from './cimd-server.js';
-import { atRedirect, authorizeAndConnect, connectWithTokens, people, rawToolsList, RecordingOAuthProvider, signInAtUpstream, startSsoApp, type SsoApp } from './helpers.js';
+import {
+  atRedirect,
+  authorizeAndConnect,
+  connectWithTokens,
+  people,
+  rawToolsList,
+  RecordingOAuthProvider,
+  signInAtUpstream,
+  startSsoApp,
+  type SsoApp,
+} from './helpers.js';
 
 /**
  * The whole single sign-on flow with the official MCP client's OAuth support, against a real
@@ -25,7 +35,10 @@ describe('single sign-on with the official MCP client', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'pds-sso-flow-'));
     cimd = await startCimdServer(dir, redirectUri);
-    sso = await startSsoApp({ catalog: 'seeded', env: { OAUTH_CIMD_ALLOW_LOOPBACK: 'true', OAUTH_CIMD_CA_FILE: cimd.caFile } });
+    sso = await startSsoApp({
+      catalog: 'seeded',
+      env: { OAUTH_CIMD_ALLOW_LOOPBACK: 'true', OAUTH_CIMD_CA_FILE: cimd.caFile },
+    });
   });
   afterAll(async () => {
     await sso?.stop();
@@ -33,13 +46,19 @@ describe('single sign-on with the official MCP client', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  const balance = async () => Number((await sso.app.db.pool.query('SELECT balance FROM credit_balances WHERE account_id = $1', [sso.accountId])).rows[0]?.balance);
+  const balance = async () =>
+    Number(
+      (await sso.app.db.pool.query('SELECT balance FROM credit_balances WHERE account_id = $1', [sso.accountId]))
+        .rows[0]?.balance,
+    );
 
   for (const registration of ['metadata document', 'dynamic registration'] as const) {
     it(`signs in a client by ${registration}, serves tools and a charged call, refreshes with rotation, and stops at revocation`, async () => {
       const provider = new RecordingOAuthProvider({
         redirectUri,
-        ...(registration === 'metadata document' ? { clientMetadataUrl: cimd.url('client') } : { clientName: 'Registered Test Client' }),
+        ...(registration === 'metadata document'
+          ? { clientMetadataUrl: cimd.url('client') }
+          : { clientName: 'Registered Test Client' }),
       });
       const browser = new HeadlessBrowser();
       const { connected, consentPage } = await authorizeAndConnect(sso, provider, { browser });
@@ -49,7 +68,9 @@ describe('single sign-on with the official MCP client', () => {
       expect(authorizationUrl.origin + authorizationUrl.pathname).toBe(`${sso.issuer}/authorize`);
       expect(authorizationUrl.searchParams.get('resource')).toBe(sso.resource);
       expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
-      expect(authorizationUrl.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['mcp:read', 'mcp:spend']));
+      expect(authorizationUrl.searchParams.get('scope')?.split(' ')).toEqual(
+        expect.arrayContaining(['mcp:read', 'mcp:spend']),
+      );
       const clientId = authorizationUrl.searchParams.get('client_id') as string;
       if (registration === 'metadata document') {
         expect(clientId).toBe(cimd.url('client'));
@@ -73,11 +94,20 @@ describe('single sign-on with the official MCP client', () => {
       expect(tokens.expires_in).toBeLessThanOrEqual(3600);
 
       const { client } = connected!;
-      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['call_operation', 'get_endpoint_details_full', 'search_endpoints']);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
+        'call_operation',
+        'get_endpoint_details_full',
+        'search_endpoints',
+      ]);
       const before = await balance();
-      const search = await client.callTool({ name: 'call_operation', arguments: { operationId: 'companySearch', payload: { searchParams: {}, pageSize: 3 } } });
+      const search = await client.callTool({
+        name: 'call_operation',
+        arguments: { operationId: 'companySearch', payload: { searchParams: {}, pageSize: 3 } },
+      });
       expect(search.isError).toBeFalsy();
-      expect((search.structuredContent as { chargeInfo: { creditsCharged: number } }).chargeInfo.creditsCharged).toBe(3);
+      expect((search.structuredContent as { chargeInfo: { creditsCharged: number } }).chargeInfo.creditsCharged).toBe(
+        3,
+      );
       expect(await balance()).toBe(before - 3);
 
       // Refresh: a new refresh token each time; the old one is spent.
@@ -94,7 +124,11 @@ describe('single sign-on with the official MCP client', () => {
       const revoked = await fetch(`${sso.issuer}/revoke`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ token: refreshed.access_token, token_type_hint: 'access_token', client_id: clientId }),
+        body: new URLSearchParams({
+          token: refreshed.access_token,
+          token_type_hint: 'access_token',
+          client_id: clientId,
+        }),
       });
       expect(revoked.status).toBe(200);
       const after = await rawToolsList(sso.resource, refreshed.access_token);
@@ -110,7 +144,14 @@ describe('single sign-on with the official MCP client', () => {
     const config = sso.app.service.context.config;
     // Behind one public URL: both instances are the same issuer and resource.
     const second: RunningService = await startService(
-      { ...config, PUBLIC_URL: sso.app.url, OAUTH_TOKEN_CACHE_SECONDS: 2, dataDir, exportDir: path.join(dataDir, 'exports'), JOB_WORKER: false },
+      {
+        ...config,
+        PUBLIC_URL: sso.app.url,
+        OAUTH_TOKEN_CACHE_SECONDS: 2,
+        dataDir,
+        exportDir: path.join(dataDir, 'exports'),
+        JOB_WORKER: false,
+      },
       { log: createLogger('silent') },
     );
     try {

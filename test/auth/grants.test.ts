@@ -2,7 +2,18 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeadlessBrowser } from './browser.js';
-import { atRedirect, authorizationUrl, people, pkcePair, rawToolsList, registerClient, signInAtUpstream, startSsoApp, tokenRequest, type SsoApp } from './helpers.js';
+import {
+  atRedirect,
+  authorizationUrl,
+  people,
+  pkcePair,
+  rawToolsList,
+  registerClient,
+  signInAtUpstream,
+  startSsoApp,
+  tokenRequest,
+  type SsoApp,
+} from './helpers.js';
 
 const run = promisify(execFile);
 
@@ -38,17 +49,33 @@ describe('remembered approvals and the accounts command', () => {
   async function authorize(clientId: string, redirectUri: string, person = people.ada) {
     const browser = new HeadlessBrowser();
     const { challenge, verifier } = pkcePair();
-    const page = await signInAtUpstream(browser, authorizationUrl(sso, clientId, { challenge, redirectUri }), person, redirectUri);
+    const page = await signInAtUpstream(
+      browser,
+      authorizationUrl(sso, clientId, { challenge, redirectUri }),
+      person,
+      redirectUri,
+    );
     return { browser, page, verifier };
   }
 
   it('asks once per client and account, remembers the approval, and asks again after revoke-grant', async () => {
-    const client = await registerClient(sso, { client_name: 'Web Agent', application_type: 'web', redirect_uris: [webRedirect] });
+    const client = await registerClient(sso, {
+      client_name: 'Web Agent',
+      application_type: 'web',
+      redirect_uris: [webRedirect],
+    });
     const first = await authorize(client.client_id, webRedirect);
     expect(first.page.text).toContain('Allow <span id="client-name">Web Agent</span>');
     const approved = await first.browser.submit(first.page, 'approve', atRedirect(webRedirect));
     const code = approved.url.searchParams.get('code') as string;
-    const tokens = await tokenRequest(sso, { grant_type: 'authorization_code', code, code_verifier: first.verifier, redirect_uri: webRedirect, client_id: client.client_id, resource: sso.resource });
+    const tokens = await tokenRequest(sso, {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: first.verifier,
+      redirect_uri: webRedirect,
+      client_id: client.client_id,
+      resource: sso.resource,
+    });
     expect(tokens.status).toBe(200);
 
     // Another browser, another day: signed in again upstream, but not asked again.
@@ -70,7 +97,15 @@ describe('remembered approvals and the accounts command', () => {
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toMatch(/Revoked 1 approval/);
     expect((await rawToolsList(sso.resource, tokens.body.access_token)).status).toBe(401);
-    expect((await tokenRequest(sso, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: client.client_id })).body.error).toBe('invalid_grant');
+    expect(
+      (
+        await tokenRequest(sso, {
+          grant_type: 'refresh_token',
+          refresh_token: tokens.body.refresh_token,
+          client_id: client.client_id,
+        })
+      ).body.error,
+    ).toBe('invalid_grant');
     expect((await accounts('list-grants', '--account', String(sso.accountId))).stdout).not.toContain(client.client_id);
 
     const third = await authorize(client.client_id, webRedirect);
@@ -95,13 +130,29 @@ describe('remembered approvals and the accounts command', () => {
     const before = await authorize(client.client_id, redirect, people.stranger);
     expect(before.page.text).toContain('No account for this sign-in');
     const created = await sso.app.createAccount({ credits: 4321 });
-    const linked = await accounts('link-identity', '--account', String(created.accountId), '--issuer', sso.upstream.issuer, '--subject', people.stranger.sub);
+    const linked = await accounts(
+      'link-identity',
+      '--account',
+      String(created.accountId),
+      '--issuer',
+      sso.upstream.issuer,
+      '--subject',
+      people.stranger.sub,
+    );
     expect(linked.code).toBe(0);
     expect(linked.stdout).toContain(`Linked ${people.stranger.sub}`);
     const after = await authorize(client.client_id, redirect, people.stranger);
     expect(after.page.text).toContain('Linked Agent');
     expect(after.page.text).toContain('4,321');
-    const bad = await accounts('link-identity', '--account', String(created.accountId), '--issuer', 'not a url', '--subject', 'x');
+    const bad = await accounts(
+      'link-identity',
+      '--account',
+      String(created.accountId),
+      '--issuer',
+      'not a url',
+      '--subject',
+      'x',
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--issuer');
   });

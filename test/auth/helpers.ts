@@ -54,7 +54,11 @@ function memoryAdapter(): (kind: string) => Adapter {
       rows.set(`${kind}:${id}`, { payload, expiresAt: Date.now() + (expiresIn ?? 3600) * 1000 });
     },
     find: async (id) => live(`${kind}:${id}`),
-    findByUid: async (uid) => [...rows.keys()].filter((key) => key.startsWith(`${kind}:`)).map(live).find((p) => p?.uid === uid),
+    findByUid: async (uid) =>
+      [...rows.keys()]
+        .filter((key) => key.startsWith(`${kind}:`))
+        .map(live)
+        .find((p) => p?.uid === uid),
     findByUserCode: async () => undefined,
     consume: async (id) => {
       const row = rows.get(`${kind}:${id}`);
@@ -159,7 +163,12 @@ export class RecordingOAuthProvider implements OAuthClientProvider {
   lastState = '';
 
   constructor(
-    private readonly options: { redirectUri?: string; clientMetadataUrl?: string; scope?: string; clientName?: string } = {},
+    private readonly options: {
+      redirectUri?: string;
+      clientMetadataUrl?: string;
+      scope?: string;
+      clientName?: string;
+    } = {},
   ) {
     this.redirectUri = options.redirectUri ?? 'http://127.0.0.1:8765/callback';
   }
@@ -252,10 +261,17 @@ export const atRedirect = (redirectUri: string) => (url: URL) => url.href.starts
  * The person's part, in the headless browser: from the authorization URL through the upstream
  * sign-in (as `person`) to our consent page; returns that page (or wherever the flow stopped).
  */
-export async function signInAtUpstream(browser: HeadlessBrowser, authorizationUrl: URL, person: DevPerson, redirectUri: string): Promise<Page> {
+export async function signInAtUpstream(
+  browser: HeadlessBrowser,
+  authorizationUrl: URL,
+  person: DevPerson,
+  redirectUri: string,
+): Promise<Page> {
   const upstreamPage = await browser.open(authorizationUrl, atRedirect(redirectUri));
   if (upstreamPage.status !== 200 || !upstreamPage.text.includes(person.email)) {
-    throw new Error(`expected the upstream sign-in page, got ${upstreamPage.status} at ${upstreamPage.url.href}: ${upstreamPage.text.slice(0, 500)}`);
+    throw new Error(
+      `expected the upstream sign-in page, got ${upstreamPage.status} at ${upstreamPage.url.href}: ${upstreamPage.text.slice(0, 500)}`,
+    );
   }
   return browser.submit(upstreamPage, null, atRedirect(redirectUri), {}, `sub=${encodeURIComponent(person.sub)}`);
 }
@@ -266,8 +282,15 @@ export interface Connected {
 }
 
 /** Connects the official client (2026 era by default) with the provider's tokens. */
-export async function connectWithTokens(url: string, provider: OAuthClientProvider, era: 'modern' | 'legacy' = 'modern'): Promise<Connected> {
-  const client = new Client({ name: 'sso-test', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+export async function connectWithTokens(
+  url: string,
+  provider: OAuthClientProvider,
+  era: 'modern' | 'legacy' = 'modern',
+): Promise<Connected> {
+  const client = new Client(
+    { name: 'sso-test', version: '1.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider });
   await client.connect(transport);
   return { client, transport };
@@ -284,7 +307,10 @@ export async function authorizeAndConnect(
   options: { person?: DevPerson; decision?: 'approve' | 'deny'; browser?: HeadlessBrowser } = {},
 ): Promise<{ connected: Connected | null; consentPage: Page; callback: URL }> {
   const browser = options.browser ?? new HeadlessBrowser();
-  const first = new Client({ name: 'sso-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const first = new Client(
+    { name: 'sso-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   const transport = new StreamableHTTPClientTransport(new URL(sso.resource), { authProvider: provider });
   await first.connect(transport).then(
     () => {
@@ -294,20 +320,33 @@ export async function authorizeAndConnect(
       if (!(error instanceof UnauthorizedError)) throw error;
     },
   );
-  const consentPage = await signInAtUpstream(browser, provider.lastAuthorizationUrl, options.person ?? people.ada, provider.redirectUri);
+  const consentPage = await signInAtUpstream(
+    browser,
+    provider.lastAuthorizationUrl,
+    options.person ?? people.ada,
+    provider.redirectUri,
+  );
   if (consentPage.status !== 200 || !consentPage.text.includes('Approve')) {
-    throw new Error(`expected our consent page, got ${consentPage.status} at ${consentPage.url.href}: ${consentPage.text.slice(0, 600)}`);
+    throw new Error(
+      `expected our consent page, got ${consentPage.status} at ${consentPage.url.href}: ${consentPage.text.slice(0, 600)}`,
+    );
   }
   const landed = await browser.submit(consentPage, options.decision ?? 'approve', atRedirect(provider.redirectUri));
   const callback = landed.url;
-  if (!callback.href.startsWith(provider.redirectUri)) throw new Error(`expected the client's redirect URI, got ${landed.status} ${callback.href}: ${landed.text.slice(0, 500)}`);
+  if (!callback.href.startsWith(provider.redirectUri))
+    throw new Error(
+      `expected the client's redirect URI, got ${landed.status} ${callback.href}: ${landed.text.slice(0, 500)}`,
+    );
   if (callback.searchParams.get('error')) return { connected: null, consentPage, callback };
   await transport.finishAuth(callback.searchParams);
   return { connected: await connectWithTokens(sso.resource, provider), consentPage, callback };
 }
 
 /** A public client registered dynamically, for tests that drive the protocol by hand. */
-export async function registerClient(sso: SsoApp, metadata: Record<string, unknown> = {}): Promise<{ client_id: string } & Record<string, unknown>> {
+export async function registerClient(
+  sso: SsoApp,
+  metadata: Record<string, unknown> = {},
+): Promise<{ client_id: string } & Record<string, unknown>> {
   const response = await fetch(`${sso.issuer}/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -347,7 +386,10 @@ export function authorizationUrl(
   return url;
 }
 
-export async function tokenRequest(sso: SsoApp, params: Record<string, string>): Promise<{ status: number; body: any }> {
+export async function tokenRequest(
+  sso: SsoApp,
+  params: Record<string, string>,
+): Promise<{ status: number; body: any }> {
   const response = await fetch(`${sso.issuer}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -363,22 +405,43 @@ export async function tokenRequest(sso: SsoApp, params: Record<string, string>):
 export async function authorizeByHand(
   sso: SsoApp,
   clientId: string,
-  options: { challenge: string; scope?: string; person?: DevPerson; browser?: HeadlessBrowser; decision?: 'approve' | 'deny' },
+  options: {
+    challenge: string;
+    scope?: string;
+    person?: DevPerson;
+    browser?: HeadlessBrowser;
+    decision?: 'approve' | 'deny';
+  },
 ): Promise<URL> {
   const browser = options.browser ?? new HeadlessBrowser();
   const redirectUri = 'http://127.0.0.1:8765/callback';
-  const consent = await signInAtUpstream(browser, authorizationUrl(sso, clientId, options), options.person ?? people.ada, redirectUri);
+  const consent = await signInAtUpstream(
+    browser,
+    authorizationUrl(sso, clientId, options),
+    options.person ?? people.ada,
+    redirectUri,
+  );
   if (consent.url.href.startsWith(redirectUri)) return consent.url;
   const landed = await browser.submit(consent, options.decision ?? 'approve', atRedirect(redirectUri));
-  if (!landed.url.href.startsWith(redirectUri)) throw new Error(`expected the redirect URI, got ${landed.status} ${landed.url.href}: ${landed.text.slice(0, 400)}`);
+  if (!landed.url.href.startsWith(redirectUri))
+    throw new Error(`expected the redirect URI, got ${landed.status} ${landed.url.href}: ${landed.text.slice(0, 400)}`);
   return landed.url;
 }
 
 /** tools/list on an MCP URL with a bearer token, without a client library: the raw HTTP answer. */
-export async function rawToolsList(url: string, token: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: any }> {
+export async function rawToolsList(
+  url: string,
+  token: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+      ...headers,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
   const text = await response.text();

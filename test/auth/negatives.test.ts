@@ -29,7 +29,8 @@ describe('single sign-on refusals', () => {
     sso.upstream.provider().use(async (ctx, next) => {
       await next();
       const body = ctx.body as { id_token?: string } | undefined;
-      if (tamper && ctx.oidc?.route === 'token' && body?.id_token) ctx.body = { ...body, id_token: tamper(body.id_token) };
+      if (tamper && ctx.oidc?.route === 'token' && body?.id_token)
+        ctx.body = { ...body, id_token: tamper(body.id_token) };
     });
   });
   afterAll(async () => {
@@ -46,7 +47,14 @@ describe('single sign-on refusals', () => {
   }
 
   const exchange = (value: string, verifier: string, resource = sso.resource) =>
-    tokenRequest(sso, { grant_type: 'authorization_code', code: value, code_verifier: verifier, redirect_uri: redirectUri, client_id: clientId, resource });
+    tokenRequest(sso, {
+      grant_type: 'authorization_code',
+      code: value,
+      code_verifier: verifier,
+      redirect_uri: redirectUri,
+      client_id: clientId,
+      resource,
+    });
 
   async function tokens(): Promise<{ access_token: string; refresh_token: string }> {
     const { code: value, verifier } = await code();
@@ -59,7 +67,10 @@ describe('single sign-on refusals', () => {
     const browser = new HeadlessBrowser();
     const { challenge } = pkcePair();
     for (const resource of [null, 'https://elsewhere.example/mcp', `${sso.app.url}/mcp`, `${sso.app.url}/mcp/v2`]) {
-      const landed = await browser.open(authorizationUrl(sso, clientId, { challenge, resource }), atRedirect(redirectUri));
+      const landed = await browser.open(
+        authorizationUrl(sso, clientId, { challenge, resource }),
+        atRedirect(redirectUri),
+      );
       expect(landed.url.href.startsWith(redirectUri)).toBe(true);
       expect(landed.url.searchParams.get('error')).toBe('invalid_target');
       expect(landed.url.searchParams.get('iss')).toBe(sso.issuer);
@@ -144,7 +155,12 @@ describe('single sign-on refusals', () => {
   it("never accepts the identity provider's tokens as ours", async () => {
     // An access token the upstream provider issued (to our service, for Ada): a real one, in its own store.
     const upstream = sso.upstream.provider();
-    const issued = new upstream.AccessToken({ accountId: people.ada.sub, clientId: sso.upstream.clientId, scope: 'openid email', grantId: 'upstream-grant' } as never);
+    const issued = new upstream.AccessToken({
+      accountId: people.ada.sub,
+      clientId: sso.upstream.clientId,
+      scope: 'openid email',
+      grantId: 'upstream-grant',
+    } as never);
     const value = await issued.save();
     expect(await upstream.AccessToken.find(value)).toBeTruthy();
     const answer = await rawToolsList(sso.resource, value);
@@ -174,7 +190,12 @@ describe('single sign-on refusals', () => {
       try {
         const browser = new HeadlessBrowser();
         const { challenge } = pkcePair();
-        const page = await signInAtUpstream(browser, authorizationUrl(sso, clientId, { challenge }), people.ada, redirectUri);
+        const page = await signInAtUpstream(
+          browser,
+          authorizationUrl(sso, clientId, { challenge }),
+          people.ada,
+          redirectUri,
+        );
         expect(page.status).toBe(403);
         expect(page.text).toContain('failed verification, so nobody was signed in');
         expect(page.text).toMatch(expected);
@@ -214,7 +235,12 @@ describe('single sign-on refusals', () => {
   it('refuses a consent form posted from elsewhere (CSRF)', async () => {
     const browser = new HeadlessBrowser();
     const { challenge } = pkcePair();
-    const consent = await signInAtUpstream(browser, authorizationUrl(sso, clientId, { challenge }), people.ada, redirectUri);
+    const consent = await signInAtUpstream(
+      browser,
+      authorizationUrl(sso, clientId, { challenge }),
+      people.ada,
+      redirectUri,
+    );
     const forged = await browser.submit(consent, 'approve', atRedirect(redirectUri), { csrf: 'forged' });
     expect(forged.status).toBe(403);
     expect(forged.text).toContain('was not sent from the consent page');
@@ -225,7 +251,10 @@ describe('single sign-on refusals', () => {
 
   it('refuses an authorization request that asks for none of the MCP scopes (invalid_scope)', async () => {
     const { challenge } = pkcePair();
-    const landed = await new HeadlessBrowser().open(authorizationUrl(sso, clientId, { challenge, scope: 'offline_access' }), atRedirect(redirectUri));
+    const landed = await new HeadlessBrowser().open(
+      authorizationUrl(sso, clientId, { challenge, scope: 'offline_access' }),
+      atRedirect(redirectUri),
+    );
     expect(landed.url.searchParams.get('error')).toBe('invalid_scope');
     expect(landed.url.searchParams.get('error_description')).toContain('mcp:read and/or mcp:spend');
     expect(landed.url.searchParams.get('code')).toBeNull();
@@ -233,7 +262,12 @@ describe('single sign-on refusals', () => {
 
   it('refuses a consent page opened in another browser (no interaction cookie), granting nothing', async () => {
     const { challenge } = pkcePair();
-    const consent = await signInAtUpstream(new HeadlessBrowser(), authorizationUrl(sso, clientId, { challenge }), people.ada, redirectUri);
+    const consent = await signInAtUpstream(
+      new HeadlessBrowser(),
+      authorizationUrl(sso, clientId, { challenge }),
+      people.ada,
+      redirectUri,
+    );
     const elsewhere = await new HeadlessBrowser().open(consent.url, atRedirect(redirectUri));
     expect(elsewhere.status).toBe(400);
     expect(elsewhere.text).toContain('This sign-in has expired');
@@ -241,17 +275,30 @@ describe('single sign-on refusals', () => {
 
   it('revokes the whole grant when a rotated refresh token is used again', async () => {
     const first = await tokens();
-    const rotated = await tokenRequest(sso, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: clientId, resource: sso.resource });
+    const rotated = await tokenRequest(sso, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+      client_id: clientId,
+      resource: sso.resource,
+    });
     expect(rotated.status).toBe(200);
     expect(rotated.body.refresh_token).not.toBe(first.refresh_token);
     expect((await rawToolsList(sso.resource, rotated.body.access_token)).status).toBe(200);
 
-    const reuse = await tokenRequest(sso, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: clientId });
+    const reuse = await tokenRequest(sso, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+      client_id: clientId,
+    });
     expect(reuse.status).toBe(400);
     expect(reuse.body.error).toBe('invalid_grant');
     // Everything of the grant is gone: the newest access and refresh tokens too.
     expect((await rawToolsList(sso.resource, rotated.body.access_token)).status).toBe(401);
-    const newest = await tokenRequest(sso, { grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token, client_id: clientId });
+    const newest = await tokenRequest(sso, {
+      grant_type: 'refresh_token',
+      refresh_token: rotated.body.refresh_token,
+      client_id: clientId,
+    });
     expect(newest.body.error).toBe('invalid_grant');
   });
 });

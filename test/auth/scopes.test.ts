@@ -2,7 +2,16 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@model
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directPathCounts } from '../../src/mcp/fast-path.js';
 import { HeadlessBrowser } from './browser.js';
-import { atRedirect, authorizeByHand, pkcePair, registerClient, RecordingOAuthProvider, startSsoApp, tokenRequest, type SsoApp } from './helpers.js';
+import {
+  atRedirect,
+  authorizeByHand,
+  pkcePair,
+  registerClient,
+  RecordingOAuthProvider,
+  startSsoApp,
+  tokenRequest,
+  type SsoApp,
+} from './helpers.js';
 
 /**
  * The scope rule of /mcp/v3: mcp:read for everything free, mcp:spend for whatever the registry's
@@ -27,7 +36,11 @@ describe('/mcp/v3 scopes', () => {
     const client = await registerClient(sso, { client_name: 'Read-only client' });
     const { verifier, challenge } = pkcePair();
     const browser = new HeadlessBrowser();
-    const callback = await authorizeByHand(sso, client.client_id, { challenge, scope: 'mcp:read offline_access', browser });
+    const callback = await authorizeByHand(sso, client.client_id, {
+      challenge,
+      scope: 'mcp:read offline_access',
+      browser,
+    });
     const answer = await tokenRequest(sso, {
       grant_type: 'authorization_code',
       code: callback.searchParams.get('code') as string,
@@ -40,12 +53,20 @@ describe('/mcp/v3 scopes', () => {
     return { client, tokens: answer.body, browser };
   }
 
-  const balance = async (sso: SsoApp) => Number((await sso.app.db.pool.query('SELECT balance FROM credit_balances WHERE account_id = $1', [sso.accountId])).rows[0]?.balance);
+  const balance = async (sso: SsoApp) =>
+    Number(
+      (await sso.app.db.pool.query('SELECT balance FROM credit_balances WHERE account_id = $1', [sso.accountId]))
+        .rows[0]?.balance,
+    );
 
   const call = (sso: SsoApp, token: string, name: string, args: Record<string, unknown>) =>
     fetch(sso.resource, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${token}`,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: args } }),
     });
 
@@ -56,14 +77,20 @@ describe('/mcp/v3 scopes', () => {
       const before = await balance(sso);
       const answeredBefore = directPathCounts.answered;
 
-      const free = await call(sso, tokens.access_token, 'call_operation', { operationId: 'getCreditBalance', payload: {} });
+      const free = await call(sso, tokens.access_token, 'call_operation', {
+        operationId: 'getCreditBalance',
+        payload: {},
+      });
       expect(free.status).toBe(200);
       expect(await free.text()).toContain(String(before));
       const search = await call(sso, tokens.access_token, 'search_endpoints', { query: 'find companies' });
       expect(search.status).toBe(200);
       await search.text();
 
-      const charged = await call(sso, tokens.access_token, 'call_operation', { operationId: 'companySearch', payload: { searchParams: {}, pageSize: 2 } });
+      const charged = await call(sso, tokens.access_token, 'call_operation', {
+        operationId: 'companySearch',
+        payload: { searchParams: {}, pageSize: 2 },
+      });
       expect(charged.status).toBe(403);
       const challenge = charged.headers.get('www-authenticate') ?? '';
       expect(challenge).toMatch(/^Bearer /);
@@ -78,7 +105,11 @@ describe('/mcp/v3 scopes', () => {
       expect(directPathCounts.answered - answeredBefore).toBe(route === 'direct' ? 2 : 0);
 
       // A stored result is free to read: it needs no mcp:spend.
-      const stored = await call(sso, tokens.access_token, 'call_operation', { operationId: 'companySearch', resultId: 'nothing-stored', offset: 0 });
+      const stored = await call(sso, tokens.access_token, 'call_operation', {
+        operationId: 'companySearch',
+        resultId: 'nothing-stored',
+        offset: 0,
+      });
       expect(stored.status).toBe(200);
       await stored.text();
     });
@@ -89,13 +120,18 @@ describe('/mcp/v3 scopes', () => {
     const { client, tokens, browser } = await readOnlyToken(sso);
     const provider = new RecordingOAuthProvider({ redirectUri });
     provider.seed({ client_id: client.client_id }, { ...tokens, token_type: 'Bearer' });
-    const mcp = new Client({ name: 'step-up', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const mcp = new Client(
+      { name: 'step-up', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     const transport = new StreamableHTTPClientTransport(new URL(sso.resource), { authProvider: provider });
     await mcp.connect(transport);
     const payload = { operationId: 'companySearch', payload: { searchParams: {}, pageSize: 2 } };
     const before = await balance(sso);
 
-    await expect(mcp.callTool({ name: 'call_operation', arguments: payload })).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(mcp.callTool({ name: 'call_operation', arguments: payload })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     const stepUp = provider.lastAuthorizationUrl;
     expect(stepUp.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['mcp:read', 'mcp:spend']));
     expect(stepUp.searchParams.get('resource')).toBe(sso.resource);

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { auth as aiSdkAuth, createMCPClient, type OAuthClientInformation, type OAuthClientProvider, type OAuthTokens } from '@ai-sdk/mcp';
+import {
+  auth as aiSdkAuth,
+  createMCPClient,
+  type OAuthClientInformation,
+  type OAuthClientProvider,
+  type OAuthTokens,
+} from '@ai-sdk/mcp';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,31 +35,57 @@ describe('MCP clients of other projects', () => {
 
   const cases = [
     { name: 'no key', headers: {}, says: 'Missing API key: /mcp' },
-    { name: 'a wrong key', headers: { 'x-api-key': 'pds_not-a-key' }, says: 'Invalid API key: the x-api-key header does not match an active key' },
-    { name: 'a revoked key', headers: () => ({ 'x-api-key': revokedKey }), says: 'Invalid API key: this key was revoked on' },
+    {
+      name: 'a wrong key',
+      headers: { 'x-api-key': 'pds_not-a-key' },
+      says: 'Invalid API key: the x-api-key header does not match an active key',
+    },
+    {
+      name: 'a revoked key',
+      headers: () => ({ 'x-api-key': revokedKey }),
+      says: 'Invalid API key: this key was revoked on',
+    },
   ] as const;
-  const headersOf = (c: (typeof cases)[number]): Record<string, string> => (typeof c.headers === 'function' ? c.headers() : { ...c.headers });
+  const headersOf = (c: (typeof cases)[number]): Record<string, string> =>
+    typeof c.headers === 'function' ? c.headers() : { ...c.headers };
 
   for (const path of ['/mcp', '/mcp/v2']) {
     for (const c of cases) {
       it(`${path} with ${c.name}: a 401 JSON-RPC error that says what to do, shown by the AI SDK and the TypeScript SDK v1`, async () => {
         const response = await fetch(`${sso.app.url}${path}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headersOf(c) },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...headersOf(c),
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+          }),
         });
         expect(response.status).toBe(401);
         expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-        expect(response.headers.get('www-authenticate')).toBe('ApiKey realm="prospecting-data-service", header="x-api-key"');
+        expect(response.headers.get('www-authenticate')).toBe(
+          'ApiKey realm="prospecting-data-service", header="x-api-key"',
+        );
         const body = (await response.json()) as any;
-        expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { error: { code: 'unauthorized' } } } });
+        expect(body).toMatchObject({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, data: { error: { code: 'unauthorized' } } },
+        });
         const says = c.says.replace('/mcp', path);
         expect(body.error.message).toContain(says);
         expect(body.error.data.error.message).toBe(body.error.message);
         expect(body.error.data.error.requestId).toBe(response.headers.get('x-request-id'));
         if (c.name === 'a wrong key') expect(JSON.stringify(body)).not.toContain('pds_not-a-key');
 
-        const aiSdk = await createMCPClient({ transport: { type: 'http', url: `${sso.app.url}${path}`, headers: headersOf(c) } }).then(
+        const aiSdk = await createMCPClient({
+          transport: { type: 'http', url: `${sso.app.url}${path}`, headers: headersOf(c) },
+        }).then(
           () => null,
           (error: Error) => error.message,
         );
@@ -78,7 +110,10 @@ describe('MCP clients of other projects', () => {
       ['POST', '/register'],
       ['POST', '/token'],
     ] as const) {
-      const response = await fetch(`${sso.app.url}${path}`, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
+      const response = await fetch(`${sso.app.url}${path}`, {
+        method,
+        ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}),
+      });
       expect(response.status).toBe(404);
       const body = (await response.json()) as any;
       expect(body.error).toBe('not_found');
@@ -90,12 +125,20 @@ describe('MCP clients of other projects', () => {
   it('answers the 403s of the MCP routes as JSON-RPC errors too (foreign Origin, refused preflight)', async () => {
     const foreign = await fetch(`${sso.app.url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'https://evil.example', 'x-api-key': sso.app.apiKey },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        origin: 'https://evil.example',
+        'x-api-key': sso.app.apiKey,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     });
     expect(foreign.status).toBe(403);
     expect(((await foreign.json()) as any).error.message).toMatch(/origin/i);
-    const preflight = await fetch(`${sso.app.url}/mcp/v3`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const preflight = await fetch(`${sso.app.url}/mcp/v3`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.status).toBe(403);
     expect(((await preflight.json()) as any).error.message).toContain('CORS_ORIGINS');
   });
@@ -104,7 +147,9 @@ describe('MCP clients of other projects', () => {
     const redirectUri = 'http://127.0.0.1:8766/callback';
     const provider = new AiSdkProvider(redirectUri);
     const url = sso.resource;
-    await expect(createMCPClient({ transport: { type: 'http', url, authProvider: provider } })).rejects.toThrow(/Unauthorized|authorization/i);
+    await expect(createMCPClient({ transport: { type: 'http', url, authProvider: provider } })).rejects.toThrow(
+      /Unauthorized|authorization/i,
+    );
     const authorizationUrl = provider.authorizationUrl as URL;
     expect(authorizationUrl.searchParams.get('resource')).toBe(sso.resource);
     expect(provider.registered?.client_id).toBeTruthy();
@@ -124,7 +169,11 @@ describe('MCP clients of other projects', () => {
     ).toBe('AUTHORIZED');
     const client = await createMCPClient({ transport: { type: 'http', url, authProvider: provider } });
     const tools = await client.listTools();
-    expect(tools.tools.map((t) => t.name).sort()).toEqual(['call_operation', 'get_endpoint_details_full', 'search_endpoints']);
+    expect(tools.tools.map((t) => t.name).sort()).toEqual([
+      'call_operation',
+      'get_endpoint_details_full',
+      'search_endpoints',
+    ]);
     await client.close();
   });
 });

@@ -27,12 +27,26 @@ async function accounts(...args: string[]): Promise<{ code: number; stdout: stri
 
 describe('accounts command', () => {
   it('creates an account with an email, issues and revokes keys, grants credits, and lists them', async () => {
-    const created = await accounts('create', '--name', 'Acme Sales', '--email', 'Ops@Acme.example', '--plan', 'pro', '--credits', '250');
+    const created = await accounts(
+      'create',
+      '--name',
+      'Acme Sales',
+      '--email',
+      'Ops@Acme.example',
+      '--plan',
+      'pro',
+      '--credits',
+      '250',
+    );
     expect(created.code).toBe(0);
     const accountId = Number(created.stdout.match(/Created account (\d+)/)![1]);
     const firstKey = created.stdout.match(/(pds_[\w-]+)/)![1]!;
     const authenticator = new ApiKeyAuthenticator(database.db.pool, 0);
-    expect(await authenticator.authenticate(firstKey)).toMatchObject({ accountId, plan: 'pro', email: 'ops@acme.example' });
+    expect(await authenticator.authenticate(firstKey)).toMatchObject({
+      accountId,
+      plan: 'pro',
+      email: 'ops@acme.example',
+    });
     expect(await getBalance(database.db.pool, accountId)).toBe(250);
 
     const issued = await accounts('issue-key', '--account', String(accountId), '--label', 'ci');
@@ -45,12 +59,22 @@ describe('accounts command', () => {
     expect((await authenticator.authenticate(secondKey))?.accountId).toBe(accountId);
     expect((await accounts('revoke-key', '--key', firstKey)).code).toBe(1);
 
-    const granted = await accounts('grant', '--account', String(accountId), '--credits', '1000', '--reason', 'purchase');
+    const granted = await accounts(
+      'grant',
+      '--account',
+      String(accountId),
+      '--credits',
+      '1000',
+      '--reason',
+      'purchase',
+    );
     expect(granted.stdout).toContain('1250');
     expect(await getBalance(database.db.pool, accountId)).toBe(1250);
 
     const listed = await accounts('list');
-    expect(listed.stdout).toMatch(new RegExp(`${accountId}\\tAcme Sales\\tops@acme.example\\tpro\\t1250 credits\\t1 key`));
+    expect(listed.stdout).toMatch(
+      new RegExp(`${accountId}\\tAcme Sales\\tops@acme.example\\tpro\\t1250 credits\\t1 key`),
+    );
     expect(listed.stdout).not.toContain(secondKey);
   });
 

@@ -39,20 +39,34 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const has = (kind: string) => `EXISTS (SELECT 1 FROM person_contacts c WHERE c.person_id = p.id AND c.kind = '${kind}')`;
+const has = (kind: string) =>
+  `EXISTS (SELECT 1 FROM person_contacts c WHERE c.person_id = p.id AND c.kind = '${kind}')`;
 
 async function ids(condition: string, limit: number): Promise<number[]> {
-  return (await database.db.pool.query<{ id: number }>(`SELECT p.id FROM people p WHERE ${condition} ORDER BY p.id LIMIT ${limit}`)).rows.map((r) => r.id);
+  return (
+    await database.db.pool.query<{ id: number }>(
+      `SELECT p.id FROM people p WHERE ${condition} ORDER BY p.id LIMIT ${limit}`,
+    )
+  ).rows.map((r) => r.id);
 }
 
 describe('revealContacts', () => {
   it('returns validated contacts per catalog person, only of the types asked, and skips unknown ids', async () => {
     const context = await contextWith();
     const withPhone = await ids(has('phone'), 3);
-    const result = await revealContacts(context, [...withPhone, withPhone[0] as number, 999_999_999], { getWorkEmails: false, getPersonalEmails: false, getPhoneNumbers: true });
+    const result = await revealContacts(context, [...withPhone, withPhone[0] as number, 999_999_999], {
+      getWorkEmails: false,
+      getPersonalEmails: false,
+      getPhoneNumbers: true,
+    });
     expect([...result.keys()].sort()).toEqual([...withPhone].sort());
     for (const id of withPhone) {
-      const stored = (await database.db.pool.query<{ value: string }>("SELECT value FROM person_contacts WHERE person_id = $1 AND kind = 'phone'", [id])).rows;
+      const stored = (
+        await database.db.pool.query<{ value: string }>(
+          "SELECT value FROM person_contacts WHERE person_id = $1 AND kind = 'phone'",
+          [id],
+        )
+      ).rows;
       expect(result.get(id)?.phoneNumbers).toEqual(stored.map((r) => `+${r.value.replace(/\D/g, '')}`));
       expect(result.get(id)?.workEmails).toEqual([]);
       expect(result.get(id)?.personalEmails).toEqual([]);
@@ -66,7 +80,11 @@ describe('waterfallAudienceContactSource', () => {
   it('answers found contacts only, keyed by person id', async () => {
     const context = await contextWith();
     const people = await loadPeopleForLookup(database.db.pool, await ids(has('work_email'), 4));
-    const found = await waterfallAudienceContactSource(context.services.contactWaterfall).lookup(people, { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false });
+    const found = await waterfallAudienceContactSource(context.services.contactWaterfall).lookup(people, {
+      getWorkEmails: true,
+      getPersonalEmails: false,
+      getPhoneNumbers: false,
+    });
     expect(found.size).toBe(4);
     for (const person of people) expect(found.get(person.id)?.workEmails.length).toBeGreaterThan(0);
   });
@@ -75,7 +93,13 @@ describe('waterfallAudienceContactSource', () => {
     const failing = new HttpContactProvider({ baseUrl: vendor.url, timeoutMs: 500 });
     const waterfall = new ContactWaterfall([failing], new ContactValidator(new EmbeddedMailDomainChecker()));
     const people = await loadPeopleForLookup(database.db.pool, await ids('true', 2));
-    await expect(waterfallAudienceContactSource(waterfall).lookup(people, { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false })).rejects.toThrow(/every contact provider failed/);
+    await expect(
+      waterfallAudienceContactSource(waterfall).lookup(people, {
+        getWorkEmails: true,
+        getPersonalEmails: false,
+        getPhoneNumbers: false,
+      }),
+    ).rejects.toThrow(/every contact provider failed/);
     await failing.close();
   });
 });
@@ -84,7 +108,8 @@ describe('networkAudienceLiveSource', () => {
   it('refreshes a company and a person from the network without charging', async () => {
     const context = await contextWith();
     const source = networkAudienceLiveSource(context);
-    const companyId = (await database.db.pool.query<{ id: number }>('SELECT id FROM companies ORDER BY id LIMIT 1')).rows[0]?.id as number;
+    const companyId = (await database.db.pool.query<{ id: number }>('SELECT id FROM companies ORDER BY id LIMIT 1'))
+      .rows[0]?.id as number;
     const personId = (await ids('true', 1))[0] as number;
     expect(await source.refreshCompany(companyId)).toBe(true);
     expect(await source.refreshPerson(personId)).toBe(true);
@@ -99,13 +124,17 @@ describe('networkAudienceLiveSource', () => {
 
   it('reports false when the live fetch fails, and throws when the caller gave up', async () => {
     const failingContext = await contextWith({ NETWORK_SOURCE_FAILURE_RATE: '1' });
-    const companyId = (await database.db.pool.query<{ id: number }>('SELECT id FROM companies ORDER BY id OFFSET 5 LIMIT 1')).rows[0]?.id as number;
+    const companyId = (
+      await database.db.pool.query<{ id: number }>('SELECT id FROM companies ORDER BY id OFFSET 5 LIMIT 1')
+    ).rows[0]?.id as number;
     expect(await networkAudienceLiveSource(failingContext).refreshCompany(companyId)).toBe(false);
     const stored = await database.db.pool.query('SELECT live_fetched_at FROM companies WHERE id = $1', [companyId]);
     expect(stored.rows[0]?.live_fetched_at).toBeNull();
     const slowContext = await contextWith({ NETWORK_SOURCE_LATENCY_MS: '5000' });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('job stopping')), 50);
-    await expect(networkAudienceLiveSource(slowContext).refreshCompany(companyId, controller.signal)).rejects.toThrow(/job stopping/);
+    await expect(networkAudienceLiveSource(slowContext).refreshCompany(companyId, controller.signal)).rejects.toThrow(
+      /job stopping/,
+    );
   });
 });

@@ -24,7 +24,9 @@ beforeAll(async () => {
   vendor = await startLocalServer();
   [app, vendorApp] = await Promise.all([
     startTestApp({ env: { JOB_WORKER: 'false' } }),
-    startTestApp({ env: { JOB_WORKER: 'false', CONTACT_PROVIDER_URL: vendor.url, CONTACT_PROVIDER_API_KEY: 'vendor-key' } }),
+    startTestApp({
+      env: { JOB_WORKER: 'false', CONTACT_PROVIDER_URL: vendor.url, CONTACT_PROVIDER_API_KEY: 'vendor-key' },
+    }),
   ]);
 });
 afterEach(async () => {
@@ -58,7 +60,10 @@ function startWorker(
   return worker;
 }
 
-async function jobOf(target: TestApp, taskId: string): Promise<Array<{ status: string; attempts: number; locked_by: string | null }>> {
+async function jobOf(
+  target: TestApp,
+  taskId: string,
+): Promise<Array<{ status: string; attempts: number; locked_by: string | null }>> {
   const rows = await target.db.pool.query<{ status: string; attempts: number; locked_by: string | null }>(
     `SELECT status, attempts, locked_by FROM jobs WHERE kind = 'contacts.batch' AND payload->>'taskId' = $1 ORDER BY id`,
     [taskId],
@@ -66,7 +71,11 @@ async function jobOf(target: TestApp, taskId: string): Promise<Array<{ status: s
   return rows.rows;
 }
 
-interface Person { id: number; network_slug: string; network_user_id: number }
+interface Person {
+  id: number;
+  network_slug: string;
+  network_user_id: number;
+}
 
 async function peopleWhere(target: TestApp, condition: string, limit: number, offset = 0): Promise<Person[]> {
   const rows = await target.db.pool.query<Person>(
@@ -75,7 +84,8 @@ async function peopleWhere(target: TestApp, condition: string, limit: number, of
   expect(rows.rows).toHaveLength(limit);
   return rows.rows;
 }
-const has = (kind: string) => `EXISTS (SELECT 1 FROM person_contacts c WHERE c.person_id = p.id AND c.kind = '${kind}')`;
+const has = (kind: string) =>
+  `EXISTS (SELECT 1 FROM person_contacts c WHERE c.person_id = p.id AND c.kind = '${kind}')`;
 const lacks = (kind: string) => `NOT ${has(kind)}`;
 const url = (slug: string) => `https://network.example.com/in/${slug}`;
 
@@ -90,11 +100,20 @@ const poll = (target: TestApp, apiKey: string, taskId: string, query = '') =>
   target.request('GET', `/v1/contact-enrichment/batch/${taskId}?apiKey=${encodeURIComponent(apiKey)}${query}`);
 
 /** Waits on the database (polling the API that often would meet its rate limit), then reads the task through the API. */
-async function waitForStatus(target: TestApp, apiKey: string, taskId: string, statuses: string[], timeoutMs = 20_000): Promise<Record<string, unknown>> {
+async function waitForStatus(
+  target: TestApp,
+  apiKey: string,
+  taskId: string,
+  statuses: string[],
+  timeoutMs = 20_000,
+): Promise<Record<string, unknown>> {
   await waitFor(
     `task ${taskId} to be ${statuses.join(' or ')}`,
     async () => {
-      const row = await target.db.pool.query<{ status: string }>('SELECT status FROM contact_batch_tasks WHERE id = $1', [taskId]);
+      const row = await target.db.pool.query<{ status: string }>(
+        'SELECT status FROM contact_batch_tasks WHERE id = $1',
+        [taskId],
+      );
       return statuses.includes(row.rows[0]?.status ?? '');
     },
     timeoutMs,
@@ -107,20 +126,39 @@ async function waitForStatus(target: TestApp, apiKey: string, taskId: string, st
 }
 
 async function processedCount(target: TestApp, taskId: string): Promise<number> {
-  const row = await target.db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM contact_batch_items WHERE task_id = $1 AND status <> 'PENDING'", [taskId]);
+  const row = await target.db.pool.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM contact_batch_items WHERE task_id = $1 AND status <> 'PENDING'",
+    [taskId],
+  );
   return row.rows[0]?.n ?? 0;
 }
 
 interface ItemResult {
-  profileUrl: string; status: string; workEmails: string[]; personalEmails: string[]; phoneNumbers: string[]; creditsCharged: number; reason: string | null;
+  profileUrl: string;
+  status: string;
+  workEmails: string[];
+  personalEmails: string[];
+  phoneNumbers: string[];
+  creditsCharged: number;
+  reason: string | null;
 }
 
-async function allPages(target: TestApp, apiKey: string, taskId: string, pageSize: number): Promise<{ items: ItemResult[]; pages: number }> {
+async function allPages(
+  target: TestApp,
+  apiKey: string,
+  taskId: string,
+  pageSize: number,
+): Promise<{ items: ItemResult[]; pages: number }> {
   const items: ItemResult[] = [];
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const response = await poll(target, apiKey, taskId, `&pageSize=${pageSize}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const response = await poll(
+      target,
+      apiKey,
+      taskId,
+      `&pageSize=${pageSize}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     expect(response.status).toBe(200);
     expect(response.body.output.pageResults.length).toBeLessThanOrEqual(pageSize);
     items.push(...response.body.output.pageResults);
@@ -131,7 +169,9 @@ async function allPages(target: TestApp, apiKey: string, taskId: string, pageSiz
 }
 
 const priceOf = (item: ItemResult, types: { work?: boolean; personal?: boolean; phone?: boolean }) =>
-  (types.work && item.workEmails.length ? 2 : 0) + (types.personal && item.personalEmails.length ? 2 : 0) + (types.phone && item.phoneNumbers.length ? 3 : 0);
+  (types.work && item.workEmails.length ? 2 : 0) +
+  (types.personal && item.personalEmails.length ? 2 : 0) +
+  (types.phone && item.phoneNumbers.length ? 3 : 0);
 
 describe('batch contact enrichment end to end', () => {
   it('runs QUEUED → RUNNING → DONE, pages results in submission order, and charges each item once, per type found', async () => {
@@ -155,7 +195,13 @@ describe('batch contact enrichment end to end', () => {
 
     const queued = await poll(app, account.apiKey, taskId);
     expect(queued.body.output.status).toBe('QUEUED');
-    expect(queued.body.output.overallStats).toEqual({ total: 22, processed: 1, found: 0, notFound: 1, creditsCharged: 0 });
+    expect(queued.body.output.overallStats).toEqual({
+      total: 22,
+      processed: 1,
+      found: 0,
+      notFound: 1,
+      creditsCharged: 0,
+    });
     expect(await balanceOf(app, account.apiKey)).toBe(1000);
 
     startWorker(app, { claimSize: 4 });
@@ -166,7 +212,12 @@ describe('batch contact enrichment end to end', () => {
     expect(pages).toBe(5);
     expect(items.map((i) => i.profileUrl)).toEqual(profileUrls);
     const unknown = items[10] as ItemResult;
-    expect(unknown).toMatchObject({ status: 'NOT_FOUND', creditsCharged: 0, reason: 'profile not found', workEmails: [] });
+    expect(unknown).toMatchObject({
+      status: 'NOT_FOUND',
+      creditsCharged: 0,
+      reason: 'profile not found',
+      workEmails: [],
+    });
     for (const item of items.slice(0, 10)) {
       expect(item.status).toBe('FOUND');
       expect(item.phoneNumbers.length).toBeGreaterThan(0);
@@ -176,14 +227,22 @@ describe('batch contact enrichment end to end', () => {
       if (item.status !== 'NOT_FOUND') expect(item.creditsCharged).toBe(priceOf(item, { work: true, phone: true }));
     }
     const repeat = items[21] as ItemResult;
-    expect(repeat).toMatchObject({ status: 'FOUND', creditsCharged: 0, workEmails: items[0]?.workEmails, phoneNumbers: items[0]?.phoneNumbers });
+    expect(repeat).toMatchObject({
+      status: 'FOUND',
+      creditsCharged: 0,
+      workEmails: items[0]?.workEmails,
+      phoneNumbers: items[0]?.phoneNumbers,
+    });
     expect(repeat.reason).toMatch(/profileUrls\[0\]/);
 
     const total = items.reduce((sum, i) => sum + i.creditsCharged, 0);
     expect(total).toBeGreaterThan(10 * 3);
     const final = await poll(app, account.apiKey, taskId);
     expect(final.body.output.overallStats).toEqual({
-      total: 22, processed: 22, found: items.filter((i) => i.status === 'FOUND').length, notFound: items.filter((i) => i.status === 'NOT_FOUND').length,
+      total: 22,
+      processed: 22,
+      found: items.filter((i) => i.status === 'FOUND').length,
+      notFound: items.filter((i) => i.status === 'NOT_FOUND').length,
       creditsCharged: total,
     });
     expect(await balanceOf(app, account.apiKey)).toBe(1000 - total);
@@ -192,14 +251,26 @@ describe('batch contact enrichment end to end', () => {
       [account.accountId],
     );
     expect(ledger.rows.reduce((sum, r) => sum - r.amount, 0)).toBe(total);
-    expect(ledger.rows.every((r) => r.unit === 'revealContact' && r.idempotency_key.startsWith(`batch:${taskId}:`))).toBe(true);
+    expect(
+      ledger.rows.every((r) => r.unit === 'revealContact' && r.idempotency_key.startsWith(`batch:${taskId}:`)),
+    ).toBe(true);
     expect(new Set(ledger.rows.map((r) => r.idempotency_key)).size).toBe(ledger.rows.length);
   });
 
   it('keeps the cursor opaque and bound to its task', async () => {
     const people = await peopleWhere(app, 'true', 6, 100);
-    const first = await submit(app, app.apiKey, people.map((p) => url(p.network_slug)), { getWorkEmails: true });
-    const second = await submit(app, app.apiKey, people.map((p) => url(p.network_slug)), { getWorkEmails: true });
+    const first = await submit(
+      app,
+      app.apiKey,
+      people.map((p) => url(p.network_slug)),
+      { getWorkEmails: true },
+    );
+    const second = await submit(
+      app,
+      app.apiKey,
+      people.map((p) => url(p.network_slug)),
+      { getWorkEmails: true },
+    );
     const page = await poll(app, app.apiKey, first.body.output.taskId, '&pageSize=2');
     expect(page.body.output.pageResults).toHaveLength(2);
     expect(page.body.output.pageResults.map((r: ItemResult) => r.status)).toEqual(['PENDING', 'PENDING']);
@@ -234,8 +305,17 @@ describe('batch contact enrichment end to end', () => {
     const account = await app.createAccount({ credits: 100 });
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ profileUrls: [], enrichmentType: { getWorkEmails: true } }, 'profileUrls'],
-      [{ profileUrls: Array.from({ length: 1001 }, (_, i) => `p-${i}`), enrichmentType: { getWorkEmails: true } }, 'profileUrls'],
-      [{ profileUrls: ['jane', 'john', 'https://network.example.com/company/acme'], enrichmentType: { getWorkEmails: true } }, 'profileUrls.2'],
+      [
+        { profileUrls: Array.from({ length: 1001 }, (_, i) => `p-${i}`), enrichmentType: { getWorkEmails: true } },
+        'profileUrls',
+      ],
+      [
+        {
+          profileUrls: ['jane', 'john', 'https://network.example.com/company/acme'],
+          enrichmentType: { getWorkEmails: true },
+        },
+        'profileUrls.2',
+      ],
       [{ profileUrls: ['jane', 7], enrichmentType: { getWorkEmails: true } }, 'profileUrls.1'],
       [{ profileUrls: ['jane'], enrichmentType: {} }, 'enrichmentType'],
       [{ profileUrls: ['jane'] }, 'enrichmentType'],
@@ -245,36 +325,68 @@ describe('batch contact enrichment end to end', () => {
       expect(response.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(response.body.error.details.issues.map((i: { field: string }) => i.field)).toContain(field);
     }
-    const tasks = await app.db.pool.query('SELECT count(*)::int AS n FROM contact_batch_tasks WHERE account_id = $1', [account.accountId]);
+    const tasks = await app.db.pool.query('SELECT count(*)::int AS n FROM contact_batch_tasks WHERE account_id = $1', [
+      account.accountId,
+    ]);
     expect(tasks.rows[0]?.n).toBe(0);
   });
 
   it('refuses with 402 when the balance cannot pay for even one profile', async () => {
     const account = await app.createAccount({ credits: 4 });
     const people = await peopleWhere(app, 'true', 2, 300);
-    const response = await submit(app, account.apiKey, people.map((p) => url(p.network_slug)), { getWorkEmails: true, getPhoneNumbers: true });
+    const response = await submit(
+      app,
+      account.apiKey,
+      people.map((p) => url(p.network_slug)),
+      { getWorkEmails: true, getPhoneNumbers: true },
+    );
     expect(response.status).toBe(402);
     expect(response.body.error.details).toEqual({ required: 5, balance: 4 });
-    const tasks = await app.db.pool.query('SELECT count(*)::int AS n FROM contact_batch_tasks WHERE account_id = $1', [account.accountId]);
+    const tasks = await app.db.pool.query('SELECT count(*)::int AS n FROM contact_batch_tasks WHERE account_id = $1', [
+      account.accountId,
+    ]);
     expect(tasks.rows[0]?.n).toBe(0);
     // One profile's worth is enough to start.
-    expect((await submit(app, account.apiKey, people.map((p) => url(p.network_slug)), { getWorkEmails: true })).status).toBe(202);
+    expect(
+      (
+        await submit(
+          app,
+          account.apiKey,
+          people.map((p) => url(p.network_slug)),
+          { getWorkEmails: true },
+        )
+      ).status,
+    ).toBe(202);
   });
 
   it('stops with FAILED when the balance runs out, withholding what it cannot charge, never going negative', async () => {
     const account = await app.createAccount({ credits: 7 });
     const people = await peopleWhere(app, has('work_email'), 8, 400);
-    const started = await submit(app, account.apiKey, people.map((p) => url(p.network_slug)), { getWorkEmails: true });
+    const started = await submit(
+      app,
+      account.apiKey,
+      people.map((p) => url(p.network_slug)),
+      { getWorkEmails: true },
+    );
     expect(started.body.output.maxCredits).toBe(16);
     startWorker(app, { claimSize: 100 });
     const failed = await waitForStatus(app, account.apiKey, started.body.output.taskId, ['FAILED', 'DONE']);
     expect(failed.status).toBe('FAILED');
     expect(failed.failureReason).toMatch(/profileUrls\[3\].*insufficient credits/);
     const { items } = await allPages(app, account.apiKey, started.body.output.taskId, 100);
-    expect(items.slice(0, 3).map((i) => [i.status, i.creditsCharged])).toEqual([['FOUND', 2], ['FOUND', 2], ['FOUND', 2]]);
+    expect(items.slice(0, 3).map((i) => [i.status, i.creditsCharged])).toEqual([
+      ['FOUND', 2],
+      ['FOUND', 2],
+      ['FOUND', 2],
+    ]);
     expect(items[3]).toMatchObject({ status: 'NOT_FOUND', creditsCharged: 0, workEmails: [] });
     expect(items[3]?.reason).toMatch(/cost 2 and the balance was 1; contacts withheld/);
-    for (const item of items.slice(4)) expect(item).toMatchObject({ status: 'NOT_FOUND', creditsCharged: 0, reason: expect.stringMatching(/job stopped/) });
+    for (const item of items.slice(4))
+      expect(item).toMatchObject({
+        status: 'NOT_FOUND',
+        creditsCharged: 0,
+        reason: expect.stringMatching(/job stopped/),
+      });
     expect(failed.overallStats).toEqual({ total: 8, processed: 8, found: 3, notFound: 5, creditsCharged: 6 });
     expect(await balanceOf(app, account.apiKey)).toBe(1);
   });
@@ -284,7 +396,12 @@ describe('a batch contact job that cannot run', () => {
   it('ends its task FAILED, charging nothing, once the job has failed on every attempt', async () => {
     const account = await app.createAccount({ credits: 100 });
     const people = await peopleWhere(app, has('work_email'), 3, 500);
-    const started = await submit(app, account.apiKey, people.map((p) => url(p.network_slug)), { getWorkEmails: true });
+    const started = await submit(
+      app,
+      account.apiKey,
+      people.map((p) => url(p.network_slug)),
+      { getWorkEmails: true },
+    );
     const taskId: string = started.body.output.taskId;
     // The lookup itself fails (as a database outage would), on every attempt.
     class UnreachableWaterfall extends ContactWaterfall {
@@ -299,7 +416,11 @@ describe('a batch contact job that cannot run', () => {
     expect(failed.failureReason).toMatch(/repeated internal errors \(contact store unreachable\)/);
     const { items } = await allPages(app, account.apiKey, taskId, 10);
     expect(items.map((i) => [i.status, i.creditsCharged, i.reason])).toEqual(
-      Array.from({ length: 3 }, () => ['NOT_FOUND', 0, 'not processed: the job stopped after repeated internal errors; nothing charged']),
+      Array.from({ length: 3 }, () => [
+        'NOT_FOUND',
+        0,
+        'not processed: the job stopped after repeated internal errors; nothing charged',
+      ]),
     );
     expect(await jobOf(app, taskId)).toEqual([{ status: 'failed', attempts: 5, locked_by: null }]);
     expect(await balanceOf(app, account.apiKey)).toBe(100);
@@ -308,10 +429,18 @@ describe('a batch contact job that cannot run', () => {
 
 describe('durability of batch contact jobs', () => {
   /** People without a personal email in the dataset: the vendor is asked about each of them. */
-  async function vendorBatch(count: number, offset: number): Promise<{ apiKey: string; accountId: number; taskId: string; people: Person[] }> {
+  async function vendorBatch(
+    count: number,
+    offset: number,
+  ): Promise<{ apiKey: string; accountId: number; taskId: string; people: Person[] }> {
     const account = await vendorApp.createAccount({ credits: 1000 });
     const people = await peopleWhere(vendorApp, lacks('personal_email'), count, offset);
-    const started = await submit(vendorApp, account.apiKey, people.map((p) => url(p.network_slug)), { getPersonalEmails: true });
+    const started = await submit(
+      vendorApp,
+      account.apiKey,
+      people.map((p) => url(p.network_slug)),
+      { getPersonalEmails: true },
+    );
     expect(started.status).toBe(202);
     return { ...account, taskId: started.body.output.taskId, people };
   }
@@ -323,7 +452,11 @@ describe('durability of batch contact jobs', () => {
       return {
         status: 200,
         delayMs,
-        json: { results: asked.filter((p) => Number(p.ref) % 2 === 0).map((p) => ({ ref: p.ref, personal_emails: [`p${p.ref}@mail-provider-test.com`] })) },
+        json: {
+          results: asked
+            .filter((p) => Number(p.ref) % 2 === 0)
+            .map((p) => ({ ref: p.ref, personal_emails: [`p${p.ref}@mail-provider-test.com`] })),
+        },
       };
     };
   }
@@ -360,7 +493,10 @@ describe('durability of batch contact jobs', () => {
     expect(halfway.status).toBe('RUNNING');
     expect(halfway.overallStats.processed).toBeGreaterThanOrEqual(2);
     expect(halfway.overallStats.processed).toBeLessThan(12);
-    const leased = await vendorApp.db.pool.query("SELECT count(*)::int AS n FROM contact_batch_items WHERE task_id = $1 AND lease_owner IS NOT NULL", [job.taskId]);
+    const leased = await vendorApp.db.pool.query(
+      'SELECT count(*)::int AS n FROM contact_batch_items WHERE task_id = $1 AND lease_owner IS NOT NULL',
+      [job.taskId],
+    );
     expect(leased.rows[0]?.n).toBe(0);
     // Handed back to the queue, the stop not counted as an attempt: nothing holds it while no worker runs.
     expect(await jobOf(vendorApp, job.taskId)).toEqual([{ status: 'queued', attempts: 0, locked_by: null }]);
@@ -388,7 +524,9 @@ describe('durability of batch contact jobs', () => {
       'SELECT status, attempts, lease_owner FROM contact_batch_items WHERE task_id = $1',
       [job.taskId],
     );
-    expect(items.rows.map((r) => [r.status, r.attempts, r.lease_owner])).toEqual(Array.from({ length: 4 }, () => ['PENDING', 0, null]));
+    expect(items.rows.map((r) => [r.status, r.attempts, r.lease_owner])).toEqual(
+      Array.from({ length: 4 }, () => ['PENDING', 0, null]),
+    );
     expect(await jobOf(vendorApp, job.taskId)).toEqual([{ status: 'queued', attempts: 0, locked_by: null }]);
     expect(await balanceOf(vendorApp, job.apiKey)).toBe(1000);
 
@@ -398,7 +536,7 @@ describe('durability of batch contact jobs', () => {
     await expectChargedOnce(job.accountId, job.apiKey, job.taskId, job.people);
   });
 
-  it("claims again the items of a worker that died once their lease runs out, and not before", async () => {
+  it('claims again the items of a worker that died once their lease runs out, and not before', async () => {
     slowVendor(0);
     const job = await vendorBatch(6, 50);
     // A worker that claimed everything and died: its lease still runs for a moment.
@@ -419,7 +557,9 @@ describe('durability of batch contact jobs', () => {
     expect(Math.min(...items.rows.map((r) => r.completed_at.getTime()))).toBeGreaterThanOrEqual(leaseEnd);
     // The job waited in the queue, not on a worker, and its wait was not an attempt. The task says DONE before its job's
     // row is marked succeeded (the worker marks it when the handler returns), so the row is waited for.
-    await expect.poll(() => jobOf(vendorApp, job.taskId), { timeout: 10_000, interval: 20 }).toEqual([{ status: 'succeeded', attempts: 1, locked_by: null }]);
+    await expect
+      .poll(() => jobOf(vendorApp, job.taskId), { timeout: 10_000, interval: 20 })
+      .toEqual([{ status: 'succeeded', attempts: 1, locked_by: null }]);
     await expectChargedOnce(job.accountId, job.apiKey, job.taskId, job.people);
   });
 
@@ -427,11 +567,17 @@ describe('durability of batch contact jobs', () => {
     slowVendor(20);
     const job = await vendorBatch(30, 100);
     // A second job of the same task (as a lease taken over from a stalled worker would be): both run at once.
-    await enqueue(vendorApp.db.pool, batchContactsJob, { accountId: job.accountId, payload: { taskId: Number(job.taskId) } });
+    await enqueue(vendorApp.db.pool, batchContactsJob, {
+      accountId: job.accountId,
+      payload: { taskId: Number(job.taskId) },
+    });
     for (let i = 0; i < 3; i++) startWorker(vendorApp, { claimSize: 3 });
     await waitForStatus(vendorApp, job.apiKey, job.taskId, ['DONE']);
     await expectChargedOnce(job.accountId, job.apiKey, job.taskId, job.people);
-    const owners = await vendorApp.db.pool.query<{ attempts: number }>('SELECT attempts FROM contact_batch_items WHERE task_id = $1', [job.taskId]);
+    const owners = await vendorApp.db.pool.query<{ attempts: number }>(
+      'SELECT attempts FROM contact_batch_items WHERE task_id = $1',
+      [job.taskId],
+    );
     expect(owners.rows.every((r) => r.attempts === 1)).toBe(true);
   });
 
@@ -445,7 +591,10 @@ describe('durability of batch contact jobs', () => {
       vendorApp.db.transaction((tx) => completeItem(tx, item, { kind: 'looked-up', found })),
     ]);
     expect(results.sort()).toEqual([false, true]);
-    const ledger = await vendorApp.db.pool.query('SELECT amount FROM credit_ledger WHERE account_id = $1 AND amount < 0', [job.accountId]);
+    const ledger = await vendorApp.db.pool.query(
+      'SELECT amount FROM credit_ledger WHERE account_id = $1 AND amount < 0',
+      [job.accountId],
+    );
     expect(ledger.rows).toEqual([{ amount: -2 }]);
     // The other item is still there for a worker, driven here one round at a time.
     const claimed = await runBatchRound(

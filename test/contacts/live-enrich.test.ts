@@ -17,7 +17,9 @@ beforeAll(async () => {
   [app, failing, viaHttp] = await Promise.all([
     startTestApp(),
     startTestApp({ env: { NETWORK_SOURCE_FAILURE_RATE: '1' } }),
-    startTestApp({ env: { NETWORK_SOURCE_URL: upstream.url, NETWORK_SOURCE_API_KEY: 'net-key', NETWORK_SOURCE_TIMEOUT_MS: '500' } }),
+    startTestApp({
+      env: { NETWORK_SOURCE_URL: upstream.url, NETWORK_SOURCE_API_KEY: 'net-key', NETWORK_SOURCE_TIMEOUT_MS: '500' },
+    }),
   ]);
 });
 afterAll(async () => {
@@ -30,8 +32,19 @@ async function balanceOf(target: TestApp, apiKey: string): Promise<number> {
   return response.body.output.balance;
 }
 
-interface CompanyRow { id: number; network_primary_slug: string; network_org_id: number; preferred_name: string }
-interface PersonRow { id: number; network_slug: string; network_user_id: number; first_name: string; title: string }
+interface CompanyRow {
+  id: number;
+  network_primary_slug: string;
+  network_org_id: number;
+  preferred_name: string;
+}
+interface PersonRow {
+  id: number;
+  network_slug: string;
+  network_user_id: number;
+  first_name: string;
+  title: string;
+}
 
 async function companyAt(target: TestApp, offset: number): Promise<CompanyRow> {
   const rows = await target.db.pool.query<CompanyRow>(
@@ -66,14 +79,21 @@ describe('liveEnrichCompany', () => {
     expect(response.body.output.company.network_primary_slug).toBe(company.network_primary_slug);
     expect(response.body.output.company.last_sort_key).toBe(String(company.id));
     expect(await balanceOf(app, account.apiKey)).toBe(98);
-    const ledger = await app.db.pool.query('SELECT amount, unit FROM credit_ledger WHERE account_id = $1 AND amount < 0', [account.accountId]);
-    expect(ledger.rows).toEqual([{ amount: -2, unit: 'liveEnrichCompany' }]);
-    const stored = await app.db.pool.query<{ employee_count_min: number; employee_count_max: number; live_fetched_at: Date | null }>(
-      'SELECT employee_count_min, employee_count_max, live_fetched_at FROM companies WHERE id = $1',
-      [company.id],
+    const ledger = await app.db.pool.query(
+      'SELECT amount, unit FROM credit_ledger WHERE account_id = $1 AND amount < 0',
+      [account.accountId],
     );
+    expect(ledger.rows).toEqual([{ amount: -2, unit: 'liveEnrichCompany' }]);
+    const stored = await app.db.pool.query<{
+      employee_count_min: number;
+      employee_count_max: number;
+      live_fetched_at: Date | null;
+    }>('SELECT employee_count_min, employee_count_max, live_fetched_at FROM companies WHERE id = $1', [company.id]);
     expect(stored.rows[0]?.live_fetched_at).not.toBeNull();
-    expect(response.body.output.company.employee_count_consensus).toEqual({ min: stored.rows[0]?.employee_count_min, max: stored.rows[0]?.employee_count_max });
+    expect(response.body.output.company.employee_count_consensus).toEqual({
+      min: stored.rows[0]?.employee_count_min,
+      max: stored.rows[0]?.employee_count_max,
+    });
   });
 
   it('resolves a full company URL, a numeric organisation id, a URL carrying the org id, and a service company id', async () => {
@@ -113,9 +133,15 @@ describe('liveEnrichCompany', () => {
       [{ type: 'slug', value: 'acme', extra: 1 }, 'extra'],
     ];
     for (const [body, field] of cases) {
-      const response = await app.request('POST', '/v1/network-live-fetch/company/single', { apiKey: app.apiKey, ...body });
+      const response = await app.request('POST', '/v1/network-live-fetch/company/single', {
+        apiKey: app.apiKey,
+        ...body,
+      });
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(response.body.error.details.issues.map((i: { field: string }) => i.field), JSON.stringify(body)).toContain(field);
+      expect(
+        response.body.error.details.issues.map((i: { field: string }) => i.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
   });
 
@@ -168,17 +194,26 @@ describe('liveEnrichPerson', () => {
       expect(response.body.output.profile.detailed_education).toBeNull();
     }
     expect(await balanceOf(app, account.apiKey)).toBe(100 - 2 * forms.length);
-    const detailed = await liveProfile(app, account.apiKey, { identifier: person.network_slug, getDetailedEducation: true, getDetailedWorkExperience: true });
+    const detailed = await liveProfile(app, account.apiKey, {
+      identifier: person.network_slug,
+      getDetailedEducation: true,
+      getDetailedWorkExperience: true,
+    });
     expect(detailed.body.output.profile.detailed_education).toHaveProperty('degrees');
     expect(detailed.body.output.profile.detailed_work_experiences.positions.length).toBeGreaterThan(0);
-    const stored = await app.db.pool.query<{ title: string; live_fetched_at: Date | null }>('SELECT title, live_fetched_at FROM people WHERE id = $1', [person.id]);
+    const stored = await app.db.pool.query<{ title: string; live_fetched_at: Date | null }>(
+      'SELECT title, live_fetched_at FROM people WHERE id = $1',
+      [person.id],
+    );
     expect(stored.rows[0]?.live_fetched_at).not.toBeNull();
     expect(stored.rows[0]?.title).toBe(detailed.body.output.profile.title);
   });
 
   it('answers found=false with 200 and no charge for a profile that exists nowhere', async () => {
     const account = await app.createAccount({ credits: 10 });
-    const response = await liveProfile(app, account.apiKey, { identifier: 'https://network.example.com/in/nobody-at-all-000' });
+    const response = await liveProfile(app, account.apiKey, {
+      identifier: 'https://network.example.com/in/nobody-at-all-000',
+    });
     expect(response.status).toBe(200);
     expect(response.body.output).toMatchObject({ found: false, source: null, profile: null });
     expect(response.body.chargeInfo.creditsCharged).toBe(0);
@@ -188,7 +223,10 @@ describe('liveEnrichPerson', () => {
   it('falls back to the stored profile (found, 0 credits) when the live fetch fails, and found=false with nothing stored', async () => {
     const account = await failing.createAccount({ credits: 10 });
     const person = await personAt(failing, 7);
-    const response = await liveProfile(failing, account.apiKey, { identifier: person.network_slug, getDetailedWorkExperience: true });
+    const response = await liveProfile(failing, account.apiKey, {
+      identifier: person.network_slug,
+      getDetailedWorkExperience: true,
+    });
     expect(response.status).toBe(200);
     expect(response.body.output).toMatchObject({ found: true, source: 'stored' });
     expect(response.body.output.profile.title).toBe(person.title);
@@ -220,8 +258,12 @@ describe('the HTTP network adapter behind the endpoints', () => {
         ? {
             status: 200,
             json: {
-              universal_name: company.network_primary_slug, id: company.network_org_id, name: `${company.preferred_name} Group`,
-              website: 'https://new-site-for-test.com', staff_count_range: { start: 201, end: 500 }, headquarter: { city: 'Oslo', country: 'NO' },
+              universal_name: company.network_primary_slug,
+              id: company.network_org_id,
+              name: `${company.preferred_name} Group`,
+              website: 'https://new-site-for-test.com',
+              staff_count_range: { start: 201, end: 500 },
+              headquarter: { city: 'Oslo', country: 'NO' },
             },
           }
         : { status: 404 };
@@ -236,18 +278,26 @@ describe('the HTTP network adapter behind the endpoints', () => {
       location_consensus: { city: 'Oslo', country_code: 'NO' },
     });
     expect(response.body.output.company.domains[0]).toBe('new-site-for-test.com');
-    const stored = await viaHttp.db.pool.query<{ preferred_name: string; domains: string[]; tlds: string[]; employee_count_min: number }>(
-      'SELECT preferred_name, domains, tlds, employee_count_min FROM companies WHERE id = $1',
-      [company.id],
-    );
-    expect(stored.rows[0]).toMatchObject({ preferred_name: `${company.preferred_name} Group`, employee_count_min: 201 });
+    const stored = await viaHttp.db.pool.query<{
+      preferred_name: string;
+      domains: string[];
+      tlds: string[];
+      employee_count_min: number;
+    }>('SELECT preferred_name, domains, tlds, employee_count_min FROM companies WHERE id = $1', [company.id]);
+    expect(stored.rows[0]).toMatchObject({
+      preferred_name: `${company.preferred_name} Group`,
+      employee_count_min: 201,
+    });
     expect(stored.rows[0]?.domains).toContain('new-site-for-test.com');
     expect(stored.rows[0]?.tlds).toContain('.com');
     // The refreshed record is what search finds now.
     const search = await viaHttp.request('POST', '/v1/company-search', {
-      apiKey: viaHttp.apiKey, searchParams: { domains: ['new-site-for-test.com'] },
+      apiKey: viaHttp.apiKey,
+      searchParams: { domains: ['new-site-for-test.com'] },
     });
-    expect(search.body.output.data.map((c: { last_sort_key: string }) => c.last_sort_key)).toEqual([String(company.id)]);
+    expect(search.body.output.data.map((c: { last_sort_key: string }) => c.last_sort_key)).toEqual([
+      String(company.id),
+    ]);
   });
 
   it('falls back to stored data for free when the upstream errors or is too slow', async () => {
@@ -269,16 +319,32 @@ describe('the HTTP network adapter behind the endpoints', () => {
   it('shows, charges but does not store a profile the network has and the catalog does not, asking by user id', async () => {
     upstream.handler = (request) =>
       request.url === '/profiles/by-id/777000111'
-        ? { status: 200, json: { public_identifier: 'outside-person', member_id: 777000111, first_name: 'Outside', last_name: 'Person', occupation: 'Founder' } }
+        ? {
+            status: 200,
+            json: {
+              public_identifier: 'outside-person',
+              member_id: 777000111,
+              first_name: 'Outside',
+              last_name: 'Person',
+              occupation: 'Founder',
+            },
+          }
         : { status: 404 };
     const account = await viaHttp.createAccount({ credits: 5 });
     const response = await liveProfile(viaHttp, account.apiKey, { identifier: '777000111' });
     expect(response.status).toBe(200);
     expect(response.body.output).toMatchObject({ found: true, source: 'live' });
-    expect(response.body.output.profile).toMatchObject({ first_name: 'Outside', title: 'Founder', network_slug: 'outside-person', last_sort_key: '' });
+    expect(response.body.output.profile).toMatchObject({
+      first_name: 'Outside',
+      title: 'Founder',
+      network_slug: 'outside-person',
+      last_sort_key: '',
+    });
     expect(response.body.chargeInfo.creditsCharged).toBe(2);
     expect(upstream.requests.at(-1)?.url).toBe('/profiles/by-id/777000111');
-    const stored = await viaHttp.db.pool.query("SELECT count(*)::int AS n FROM people WHERE network_slug = 'outside-person'");
+    const stored = await viaHttp.db.pool.query(
+      "SELECT count(*)::int AS n FROM people WHERE network_slug = 'outside-person'",
+    );
     expect(stored.rows[0]?.n).toBe(0);
     expect(await balanceOf(viaHttp, account.apiKey)).toBe(3);
   });
@@ -291,19 +357,41 @@ describe('the HTTP network adapter behind the endpoints', () => {
         ? {
             status: 200,
             json: {
-              public_identifier: person.network_slug, member_id: person.network_user_id, first_name: person.first_name, last_name: 'Newname',
-              headline: 'Fresh headline', country_code: 'DE', city: 'Berlin',
-              experiences: [{ company: otherCompany.preferred_name, company_universal_name: otherCompany.network_primary_slug, title: 'Chief Robot Officer', starts_at: '2026-01', ends_at: null }],
+              public_identifier: person.network_slug,
+              member_id: person.network_user_id,
+              first_name: person.first_name,
+              last_name: 'Newname',
+              headline: 'Fresh headline',
+              country_code: 'DE',
+              city: 'Berlin',
+              experiences: [
+                {
+                  company: otherCompany.preferred_name,
+                  company_universal_name: otherCompany.network_primary_slug,
+                  title: 'Chief Robot Officer',
+                  starts_at: '2026-01',
+                  ends_at: null,
+                },
+              ],
             },
           }
         : { status: 404 };
-    const response = await liveProfile(viaHttp, viaHttp.apiKey, { identifier: person.network_slug, getDetailedWorkExperience: true });
+    const response = await liveProfile(viaHttp, viaHttp.apiKey, {
+      identifier: person.network_slug,
+      getDetailedWorkExperience: true,
+    });
     expect(response.body.chargeInfo.creditsCharged).toBe(2);
     expect(response.body.output.profile).toMatchObject({
-      last_name: 'Newname', title: 'Chief Robot Officer', headline: 'Fresh headline', country3: 'DEU',
+      last_name: 'Newname',
+      title: 'Chief Robot Officer',
+      headline: 'Fresh headline',
+      country3: 'DEU',
       current_company: { name: otherCompany.preferred_name, network_slug: otherCompany.network_primary_slug },
     });
-    const stored = await viaHttp.db.pool.query<{ company_id: number; country3: string }>('SELECT company_id, country3 FROM people WHERE id = $1', [person.id]);
+    const stored = await viaHttp.db.pool.query<{ company_id: number; country3: string }>(
+      'SELECT company_id, country3 FROM people WHERE id = $1',
+      [person.id],
+    );
     expect(stored.rows[0]).toEqual({ company_id: otherCompany.id, country3: 'DEU' });
   });
 });

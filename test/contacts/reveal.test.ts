@@ -10,9 +10,16 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.stop());
 
-interface Person { id: number; network_slug: string; first_name: string; last_name: string; company_domain: string }
+interface Person {
+  id: number;
+  network_slug: string;
+  first_name: string;
+  last_name: string;
+  company_domain: string;
+}
 
-const has = (kind: string) => `EXISTS (SELECT 1 FROM person_contacts c WHERE c.person_id = p.id AND c.kind = '${kind}')`;
+const has = (kind: string) =>
+  `EXISTS (SELECT 1 FROM person_contacts c WHERE c.person_id = p.id AND c.kind = '${kind}')`;
 const lacks = (kind: string) => `NOT ${has(kind)}`;
 
 async function personWhere(condition: string, offset = 0): Promise<Person> {
@@ -27,7 +34,12 @@ async function personWhere(condition: string, offset = 0): Promise<Person> {
 }
 
 async function contactsOf(personId: number, kind: string): Promise<string[]> {
-  return (await app.db.pool.query<{ value: string }>('SELECT value FROM person_contacts WHERE person_id = $1 AND kind = $2 ORDER BY value', [personId, kind])).rows.map((r) => r.value);
+  return (
+    await app.db.pool.query<{ value: string }>(
+      'SELECT value FROM person_contacts WHERE person_id = $1 AND kind = $2 ORDER BY value',
+      [personId, kind],
+    )
+  ).rows.map((r) => r.value);
 }
 
 async function balanceOf(apiKey: string): Promise<number> {
@@ -35,14 +47,21 @@ async function balanceOf(apiKey: string): Promise<number> {
 }
 
 const url = (slug: string) => `https://network.example.com/in/${slug}`;
-const sync = (apiKey: string, profileUrl: string, types: Partial<Record<'getWorkEmails' | 'getPersonalEmails' | 'getPhoneNumbers', boolean>>) =>
-  app.request('POST', '/v1/individual-reveal/sync', { apiKey, profileUrl, enrichmentType: types });
+const sync = (
+  apiKey: string,
+  profileUrl: string,
+  types: Partial<Record<'getWorkEmails' | 'getPersonalEmails' | 'getPhoneNumbers', boolean>>,
+) => app.request('POST', '/v1/individual-reveal/sync', { apiKey, profileUrl, enrichmentType: types });
 
 describe('revealContactSync: charged per type found', () => {
   it('charges 2 for a work email and 3 for a phone found, and nothing for a personal email not found', async () => {
     const person = await personWhere(`${has('work_email')} AND ${has('phone')} AND ${lacks('personal_email')}`);
     const account = await app.createAccount({ credits: 100 });
-    const response = await sync(account.apiKey, url(person.network_slug), { getWorkEmails: true, getPersonalEmails: true, getPhoneNumbers: true });
+    const response = await sync(account.apiKey, url(person.network_slug), {
+      getWorkEmails: true,
+      getPersonalEmails: true,
+      getPhoneNumbers: true,
+    });
     expect(response.status).toBe(200);
     expect(response.body.output).toMatchObject({
       profileUrl: url(person.network_slug),
@@ -54,7 +73,10 @@ describe('revealContactSync: charged per type found', () => {
     });
     expect(response.body.chargeInfo).toMatchObject({ method: 'charged-now', creditsCharged: 5 });
     expect(await balanceOf(account.apiKey)).toBe(95);
-    const ledger = await app.db.pool.query('SELECT amount, unit FROM credit_ledger WHERE account_id = $1 AND amount < 0', [account.accountId]);
+    const ledger = await app.db.pool.query(
+      'SELECT amount, unit FROM credit_ledger WHERE account_id = $1 AND amount < 0',
+      [account.accountId],
+    );
     expect(ledger.rows).toEqual([{ amount: -5, unit: 'revealContact' }]);
   });
 
@@ -62,7 +84,9 @@ describe('revealContactSync: charged per type found', () => {
     const person = await personWhere(has('personal_email'));
     const account = await app.createAccount({ credits: 10 });
     const response = await sync(account.apiKey, person.network_slug, { getPersonalEmails: true });
-    expect(response.body.output.personalEmails).toEqual((await contactsOf(person.id, 'personal_email')).map((v) => v.toLowerCase()));
+    expect(response.body.output.personalEmails).toEqual(
+      (await contactsOf(person.id, 'personal_email')).map((v) => v.toLowerCase()),
+    );
     expect(response.body.output.workEmails).toEqual([]);
     expect(response.body.output.creditsByType).toEqual({ workEmails: 0, personalEmails: 2, phoneNumbers: 0 });
     expect(response.body.chargeInfo.creditsCharged).toBe(2);
@@ -74,7 +98,11 @@ describe('revealContactSync: charged per type found', () => {
     const account = await app.createAccount({ credits: 10 });
     const response = await sync(account.apiKey, url(person.network_slug), { getPhoneNumbers: true });
     expect(response.status).toBe(200);
-    expect(response.body.output).toMatchObject({ found: true, phoneNumbers: [], creditsByType: { workEmails: 0, personalEmails: 0, phoneNumbers: 0 } });
+    expect(response.body.output).toMatchObject({
+      found: true,
+      phoneNumbers: [],
+      creditsByType: { workEmails: 0, personalEmails: 0, phoneNumbers: 0 },
+    });
     expect(response.body.chargeInfo.creditsCharged).toBe(0);
     expect(await balanceOf(account.apiKey)).toBe(10);
   });
@@ -83,13 +111,22 @@ describe('revealContactSync: charged per type found', () => {
     const person = await personWhere(lacks('work_email'));
     const account = await app.createAccount({ credits: 10 });
     const response = await sync(account.apiKey, url(person.network_slug), { getWorkEmails: true });
-    expect(response.body.output.workEmails).toEqual([guessWorkEmail({ firstName: person.first_name, lastName: person.last_name, companyDomain: person.company_domain })]);
+    expect(response.body.output.workEmails).toEqual([
+      guessWorkEmail({
+        firstName: person.first_name,
+        lastName: person.last_name,
+        companyDomain: person.company_domain,
+      }),
+    ]);
     expect(response.body.chargeInfo.creditsCharged).toBe(2);
   });
 
   it('answers found=false for an unknown profile and charges nothing', async () => {
     const account = await app.createAccount({ credits: 10 });
-    const response = await sync(account.apiKey, url('nobody-here-0000'), { getWorkEmails: true, getPhoneNumbers: true });
+    const response = await sync(account.apiKey, url('nobody-here-0000'), {
+      getWorkEmails: true,
+      getPhoneNumbers: true,
+    });
     expect(response.status).toBe(200);
     expect(response.body.output).toMatchObject({ found: false, workEmails: [], personalEmails: [], phoneNumbers: [] });
     expect(response.body.chargeInfo.creditsCharged).toBe(0);
@@ -99,7 +136,10 @@ describe('revealContactSync: charged per type found', () => {
   it('refuses with 402 and withholds the contacts when the balance cannot pay for what was found', async () => {
     const person = await personWhere(`${has('work_email')} AND ${has('phone')}`, 1);
     const account = await app.createAccount({ credits: 4 });
-    const response = await sync(account.apiKey, url(person.network_slug), { getWorkEmails: true, getPhoneNumbers: true });
+    const response = await sync(account.apiKey, url(person.network_slug), {
+      getWorkEmails: true,
+      getPhoneNumbers: true,
+    });
     expect(response.status).toBe(402);
     expect(response.body.error.code).toBe('insufficient_credits');
     expect(JSON.stringify(response.body)).not.toContain('@');
@@ -117,19 +157,26 @@ describe('revealContactSync: charged per type found', () => {
       [{ profileUrl: 'jane', enrichmentType: { getWorkEmails: false } }, 'enrichmentType'],
       [{ profileUrl: 'jane', enrichmentType: { getWorkEmails: 'yes' } }, 'enrichmentType.getWorkEmails'],
       [{ profileUrl: 'jane', enrichmentType: { getEmails: true } }, 'enrichmentType.getEmails'],
-      [{ profileUrl: 'https://network.example.com/company/acme', enrichmentType: { getWorkEmails: true } }, 'profileUrl'],
+      [
+        { profileUrl: 'https://network.example.com/company/acme', enrichmentType: { getWorkEmails: true } },
+        'profileUrl',
+      ],
     ];
     for (const [body, field] of cases) {
       const response = await app.request('POST', '/v1/individual-reveal/sync', { apiKey: account.apiKey, ...body });
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(response.body.error.details.issues.map((i: { field: string }) => i.field), JSON.stringify(body)).toContain(field);
+      expect(
+        response.body.error.details.issues.map((i: { field: string }) => i.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
     expect(await balanceOf(account.apiKey)).toBe(10);
   });
 });
 
 describe('revealContactSingle: 1 credit per attempt', () => {
-  const single = (apiKey: string, profileUrl: unknown) => app.request('POST', '/v1/contact-details/single', { apiKey, profileUrl });
+  const single = (apiKey: string, profileUrl: unknown) =>
+    app.request('POST', '/v1/contact-details/single', { apiKey, profileUrl });
 
   it('returns a work email and a direct phone together for 1 credit', async () => {
     const person = await personWhere(`${has('work_email')} AND ${has('phone')}`, 2);
@@ -159,10 +206,18 @@ describe('revealContactSingle: 1 credit per attempt', () => {
     const account = await app.createAccount({ credits: 3 });
     const response = await single(account.apiKey, url('nobody-here-0000'));
     expect(response.status).toBe(200);
-    expect(response.body.output).toEqual({ profileUrl: url('nobody-here-0000'), found: false, workEmail: null, directPhone: null });
+    expect(response.body.output).toEqual({
+      profileUrl: url('nobody-here-0000'),
+      found: false,
+      workEmail: null,
+      directPhone: null,
+    });
     expect(response.body.chargeInfo.creditsCharged).toBe(1);
     expect(await balanceOf(account.apiKey)).toBe(2);
-    const ledger = await app.db.pool.query('SELECT amount, unit FROM credit_ledger WHERE account_id = $1 AND amount < 0', [account.accountId]);
+    const ledger = await app.db.pool.query(
+      'SELECT amount, unit FROM credit_ledger WHERE account_id = $1 AND amount < 0',
+      [account.accountId],
+    );
     expect(ledger.rows).toEqual([{ amount: -1, unit: 'revealContactSingle' }]);
   });
 

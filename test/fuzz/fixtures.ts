@@ -43,16 +43,34 @@ export async function startFuzzApp(env: Record<string, string> = {}): Promise<Te
 let accounts = 0;
 
 /** An account with resources of every kind, in the states a caller meets them. */
-export async function accountWithResources(app: TestApp, options: { credits?: number; buildable?: number; rich?: boolean } = {}): Promise<FuzzAccount> {
+export async function accountWithResources(
+  app: TestApp,
+  options: { credits?: number; buildable?: number; rich?: boolean } = {},
+): Promise<FuzzAccount> {
   accounts += 1;
   const emails = [`owner${accounts}@fuzz-owner.example`, `team${accounts}@fuzz-owner.example`];
-  const { accountId, apiKey } = await app.createAccount({ credits: options.credits ?? 100_000, email: emails[0], recipients: [emails[1] as string] });
+  const { accountId, apiKey } = await app.createAccount({
+    credits: options.credits ?? 100_000,
+    email: emails[0],
+    recipients: [emails[1] as string],
+  });
   const account: FuzzAccount = {
-    accountId, apiKey, audiences: [], buildable: [], normalAudiences: [], exports: [], tasks: [], exclusionLists: [], savedSearches: [], savedSearchRuns: [], emails,
+    accountId,
+    apiKey,
+    audiences: [],
+    buildable: [],
+    normalAudiences: [],
+    exports: [],
+    tasks: [],
+    exclusionLists: [],
+    savedSearches: [],
+    savedSearchRuns: [],
+    emails,
   };
   const call = async (method: string, path: string, body: Record<string, unknown> = {}) => {
     const answer = await app.request(method, path, method === 'GET' ? undefined : { apiKey, ...body });
-    if (answer.status < 200 || answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    if (answer.status < 200 || answer.status >= 300)
+      throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body.output as Record<string, unknown>;
   };
 
@@ -60,7 +78,10 @@ export async function accountWithResources(app: TestApp, options: { credits?: nu
   account.audiences.push(draft.audienceId as string);
   for (let i = 0; i < (options.buildable ?? 1); i++) {
     const fromProspects = i % 2 === 1;
-    const created = await call('POST', '/v1/audiences/create', { name: `Draft ${i}`, creationMethod: fromProspects ? 'START_FROM_PROSPECTS' : 'NORMAL' });
+    const created = await call('POST', '/v1/audiences/create', {
+      name: `Draft ${i}`,
+      creationMethod: fromProspects ? 'START_FROM_PROSPECTS' : 'NORMAL',
+    });
     const id = created.audienceId as string;
     await call('PATCH', `/v1/audiences/${id}/search-params`, {
       ...(fromProspects ? {} : { companySearchParams: { headquartersCountryCode: ['US'] } }),
@@ -74,12 +95,19 @@ export async function accountWithResources(app: TestApp, options: { credits?: nu
   if (options.rich === false) return account;
 
   for (const name of ['Built one', 'Built two']) {
-    const built = await buildAudience(app, apiKey, { name, filters: { companySearchParams: { headquartersCountryCode: ['US'] }, maxCompanies: 3, maxProspects: 8 } });
+    const built = await buildAudience(app, apiKey, {
+      name,
+      filters: { companySearchParams: { headquartersCountryCode: ['US'] }, maxCompanies: 3, maxProspects: 8 },
+    });
     account.audiences.push(built.audienceId);
     account.normalAudiences.push(built.audienceId);
   }
   const enriched = account.normalAudiences[0] as string;
-  const options_ = { runProfileSalesNav: true, runContactEnrichment: true, enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false } };
+  const options_ = {
+    runProfileSalesNav: true,
+    runContactEnrichment: true,
+    enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false },
+  };
   await call('POST', `/v1/audiences/${enriched}/enrichment/estimate`, options_);
   await call('POST', `/v1/audiences/${enriched}/enrich`, options_);
   await waitForEnrichment(app, apiKey, enriched);
@@ -98,14 +126,26 @@ export async function accountWithResources(app: TestApp, options: { credits?: nu
     const status = await call('GET', `/v1/contact-enrichment/batch/${task.taskId as string}?apiKey=${apiKey}`);
     return status.status === 'DONE' || status.status === 'FAILED';
   });
-  const list = await call('POST', '/v1/exclusion-lists', { name: 'Customers', kind: 'companies', companies: [{ domain: slugs.domains[0] }] });
+  const list = await call('POST', '/v1/exclusion-lists', {
+    name: 'Customers',
+    kind: 'companies',
+    companies: [{ domain: slugs.domains[0] }],
+  });
   account.exclusionLists.push(list.exclusionListId as string);
-  const saved = await call('POST', '/v1/saved-searches', { name: 'Watch', kind: 'companies', companySearchParams: { headquartersCountryCode: ['US'] }, maxNewRecordsPerRun: 3 });
+  const saved = await call('POST', '/v1/saved-searches', {
+    name: 'Watch',
+    kind: 'companies',
+    companySearchParams: { headquartersCountryCode: ['US'] },
+    maxNewRecordsPerRun: 3,
+  });
   const savedSearchId = saved.savedSearchId as string;
   account.savedSearches.push(savedSearchId);
   const run = await call('POST', `/v1/saved-searches/${savedSearchId}/runs`, { maxNewRecords: 3 });
   await waitFor('the saved-search run', async () => {
-    const status = await call('GET', `/v1/saved-searches/${savedSearchId}/runs/${run.runId as string}?apiKey=${apiKey}`);
+    const status = await call(
+      'GET',
+      `/v1/saved-searches/${savedSearchId}/runs/${run.runId as string}?apiKey=${apiKey}`,
+    );
     return status.status === 'DONE' || status.status === 'FAILED';
   });
   account.savedSearchRuns.push({ savedSearchId, runId: run.runId as string });
@@ -131,7 +171,12 @@ export async function realValues(app: TestApp): Promise<RealValues> {
   const people = await app.db.pool.query<{ network_slug: string; title: string }>(
     `SELECT network_slug, title FROM people WHERE network_slug IS NOT NULL ORDER BY id LIMIT 30`,
   );
-  const companies = await app.db.pool.query<{ slug: string; org: string | null; domain: string | null; industry: string | null }>(
+  const companies = await app.db.pool.query<{
+    slug: string;
+    org: string | null;
+    domain: string | null;
+    industry: string | null;
+  }>(
     `SELECT network_primary_slug AS slug, network_org_id::text AS org, domains[1] AS domain, standard_industries[1] AS industry
        FROM companies WHERE network_primary_slug IS NOT NULL ORDER BY id LIMIT 30`,
   );
@@ -166,11 +211,17 @@ export function hintsFor(account: FuzzAccount, values: RealValues, foreign?: Fuz
   const profiles = fc.constantFrom(...values.profileSlugs, ...values.profileUrls);
   return {
     audienceId: pool(account.audiences, foreign?.audiences ?? []),
-    exportId: pool(account.exports.map((e) => e.exportId), foreign?.exports.map((e) => e.exportId) ?? []),
+    exportId: pool(
+      account.exports.map((e) => e.exportId),
+      foreign?.exports.map((e) => e.exportId) ?? [],
+    ),
     taskId: pool(account.tasks, foreign?.tasks ?? []),
     exclusionListId: pool(account.exclusionLists, foreign?.exclusionLists ?? []),
     savedSearchId: pool(account.savedSearches, foreign?.savedSearches ?? []),
-    runId: pool(account.savedSearchRuns.map((r) => r.runId), foreign?.savedSearchRuns.map((r) => r.runId) ?? []),
+    runId: pool(
+      account.savedSearchRuns.map((r) => r.runId),
+      foreign?.savedSearchRuns.map((r) => r.runId) ?? [],
+    ),
     profileUrl: profiles,
     identifier: profiles,
     'profileUrls[]': profiles,
@@ -240,7 +291,7 @@ export async function ledgerState(app: TestApp, accountId: number): Promise<{ ba
 export async function settleJobs(app: TestApp, accountId: number, timeoutMs = 60_000): Promise<void> {
   try {
     await waitFor(
-      'the account\'s jobs to finish',
+      "the account's jobs to finish",
       async () => {
         // A saved search's next scheduled run (a day or a week ahead) is not work in hand; a retry a few seconds ahead is.
         const left = await app.db.pool.query<{ n: number }>(
@@ -258,6 +309,8 @@ export async function settleJobs(app: TestApp, accountId: number, timeoutMs = 60
          FROM jobs WHERE account_id = $1 AND (status = 'running' OR (status = 'queued' AND run_after < now() + interval '5 minutes')) ORDER BY id`,
       [accountId],
     );
-    throw new Error(`${(error as Error).message}; ${left.rowCount} left: ${JSON.stringify(left.rows).slice(0, 3000)}`, { cause: error });
+    throw new Error(`${(error as Error).message}; ${left.rowCount} left: ${JSON.stringify(left.rows).slice(0, 3000)}`, {
+      cause: error,
+    });
   }
 }

@@ -30,14 +30,17 @@ describe('MCP tools with junk', () => {
   beforeAll(async () => {
     app = await startFuzzApp({ JOB_WORKER: 'false', CONFIRM_ABOVE_CREDITS: '500' });
     account = await accountWithResources(app, { rich: false, credits: 10_000_000 });
-    for (const kind of clientKinds) clients.push(await connectMcp(`${app.url}/mcp`, kind, { headers: { 'x-api-key': account.apiKey } }));
+    for (const kind of clientKinds)
+      clients.push(await connectMcp(`${app.url}/mcp`, kind, { headers: { 'x-api-key': account.apiKey } }));
   });
   afterAll(async () => {
     for (const client of clients) await client.close();
     await app?.stop();
   });
 
-  const toolError = (answer: ToolAnswer) => answer.structuredContent?.error as { status?: number; code?: string; details?: { issues?: Array<{ field: string }> } } | undefined;
+  const toolError = (answer: ToolAnswer) =>
+    answer.structuredContent?.error as
+      { status?: number; code?: string; details?: { issues?: Array<{ field: string }> } } | undefined;
 
   it('call_operation answers every call with a result, names broken fields, never a 5xx, and moves credits only as the registry allows', async () => {
     const values = await realValues(app);
@@ -48,32 +51,59 @@ describe('MCP tools with junk', () => {
       known.map((o) => `${o.operationId}x`),
       known.map((o) => o.operationId.toUpperCase()),
     );
-    const valid = fc.oneof(...operations.map((operation) => validCase(operation, hints, account.apiKey))).map(
-      (call): Call => ({ args: { operationId: call.operation.operationId, payload: serverView(call, encode(call, 'k')) }, operation: call.operation, field: null, summary: 'valid payload' }),
-    );
-    const broken = fc.oneof(...operations.map((operation) => invalidCase(operation, hints, account.apiKey))).map(
-      (call): Call => ({
+    const valid = fc
+      .oneof(...operations.map((operation) => validCase(operation, hints, account.apiKey)))
+      .map((call): Call => ({
+        args: { operationId: call.operation.operationId, payload: serverView(call, encode(call, 'k')) },
+        operation: call.operation,
+        field: null,
+        summary: 'valid payload',
+      }));
+    const broken = fc
+      .oneof(...operations.map((operation) => invalidCase(operation, hints, account.apiKey)))
+      .map((call): Call => ({
         args: { operationId: call.operation.operationId, payload: call.input },
         operation: call.operation,
         // A field named __proto__ never reaches the gateway: the SDK reads tool arguments through a zod record, which drops it.
-        field: call.mutation.kind === 'deep-nesting' || call.mutation.key === '__proto__' ? null : fieldName(call.mutation.path),
+        field:
+          call.mutation.kind === 'deep-nesting' || call.mutation.key === '__proto__'
+            ? null
+            : fieldName(call.mutation.path),
         summary: `${call.mutation.kind} at ${call.field}`,
-      }),
-    );
+      }));
     const junk = fc
       .record(
         {
-          operationId: fc.oneof(known.map((o) => o.operationId), junkId),
-          payload: fc.oneof(fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }), fc.constant({})),
+          operationId: fc.oneof(
+            known.map((o) => o.operationId),
+            junkId,
+          ),
+          payload: fc.oneof(
+            fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }),
+            fc.constant({}),
+          ),
           confirmationToken: fc.string({ maxLength: 200 }),
           resultId: fc.oneof(fc.string({ maxLength: 40 }), fc.uuid()),
           offset: fc.nat({ max: 10_000 }),
         },
         { requiredKeys: ['operationId'], noNullPrototype: true },
       )
-      .map((args): Call => ({ args, operation: operations.find((o) => o.operationId === args.operationId) ?? null, field: null, summary: 'junk arguments' }));
-    const calls = fc.tuple(fc.oneof({ arbitrary: valid, weight: 2 }, { arbitrary: broken, weight: 2 }, { arbitrary: junk, weight: 2 }), fc.nat({ max: clients.length - 1 }));
-    const withSummary = calls.map(([call, client]) => printable({ call, client }, () => `${clientKinds[client]}: ${call.summary}: ${JSON.stringify(call.args).slice(0, 1500)}`));
+      .map((args): Call => ({
+        args,
+        operation: operations.find((o) => o.operationId === args.operationId) ?? null,
+        field: null,
+        summary: 'junk arguments',
+      }));
+    const calls = fc.tuple(
+      fc.oneof({ arbitrary: valid, weight: 2 }, { arbitrary: broken, weight: 2 }, { arbitrary: junk, weight: 2 }),
+      fc.nat({ max: clients.length - 1 }),
+    );
+    const withSummary = calls.map(([call, client]) =>
+      printable(
+        { call, client },
+        () => `${clientKinds[client]}: ${call.summary}: ${JSON.stringify(call.args).slice(0, 1500)}`,
+      ),
+    );
     await fc.assert(
       fc.asyncProperty(withSummary, async ({ call, client }) => {
         const before = await ledgerState(app, account.accountId);
@@ -87,7 +117,10 @@ describe('MCP tools with junk', () => {
             expect((await ledgerState(app, account.accountId)).balance).toBe(before.balance);
             return;
           }
-          throw new Error(`a protocol error for a tool call (${call.summary}): ${(error as Error).message}\n  ${JSON.stringify(call.args).slice(0, 1500)}`, { cause: error });
+          throw new Error(
+            `a protocol error for a tool call (${call.summary}): ${(error as Error).message}\n  ${JSON.stringify(call.args).slice(0, 1500)}`,
+            { cause: error },
+          );
         }
         const after = await ledgerState(app, account.accountId);
         const what = `${clientKinds[client]}: ${call.summary}: ${JSON.stringify(call.args).slice(0, 800)}\n  answered ${JSON.stringify(answer).slice(0, 800)}`;
@@ -99,13 +132,18 @@ describe('MCP tools with junk', () => {
         }
         if (call.field !== null) {
           expect(answer.isError, what).toBe(true);
-          expect((error?.details?.issues ?? []).map((i) => i.field), what).toContain(call.field);
+          expect(
+            (error?.details?.issues ?? []).map((i) => i.field),
+            what,
+          ).toContain(call.field);
         }
         const taken = before.balance - after.balance;
         const operation = call.operation;
         if (operation?.credits.charged === 'now' && !answer.isError && call.args.resultId === undefined) {
           // As the gateway read it: tool arguments lose a field named __proto__ on the way (see above).
-          const payload = Object.fromEntries(Object.entries((call.args.payload ?? {}) as object).filter(([name]) => name !== '__proto__'));
+          const payload = Object.fromEntries(
+            Object.entries((call.args.payload ?? {}) as object).filter(([name]) => name !== '__proto__'),
+          );
           const worstCase = operation.credits.worstCase(operation.input.parse(payload));
           expect(taken, what).toBeGreaterThanOrEqual(0);
           if (worstCase !== null) expect(taken, what).toBeLessThanOrEqual(worstCase);
@@ -129,14 +167,24 @@ describe('MCP tools with junk', () => {
       {
         query: fc.oneof({ arbitrary: queries, weight: 8 }, { arbitrary: fc.jsonValue({ maxDepth: 1 }), weight: 1 }),
         freeOnly: fc.oneof(fc.boolean(), fc.jsonValue({ maxDepth: 0 })),
-        maxCreditsPerCall: fc.oneof(fc.integer({ min: -5, max: 5000 }), fc.double({ noNaN: true, noDefaultInfinity: true })),
+        maxCreditsPerCall: fc.oneof(
+          fc.integer({ min: -5, max: 5000 }),
+          fc.double({ noNaN: true, noDefaultInfinity: true }),
+        ),
         readOnlyOnly: fc.boolean(),
-        category: fc.oneof(fc.constantFrom('search', 'audience', 'enrichment', 'contact', 'account'), fc.string({ maxLength: 10 })),
+        category: fc.oneof(
+          fc.constantFrom('search', 'audience', 'enrichment', 'contact', 'account'),
+          fc.string({ maxLength: 10 }),
+        ),
         limit: fc.oneof(fc.integer({ min: -3, max: 40 }), fc.string({ maxLength: 3 })),
       },
       { requiredKeys: [], noNullPrototype: true },
     );
-    const withClient = fc.tuple(args, fc.nat({ max: clients.length - 1 })).map(([a, client]) => printable({ args: a, client }, () => `${clientKinds[client]}: ${JSON.stringify(a).slice(0, 800)}`));
+    const withClient = fc
+      .tuple(args, fc.nat({ max: clients.length - 1 }))
+      .map(([a, client]) =>
+        printable({ args: a, client }, () => `${clientKinds[client]}: ${JSON.stringify(a).slice(0, 800)}`),
+      );
     let ranked = 0;
     await fc.assert(
       fc.asyncProperty(withClient, async ({ args: a, client }) => {
@@ -144,7 +192,10 @@ describe('MCP tools with junk', () => {
         try {
           answer = await (clients[client] as McpTestClient).callTool('search_endpoints', a);
         } catch (error) {
-          throw new Error(`a protocol error for search_endpoints: ${(error as Error).message}\n  ${JSON.stringify(a).slice(0, 800)}`, { cause: error });
+          throw new Error(
+            `a protocol error for search_endpoints: ${(error as Error).message}\n  ${JSON.stringify(a).slice(0, 800)}`,
+            { cause: error },
+          );
         }
         const what = `${JSON.stringify(a).slice(0, 800)}\n  answered ${JSON.stringify(answer).slice(0, 600)}`;
         expect(answer.content.length, what).toBeGreaterThan(0);
@@ -152,7 +203,11 @@ describe('MCP tools with junk', () => {
         if (!answer.isError) {
           const results = answer.structuredContent?.results as Array<{ operationId: string; credits: unknown }>;
           expect(Array.isArray(results), what).toBe(true);
-          for (const result of results) expect(operations.some((o) => o.operationId === result.operationId), what).toBe(true);
+          for (const result of results)
+            expect(
+              operations.some((o) => o.operationId === result.operationId),
+              what,
+            ).toBe(true);
           if (results.length) ranked += 1;
         }
       }),
@@ -166,11 +221,16 @@ describe('MCP tools with junk', () => {
 function fitsSearchArguments(args: Record<string, unknown>): boolean {
   const { query, freeOnly, maxCreditsPerCall, readOnlyOnly, category, limit } = args;
   const optionalBoolean = (v: unknown) => v === undefined || typeof v === 'boolean';
-  const optionalInteger = (v: unknown, min: number, max: number) => v === undefined || (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max);
+  const optionalInteger = (v: unknown, min: number, max: number) =>
+    v === undefined || (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max);
   return (
-    typeof query === 'string' && query.trim().length >= 1 && query.trim().length <= 500 &&
-    optionalBoolean(freeOnly) && optionalBoolean(readOnlyOnly) &&
-    optionalInteger(maxCreditsPerCall, 0, Number.MAX_SAFE_INTEGER) && optionalInteger(limit, 1, 25) &&
+    typeof query === 'string' &&
+    query.trim().length >= 1 &&
+    query.trim().length <= 500 &&
+    optionalBoolean(freeOnly) &&
+    optionalBoolean(readOnlyOnly) &&
+    optionalInteger(maxCreditsPerCall, 0, Number.MAX_SAFE_INTEGER) &&
+    optionalInteger(limit, 1, 25) &&
     (category === undefined || ['search', 'audience', 'enrichment', 'contact', 'account'].includes(category as string))
   );
 }

@@ -29,7 +29,9 @@ describe('found by the fuzzer', () => {
         headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify({ apiKey: app.apiKey, runProfileLiveEnrichment: nested(3000) }),
       });
-      const body = (await response.json()) as { error: { code: string; details: { issues: Array<{ field: string; message: string }> } } };
+      const body = (await response.json()) as {
+        error: { code: string; details: { issues: Array<{ field: string; message: string }> } };
+      };
       expect(response.status).toBe(400);
       expect(body.error.code).toBe('invalid_request');
       expect(body.error.details.issues[0]?.field).toMatch(/^runProfileLiveEnrichment(\.0)+$/);
@@ -48,7 +50,11 @@ describe('found by the fuzzer', () => {
 
   it('answers a body nested past what the JSON parser can take with a 400', async () => {
     const body = `{"apiKey":"${app.apiKey}","searchParams":${'['.repeat(500_000)}${']'.repeat(500_000)}}`;
-    const response = await fetch(`${app.url}/v1/company-search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const response = await fetch(`${app.url}/v1/company-search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(response.status).toBe(400);
   });
 
@@ -63,7 +69,9 @@ describe('found by the fuzzer', () => {
     for (const company of atLeastTwo) expect(company.employee_count_consensus.min).toBeGreaterThanOrEqual(2);
     expect(await search('/v1/company-search', { employeeCountV2: { min: 1.6e80 } })).toEqual([]);
     expect((await search('/v1/company-search', { employeeCountV2: { max: 3.98e307 } })).length).toBeGreaterThan(0);
-    expect((await search('/v1/company-search', { totalFundingUSD: { min: 5e-324, max: 1.7976931348623157e308 } })).length).toBeGreaterThan(0);
+    expect(
+      (await search('/v1/company-search', { totalFundingUSD: { min: 5e-324, max: 1.7976931348623157e308 } })).length,
+    ).toBeGreaterThan(0);
     const juniors = await search('/v1/people-search', { yearsOfExperience: { max: 2.5 } });
     expect(juniors.length).toBeGreaterThan(0);
     for (const person of juniors) expect(person.years_of_experience).toBeLessThanOrEqual(2);
@@ -74,7 +82,10 @@ describe('found by the fuzzer', () => {
     const created = await app.request('POST', '/v1/audiences/create', { apiKey: app.apiKey, name: 'Fractional' });
     const audienceId = created.body.output.audienceId as string;
     const set = await app.request('PATCH', `/v1/audiences/${audienceId}/search-params`, {
-      apiKey: app.apiKey, companySearchParams: { employeeCountV2: { min: 10.5, max: 1e12 } }, maxCompanies: 5, maxProspects: 5,
+      apiKey: app.apiKey,
+      companySearchParams: { employeeCountV2: { min: 10.5, max: 1e12 } },
+      maxCompanies: 5,
+      maxProspects: 5,
     });
     expect(set.status).toBe(200);
     expect((await app.request('POST', `/v1/audiences/${audienceId}/build`, { apiKey: app.apiKey })).status).toBe(200);
@@ -87,10 +98,22 @@ describe('found by the fuzzer', () => {
   });
 
   it('refuses the date 0000-01-01 with a 400 naming the field (PostgreSQL has no year zero: it answered 500)', async () => {
-    const response = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, searchParams: { foundedOn: { min: '0000-01-01' } } });
+    const response = await app.request('POST', '/v1/company-search', {
+      apiKey: app.apiKey,
+      searchParams: { foundedOn: { min: '0000-01-01' } },
+    });
     expect(response.status).toBe(400);
-    expect(response.body.error.details.issues).toEqual([{ field: 'searchParams.foundedOn.min', message: 'expected a date from 0001-01-01 to 9999-12-31 (there is no year 0000)' }]);
-    const earliest = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, searchParams: { foundedOn: { min: '0001-01-01', max: '9999-12-31' } }, pageSize: 1 });
+    expect(response.body.error.details.issues).toEqual([
+      {
+        field: 'searchParams.foundedOn.min',
+        message: 'expected a date from 0001-01-01 to 9999-12-31 (there is no year 0000)',
+      },
+    ]);
+    const earliest = await app.request('POST', '/v1/company-search', {
+      apiKey: app.apiKey,
+      searchParams: { foundedOn: { min: '0001-01-01', max: '9999-12-31' } },
+      pageSize: 1,
+    });
     expect(earliest.status).toBe(200);
   });
 
@@ -101,11 +124,16 @@ describe('found by the fuzzer', () => {
       profileUrls[7] = 'jane\u0000doe';
       const answer = await client.callTool('call_operation', {
         operationId: 'startBatchContactEnrichment',
-        payload: { profileUrls, enrichmentType: { getWorkEmails: true, getPersonalEmails: true, getPhoneNumbers: true } },
+        payload: {
+          profileUrls,
+          enrichmentType: { getWorkEmails: true, getPersonalEmails: true, getPhoneNumbers: true },
+        },
       });
       expect(answer.isError).toBe(true);
       expect(answer.structuredContent.error.code).toBe('invalid_request');
-      expect(answer.structuredContent.error.details.issues).toEqual([{ field: 'profileUrls.7', message: 'must not contain a NUL character (\\u0000)' }]);
+      expect(answer.structuredContent.error.details.issues).toEqual([
+        { field: 'profileUrls.7', message: 'must not contain a NUL character (\\u0000)' },
+      ]);
       expect(JSON.stringify(answer)).not.toMatch(/confirmationToken/);
     } finally {
       await client.close();

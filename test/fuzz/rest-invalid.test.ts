@@ -2,9 +2,26 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../operations/index.js';
 import type { TestApp } from '../helpers/app.js';
-import { accountWithResources, hintsFor, ledgerState, realValues, snapshot, startFuzzApp, type FuzzAccount } from './fixtures.js';
+import {
+  accountWithResources,
+  hintsFor,
+  ledgerState,
+  realValues,
+  snapshot,
+  startFuzzApp,
+  type FuzzAccount,
+} from './fixtures.js';
 import { fuzzParameters } from './runs.js';
-import { describe as describeCall, encode, invalidCase, issueFields, namesField, validCase, Wire, type InvalidCase } from './wire.js';
+import {
+  describe as describeCall,
+  encode,
+  invalidCase,
+  issueFields,
+  namesField,
+  validCase,
+  Wire,
+  type InvalidCase,
+} from './wire.js';
 
 /**
  * Inputs broken in one known place, for every operation of the registry, over HTTP to the real
@@ -55,7 +72,10 @@ describe('invalid input over HTTP', () => {
           return;
         }
         expect(answer.body?.error?.code, what).toBe('invalid_request');
-        expect(namesField(answer, call.field, call.mutation.kind === 'deep-nesting'), `${what}\n  named ${JSON.stringify(issueFields(answer))}`).toBe(true);
+        expect(
+          namesField(answer, call.field, call.mutation.kind === 'deep-nesting'),
+          `${what}\n  named ${JSON.stringify(issueFields(answer))}`,
+        ).toBe(true);
       }),
       fuzzParameters(file, 'invalid input', 4000),
     );
@@ -63,7 +83,18 @@ describe('invalid input over HTTP', () => {
     expect(await snapshot(app, account.accountId)).toEqual(untouched);
     // Every kind of break was tried.
     expect(Object.keys(kinds).sort()).toEqual(
-      expect.arrayContaining(['deep-nesting', 'missing-required', 'nul', 'not-in-enum', 'out-of-range', 'pattern', 'too-long', 'too-many', 'unknown-field', 'wrong-type']),
+      expect.arrayContaining([
+        'deep-nesting',
+        'missing-required',
+        'nul',
+        'not-in-enum',
+        'out-of-range',
+        'pattern',
+        'too-long',
+        'too-many',
+        'unknown-field',
+        'wrong-type',
+      ]),
     );
   }, 600_000);
 
@@ -74,26 +105,63 @@ describe('invalid input over HTTP', () => {
     // such answers are counted, and the balance may move by what they said they charged, no more.
     const { accountId, apiKey } = await app.createAccount({ credits: 1000 });
     const bare: FuzzAccount = {
-      ...account, accountId, apiKey, audiences: [], buildable: [], normalAudiences: [], exports: [], tasks: [], exclusionLists: [], savedSearches: [], savedSearchRuns: [],
+      ...account,
+      accountId,
+      apiKey,
+      audiences: [],
+      buildable: [],
+      normalAudiences: [],
+      exports: [],
+      tasks: [],
+      exclusionLists: [],
+      savedSearches: [],
+      savedSearchRuns: [],
     };
     const hints = hintsFor(bare, values);
     const untouched = await snapshot(app, accountId);
     const path: fc.Arbitrary<string> = fc.oneof(
-      fc.constantFrom(...operations).chain((operation) => validCase(operation, hints, apiKey).map((call) => encode(call, apiKey).path)),
+      fc
+        .constantFrom(...operations)
+        .chain((operation) => validCase(operation, hints, apiKey).map((call) => encode(call, apiKey).path)),
       fc.webPath().map((p) => `/v1${p}`),
-      fc.constantFrom('/v1', '/v1/', '/v1/audiences/%E0%A4%A', '/v1/audiences/%00', '/healthz', '/openapi.json', '/llms.txt', '/downloads/x'),
+      fc.constantFrom(
+        '/v1',
+        '/v1/',
+        '/v1/audiences/%E0%A4%A',
+        '/v1/audiences/%00',
+        '/healthz',
+        '/openapi.json',
+        '/llms.txt',
+        '/downloads/x',
+      ),
     );
     const body = fc.oneof(
       fc.json().map((text) => Buffer.from(text)),
-      fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 }).map((o) => Buffer.from(JSON.stringify({ ...o, apiKey }))),
+      fc
+        .dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 })
+        .map((o) => Buffer.from(JSON.stringify({ ...o, apiKey }))),
       fc.string({ unit: 'binary', maxLength: 200 }).map((text) => Buffer.from(text)),
       fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
     );
     const request = fc.record({
       method: fc.constantFrom('GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'),
       path,
-      contentType: fc.option(fc.constantFrom('application/json', 'application/json; charset=utf-16', 'application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx'), { nil: undefined }),
-      contentEncoding: fc.option(fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'compress', 'gzip, br'), { freq: 5, nil: undefined }),
+      contentType: fc.option(
+        fc.constantFrom(
+          'application/json',
+          'application/json; charset=utf-16',
+          'application/json; charset=latin1',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+          'application/jsonx',
+        ),
+        { nil: undefined },
+      ),
+      contentEncoding: fc.option(fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'compress', 'gzip, br'), {
+        freq: 5,
+        nil: undefined,
+      }),
       withKey: fc.boolean(),
       body,
     });
@@ -106,13 +174,22 @@ describe('invalid input over HTTP', () => {
         if (r.contentEncoding) headers['content-encoding'] = r.contentEncoding;
         if (r.withKey) headers['x-api-key'] = apiKey;
         const hasBody = !['GET', 'DELETE', 'OPTIONS'].includes(r.method);
-        const answer = await wire.send({ method: r.method, path: r.path, headers, ...(hasBody ? { body: r.body } : {}) });
-        const charged = (answer.body as { chargeInfo?: { creditsCharged?: number } } | null)?.chargeInfo?.creditsCharged ?? 0;
+        const answer = await wire.send({
+          method: r.method,
+          path: r.path,
+          headers,
+          ...(hasBody ? { body: r.body } : {}),
+        });
+        const charged =
+          (answer.body as { chargeInfo?: { creditsCharged?: number } } | null)?.chargeInfo?.creditsCharged ?? 0;
         if (answer.status < 300 && charged > 0) {
           chargedAnswers += 1;
           creditsCharged += charged;
         }
-        expect(answer.status, `${r.method} ${r.path} ${JSON.stringify(headers)}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`).toBeLessThan(500);
+        expect(
+          answer.status,
+          `${r.method} ${r.path} ${JSON.stringify(headers)}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`,
+        ).toBeLessThan(500);
       }),
       fuzzParameters(file, 'junk requests', 600),
     );

@@ -17,7 +17,18 @@ import {
 } from './fixtures.js';
 import { fuzzParameters } from './runs.js';
 import { Only, type Hints } from './schema-arbitraries.js';
-import { describe as describeCall, encode, issueFields, presentFields, schemaOf, serverView, validCase, Wire, type RestCase, type WireAnswer } from './wire.js';
+import {
+  describe as describeCall,
+  encode,
+  issueFields,
+  presentFields,
+  schemaOf,
+  serverView,
+  validCase,
+  Wire,
+  type RestCase,
+  type WireAnswer,
+} from './wire.js';
 
 /**
  * Inputs the registry's schemas accept, for every operation, over HTTP to the real service. A free
@@ -35,11 +46,17 @@ const file = 'test/fuzz/rest-valid.test.ts';
  * the field of the accepted call's input or output that holds that id. A new kind of deferred
  * charge (saved-search runs, say) fails the run until it is listed here.
  */
-const ledgerReferences: Record<string, string> = { audience: 'audienceId', enrichment: 'enrichmentId', batch: 'taskId', 'saved-search-run': 'runId' };
+const ledgerReferences: Record<string, string> = {
+  audience: 'audienceId',
+  enrichment: 'enrichmentId',
+  batch: 'taskId',
+  'saved-search-run': 'runId',
+};
 
 const isFree = (operation: AnyOperation) => operation.credits.charged === 'free';
 const chargedNow = (operation: AnyOperation) => operation.credits.charged === 'now';
-const chargedLater = (operation: AnyOperation) => operation.credits.charged === 'later' || operation.credits.charged === 'upfront';
+const chargedLater = (operation: AnyOperation) =>
+  operation.credits.charged === 'later' || operation.credits.charged === 'upfront';
 const withPathParameters = (operation: AnyOperation) => pathParameters(operation.path).length > 0;
 
 /** Ids of an account by path parameter name. */
@@ -60,7 +77,8 @@ function idsOf(account: FuzzAccount): Record<string, Set<string>> {
  */
 function documentedRefusal(call: RestCase, answer: WireAnswer): string | null {
   const code = answer.body?.error?.code as string | undefined;
-  const namesResources = withPathParameters(call.operation) || [...presentFields(call)].some((name) => /(Id|ID)s?$/.test(name));
+  const namesResources =
+    withPathParameters(call.operation) || [...presentFields(call)].some((name) => /(Id|ID)s?$/.test(name));
   if (answer.status === 404 && code === 'not_found' && (namesResources || call.operation.openWorld)) return null;
   if (answer.status === 400 && (code === 'invalid_state' || code === 'cursor_mismatch')) return null;
   if (answer.status === 400 && code === 'invalid_request') {
@@ -94,7 +112,7 @@ describe('valid input over HTTP', () => {
     await app?.stop();
   });
 
-  it('to a free operation is a 2xx or a documented refusal and charges nothing; another account\'s ids are never served', async () => {
+  it("to a free operation is a 2xx or a documented refusal and charges nothing; another account's ids are never served", async () => {
     const hints = hintsFor(owner, values, other);
     const foreign = idsOf(other);
     // Deletions would empty the pools the other calls draw from: they have a property of their own, below.
@@ -102,117 +120,164 @@ describe('valid input over HTTP', () => {
     const statuses: Record<string, number> = {};
     const reached = new Set<string>();
     await fc.assert(
-      fc.asyncProperty(fc.oneof(...free.map((operation) => validCase(operation, hints, owner.apiKey))), async (call) => {
-        const request = encode(call, owner.apiKey);
-        const before = await ledgerState(app, owner.accountId);
-        const answer = await wire.send(request);
-        const after = await ledgerState(app, owner.accountId);
-        const what = describeCall(call, request, answer);
-        statuses[`${call.operation.operationId} ${answer.status}`] = (statuses[`${call.operation.operationId} ${answer.status}`] ?? 0) + 1;
-        // A real resource answered: served, or refused for the state it is in (a built audience's filters).
-        if ((answer.status >= 200 && answer.status < 300) || answer.body?.error?.code === 'invalid_state') reached.add(call.operation.operationId);
-        expect(after, `a free operation charged\n  ${what}`).toEqual(before);
-        // Another account's ids are answered as ids that exist nowhere (the last property holds it to that).
-        const theirs = pathParameters(call.operation.path).some((name) => foreign[name]?.has(String(call.input[name])));
-        if (theirs) expect(answer.status, `another account's resource answered\n  ${what}`).not.toBeLessThan(300);
-        if (answer.status >= 200 && answer.status < 300) {
-          expect(answer.body?.chargeInfo?.method, what).toBe('free');
-          return;
-        }
-        expect(documentedRefusal(call, answer), what).toBeNull();
-      }),
+      fc.asyncProperty(
+        fc.oneof(...free.map((operation) => validCase(operation, hints, owner.apiKey))),
+        async (call) => {
+          const request = encode(call, owner.apiKey);
+          const before = await ledgerState(app, owner.accountId);
+          const answer = await wire.send(request);
+          const after = await ledgerState(app, owner.accountId);
+          const what = describeCall(call, request, answer);
+          statuses[`${call.operation.operationId} ${answer.status}`] =
+            (statuses[`${call.operation.operationId} ${answer.status}`] ?? 0) + 1;
+          // A real resource answered: served, or refused for the state it is in (a built audience's filters).
+          if ((answer.status >= 200 && answer.status < 300) || answer.body?.error?.code === 'invalid_state')
+            reached.add(call.operation.operationId);
+          expect(after, `a free operation charged\n  ${what}`).toEqual(before);
+          // Another account's ids are answered as ids that exist nowhere (the last property holds it to that).
+          const theirs = pathParameters(call.operation.path).some((name) =>
+            foreign[name]?.has(String(call.input[name])),
+          );
+          if (theirs) expect(answer.status, `another account's resource answered\n  ${what}`).not.toBeLessThan(300);
+          if (answer.status >= 200 && answer.status < 300) {
+            expect(answer.body?.chargeInfo?.method, what).toBe('free');
+            return;
+          }
+          expect(documentedRefusal(call, answer), what).toBeNull();
+        },
+      ),
       fuzzParameters(file, 'free operations', 2500),
     );
     // The run reached real resources, not only 404s and refused inputs. Reaching one may be a refusal of
     // its state: with some seeds every draft audience drew filters it refuses, and only built ones remained.
     const never = free.map((o) => o.operationId).filter((id) => !reached.has(id));
-    expect(never, `free operations that never reached a resource: ${JSON.stringify(Object.entries(statuses).filter(([key]) => never.includes(key.split(' ')[0] as string)))}`).toEqual([]);
+    expect(
+      never,
+      `free operations that never reached a resource: ${JSON.stringify(Object.entries(statuses).filter(([key]) => never.includes(key.split(' ')[0] as string)))}`,
+    ).toEqual([]);
   }, 600_000);
 
   it('to a destructive operation, on a resource made for it, is a 2xx or a documented refusal; what a delete removed is gone', async () => {
     const { accountId, apiKey } = await app.createAccount({ credits: 1000 });
     const account: FuzzAccount = {
-      ...owner, accountId, apiKey, audiences: [], buildable: [], normalAudiences: [], exports: [], tasks: [], exclusionLists: [], savedSearches: [], savedSearchRuns: [],
+      ...owner,
+      accountId,
+      apiKey,
+      audiences: [],
+      buildable: [],
+      normalAudiences: [],
+      exports: [],
+      tasks: [],
+      exclusionLists: [],
+      savedSearches: [],
+      savedSearchRuns: [],
     };
     const make = async (path: string, body: Record<string, unknown>, idField: string): Promise<string> => {
-      const made = await wire.send({ method: 'POST', path, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify(body) });
-      if (made.status !== 200) throw new Error(`could not make a resource at ${path}: ${made.status} ${JSON.stringify(made.body)}`);
+      const made = await wire.send({
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify(body),
+      });
+      if (made.status !== 200)
+        throw new Error(`could not make a resource at ${path}: ${made.status} ${JSON.stringify(made.body)}`);
       return String(made.body.output[idField]);
     };
     // A fresh resource of each kind a path parameter names, so that every case finds something to change.
     const makers: Record<string, () => Promise<string>> = {
       audienceId: () => make('/v1/audiences/create', { name: 'To delete' }, 'audienceId'),
-      exclusionListId: () => make('/v1/exclusion-lists', { name: 'To delete', kind: 'companies', companies: [{ domain: values.domains[0] }] }, 'exclusionListId'),
-      savedSearchId: () => make('/v1/saved-searches', { name: 'To delete', kind: 'companies', companySearchParams: {} }, 'savedSearchId'),
+      exclusionListId: () =>
+        make(
+          '/v1/exclusion-lists',
+          { name: 'To delete', kind: 'companies', companies: [{ domain: values.domains[0] }] },
+          'exclusionListId',
+        ),
+      savedSearchId: () =>
+        make('/v1/saved-searches', { name: 'To delete', kind: 'companies', companySearchParams: {} }, 'savedSearchId'),
     };
     const destructive = operations.filter((operation) => isFree(operation) && operation.destructive);
     expect(destructive.length).toBeGreaterThan(0);
     const hints = hintsFor(account, values);
     let gone = 0;
     await fc.assert(
-      fc.asyncProperty(fc.oneof(...destructive.map((operation) => validCase(operation, hints, apiKey))), async (generated) => {
-        const input = { ...generated.input };
-        for (const name of pathParameters(generated.operation.path)) {
-          const maker = makers[name];
-          if (maker) input[name] = await maker();
-        }
-        const call = { ...generated, input };
-        const request = encode(call, apiKey);
-        const before = await ledgerState(app, accountId);
-        const answer = await wire.send(request);
-        const after = await ledgerState(app, accountId);
-        const what = describeCall(call, request, answer);
-        expect(after, `a free operation charged\n  ${what}`).toEqual(before);
-        if (answer.status < 200 || answer.status >= 300) {
-          expect(documentedRefusal(call, answer), what).toBeNull();
-          return;
-        }
-        if (call.operation.method === 'DELETE') {
-          const again = await wire.send(request);
-          expect(again.status, `deleted, then found again\n  ${what}`).toBe(404);
-          gone += 1;
-        }
-      }),
+      fc.asyncProperty(
+        fc.oneof(...destructive.map((operation) => validCase(operation, hints, apiKey))),
+        async (generated) => {
+          const input = { ...generated.input };
+          for (const name of pathParameters(generated.operation.path)) {
+            const maker = makers[name];
+            if (maker) input[name] = await maker();
+          }
+          const call = { ...generated, input };
+          const request = encode(call, apiKey);
+          const before = await ledgerState(app, accountId);
+          const answer = await wire.send(request);
+          const after = await ledgerState(app, accountId);
+          const what = describeCall(call, request, answer);
+          expect(after, `a free operation charged\n  ${what}`).toEqual(before);
+          if (answer.status < 200 || answer.status >= 300) {
+            expect(documentedRefusal(call, answer), what).toBeNull();
+            return;
+          }
+          if (call.operation.method === 'DELETE') {
+            const again = await wire.send(request);
+            expect(again.status, `deleted, then found again\n  ${what}`).toBe(404);
+            gone += 1;
+          }
+        },
+      ),
       fuzzParameters(file, 'destructive operations', 150),
     );
     expect(gone).toBeGreaterThan(0);
   }, 600_000);
 
-  it('to an operation charged now charges what chargeInfo says, at most the registry\'s worst case, and nothing when refused', async () => {
+  it("to an operation charged now charges what chargeInfo says, at most the registry's worst case, and nothing when refused", async () => {
     const payer = await app.createAccount({ credits: 10_000_000 });
     const account: FuzzAccount = {
-      ...owner, accountId: payer.accountId, apiKey: payer.apiKey, audiences: [], exports: [], tasks: [], exclusionLists: [], savedSearches: [], savedSearchRuns: [],
+      ...owner,
+      accountId: payer.accountId,
+      apiKey: payer.apiKey,
+      audiences: [],
+      exports: [],
+      tasks: [],
+      exclusionLists: [],
+      savedSearches: [],
+      savedSearchRuns: [],
     };
     const hints = hintsFor(account, values);
     const now = operations.filter(chargedNow);
     let charged = 0;
     await fc.assert(
-      fc.asyncProperty(fc.oneof(...now.map((operation) => validCase(operation, hints, account.apiKey))), async (call) => {
-        const request = encode(call, account.apiKey);
-        const before = await ledgerState(app, account.accountId);
-        const answer = await wire.send(request);
-        const after = await ledgerState(app, account.accountId);
-        const what = describeCall(call, request, answer);
-        const taken = before.balance - after.balance;
-        if (answer.status >= 200 && answer.status < 300) {
-          const reported = answer.body?.chargeInfo?.creditsCharged;
-          expect(taken, `charged ${taken}, chargeInfo says ${String(reported)}\n  ${what}`).toBe(reported);
-          const worstCase = call.operation.credits.worstCase(call.operation.input.parse(serverInput(call)));
-          if (worstCase !== null) expect(taken, `over the worst case ${worstCase}\n  ${what}`).toBeLessThanOrEqual(worstCase);
-          expect(taken, what).toBeGreaterThanOrEqual(0);
-          charged += taken;
-          return;
-        }
-        expect(taken, `a refused call charged\n  ${what}`).toBe(0);
-        expect(after.entries, what).toBe(before.entries);
-        expect(documentedRefusal(call, answer), what).toBeNull();
-      }),
+      fc.asyncProperty(
+        fc.oneof(...now.map((operation) => validCase(operation, hints, account.apiKey))),
+        async (call) => {
+          const request = encode(call, account.apiKey);
+          const before = await ledgerState(app, account.accountId);
+          const answer = await wire.send(request);
+          const after = await ledgerState(app, account.accountId);
+          const what = describeCall(call, request, answer);
+          const taken = before.balance - after.balance;
+          if (answer.status >= 200 && answer.status < 300) {
+            const reported = answer.body?.chargeInfo?.creditsCharged;
+            expect(taken, `charged ${taken}, chargeInfo says ${String(reported)}\n  ${what}`).toBe(reported);
+            const worstCase = call.operation.credits.worstCase(call.operation.input.parse(serverInput(call)));
+            if (worstCase !== null)
+              expect(taken, `over the worst case ${worstCase}\n  ${what}`).toBeLessThanOrEqual(worstCase);
+            expect(taken, what).toBeGreaterThanOrEqual(0);
+            charged += taken;
+            return;
+          }
+          expect(taken, `a refused call charged\n  ${what}`).toBe(0);
+          expect(after.entries, what).toBe(before.entries);
+          expect(documentedRefusal(call, answer), what).toBeNull();
+        },
+      ),
       fuzzParameters(file, 'operations charged now', 800),
     );
     expect(charged).toBeGreaterThan(0);
   }, 600_000);
 
-  it('to an operation charged later or upfront: every ledger entry it makes belongs to an accepted call, within the call\'s bound', async () => {
+  it("to an operation charged later or upfront: every ledger entry it makes belongs to an accepted call, within the call's bound", async () => {
     const payer = await accountWithResources(app, { credits: 10_000_000, buildable: 40 });
     await settleJobs(app, payer.accountId);
     const firstEntry = await lastLedgerId(app, payer.accountId);
@@ -230,30 +295,41 @@ describe('valid input over HTTP', () => {
     const later = operations.filter(chargedLater);
     const accepted: Array<{ call: RestCase; ids: Set<string>; bound: number }> = [];
     await fc.assert(
-      fc.asyncProperty(fc.oneof(...later.map((operation) => validCase(operation, hints, payer.apiKey))), async (call) => {
-        let bound: number | null = call.operation.credits.worstCase(call.operation.input.parse(serverInput(call)));
-        const estimator = estimatorOf(call.operation);
-        if (bound === null && estimator) {
-          // Priced by its estimate (the trigger must repeat the estimate's values).
-          const fields = Object.fromEntries(Object.entries(call.input).filter(([name]) => name in estimator.input.shape));
-          const estimate = await wire.send(encode({ operation: estimator, input: fields, auth: call.auth }, payer.apiKey));
-          bound = estimate.status === 200 ? (estimate.body.output.totalCredits as number) : 0;
-        }
-        const request = encode(call, payer.apiKey);
-        const answer = await wire.send(request);
-        const what = describeCall(call, request, answer);
-        if (answer.status >= 200 && answer.status < 300) {
-          const named = { ...call.input, ...(answer.body.output as Record<string, unknown>) };
-          const ids = new Set(Object.entries(ledgerReferences).map(([kind, field]) => `${kind}:${String(named[field])}`));
-          accepted.push({ call, ids, bound: bound ?? buildCap });
-          return;
-        }
-        expect(documentedRefusal(call, answer), what).toBeNull();
-      }),
+      fc.asyncProperty(
+        fc.oneof(...later.map((operation) => validCase(operation, hints, payer.apiKey))),
+        async (call) => {
+          let bound: number | null = call.operation.credits.worstCase(call.operation.input.parse(serverInput(call)));
+          const estimator = estimatorOf(call.operation);
+          if (bound === null && estimator) {
+            // Priced by its estimate (the trigger must repeat the estimate's values).
+            const fields = Object.fromEntries(
+              Object.entries(call.input).filter(([name]) => name in estimator.input.shape),
+            );
+            const estimate = await wire.send(
+              encode({ operation: estimator, input: fields, auth: call.auth }, payer.apiKey),
+            );
+            bound = estimate.status === 200 ? (estimate.body.output.totalCredits as number) : 0;
+          }
+          const request = encode(call, payer.apiKey);
+          const answer = await wire.send(request);
+          const what = describeCall(call, request, answer);
+          if (answer.status >= 200 && answer.status < 300) {
+            const named = { ...call.input, ...(answer.body.output as Record<string, unknown>) };
+            const ids = new Set(
+              Object.entries(ledgerReferences).map(([kind, field]) => `${kind}:${String(named[field])}`),
+            );
+            accepted.push({ call, ids, bound: bound ?? buildCap });
+            return;
+          }
+          expect(documentedRefusal(call, answer), what).toBeNull();
+        },
+      ),
       fuzzParameters(file, 'operations charged later or upfront', 200),
     );
     // The run got work accepted, of more than one kind.
-    expect(new Set(accepted.map((a) => a.call.operation.operationId)).size).toBeGreaterThanOrEqual(Math.min(2, later.length));
+    expect(new Set(accepted.map((a) => a.call.operation.operationId)).size).toBeGreaterThanOrEqual(
+      Math.min(2, later.length),
+    );
     await settleJobs(app, payer.accountId, 120_000);
     const entries = await app.db.pool.query<{ amount: number; reference: string | null }>(
       'SELECT amount, reference FROM credit_ledger WHERE account_id = $1 AND id > $2 ORDER BY id',
@@ -262,7 +338,10 @@ describe('valid input over HTTP', () => {
     const byCall = new Map<(typeof accepted)[number], { charged: number; refunded: number }>();
     for (const entry of entries.rows) {
       const kind = entry.reference?.split(':')[0] ?? '';
-      expect(kind in ledgerReferences, `a ledger reference of an unknown kind (add it to ledgerReferences): ${JSON.stringify(entry)}`).toBe(true);
+      expect(
+        kind in ledgerReferences,
+        `a ledger reference of an unknown kind (add it to ledgerReferences): ${JSON.stringify(entry)}`,
+      ).toBe(true);
       const owner_ = accepted.find((a) => a.ids.has(entry.reference ?? ''));
       expect(owner_, `a ledger entry no accepted call explains: ${JSON.stringify(entry)}`).toBeDefined();
       const sums = byCall.get(owner_ as (typeof accepted)[number]) ?? { charged: 0, refunded: 0 };
@@ -281,14 +360,20 @@ describe('valid input over HTTP', () => {
     expect(end.balance).toBeGreaterThanOrEqual(0);
   }, 600_000);
 
-  it('naming another account\'s resources, to any operation, is answered as ids that exist nowhere, and charges nothing', async () => {
+  it("naming another account's resources, to any operation, is answered as ids that exist nowhere, and charges nothing", async () => {
     const theirs = idsOf(other);
     const hints: Hints = { ...hintsFor(owner, values) };
     for (const [name, ids] of Object.entries(theirs)) hints[name] = new Only(fc.constantFrom(...ids));
     // Operations whose every path parameter names a kind of resource the other account has.
-    const named = operations.filter((operation) => withPathParameters(operation) && pathParameters(operation.path).every((name) => (theirs[name]?.size ?? 0) > 0));
+    const named = operations.filter(
+      (operation) =>
+        withPathParameters(operation) && pathParameters(operation.path).every((name) => (theirs[name]?.size ?? 0) > 0),
+    );
     expect(named.length).toBeGreaterThan(10);
-    const withStrangers = fc.tuple(fc.oneof(...named.map((operation) => validCase(operation, hints, owner.apiKey))), unknownId);
+    const withStrangers = fc.tuple(
+      fc.oneof(...named.map((operation) => validCase(operation, hints, owner.apiKey))),
+      unknownId,
+    );
     let notFound = 0;
     await fc.assert(
       fc.asyncProperty(withStrangers, async ([call, stranger]) => {
@@ -297,7 +382,8 @@ describe('valid input over HTTP', () => {
         const answer = await wire.send(request);
         // The same call with every id of theirs replaced by one that exists nowhere.
         const input = { ...call.input };
-        for (const name of pathParameters(call.operation.path)) if (theirs[name]?.has(String(input[name]))) input[name] = stranger;
+        for (const name of pathParameters(call.operation.path))
+          if (theirs[name]?.has(String(input[name]))) input[name] = stranger;
         const control = await wire.send(encode({ ...call, input }, owner.apiKey));
         const after = await ledgerState(app, owner.accountId);
         const what = `${describeCall(call, request, answer)}\n  an id that exists nowhere: ${control.status} ${JSON.stringify(control.body).slice(0, 300)}`;
@@ -307,7 +393,7 @@ describe('valid input over HTTP', () => {
         expect(after, what).toEqual(before);
         if (answer.status === 404) notFound += 1;
       }),
-      fuzzParameters(file, 'another account\'s ids', 400),
+      fuzzParameters(file, "another account's ids", 400),
     );
     expect(notFound).toBeGreaterThan(0);
   }, 600_000);
@@ -319,6 +405,9 @@ function serverInput(call: RestCase): Record<string, unknown> {
 }
 
 async function lastLedgerId(app: TestApp, accountId: number): Promise<number> {
-  const result = await app.db.pool.query<{ id: string | null }>('SELECT max(id) AS id FROM credit_ledger WHERE account_id = $1', [accountId]);
+  const result = await app.db.pool.query<{ id: string | null }>(
+    'SELECT max(id) AS id FROM credit_ledger WHERE account_id = $1',
+    [accountId],
+  );
   return Number(result.rows[0]?.id ?? 0);
 }

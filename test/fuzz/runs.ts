@@ -16,7 +16,9 @@ export function fuzzParameters(file: string, property: string, numRuns: number):
   const fixed = process.env.FUZZ_SEED;
   const seed = fixed !== undefined && fixed !== '' ? Number(fixed) : Math.floor(Math.random() * 2 ** 31);
   const runs = runsOf(numRuns);
-  process.stdout.write(`[fuzz] ${file} / ${property}: ${runs} cases, seed ${seed} (replay: FUZZ_SEED=${seed} npx vitest run ${file})\n`);
+  process.stdout.write(
+    `[fuzz] ${file} / ${property}: ${runs} cases, seed ${seed} (replay: FUZZ_SEED=${seed} npx vitest run ${file})\n`,
+  );
   // Shrinking against a live service repeats requests for minutes; the failing case itself (and its seed) is what a fix needs.
   return { seed, numRuns: runs, endOnFailure: true };
 }

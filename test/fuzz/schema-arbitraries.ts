@@ -50,7 +50,8 @@ export interface Options {
 }
 
 /** Patterns of the log scanner (test/helpers/log-scanner.ts): generated free text stays clear of them, so only real leaks fail a run. */
-const looksPersonal = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}|\+\d{8,15}\b|pds_[A-Za-z0-9_-]{16,}|Bearer\s/i;
+const looksPersonal =
+  /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}|\+\d{8,15}\b|pds_[A-Za-z0-9_-]{16,}|Bearer\s/i;
 
 /** Items per generated list, besides the list's own bound (drawn now and then). */
 const fewItems = 3;
@@ -124,7 +125,10 @@ function arrayOf(schema: JsonSchema, options: Options, name?: string): fc.Arbitr
   const maxLength = schema.maxItems ?? minLength + fewItems;
   const few = fc.array(item, { minLength, maxLength: Math.min(maxLength, minLength + fewItems) });
   if (maxLength > largestBoundDrawn || maxLength <= minLength + fewItems) return few;
-  return fc.oneof({ arbitrary: few, weight: 19 }, { arbitrary: fc.array(item, { minLength: maxLength, maxLength }), weight: 1 });
+  return fc.oneof(
+    { arbitrary: few, weight: 19 },
+    { arbitrary: fc.array(item, { minLength: maxLength, maxLength }), weight: 1 },
+  );
 }
 
 function stringOf(schema: JsonSchema): fc.Arbitrary<string> {
@@ -135,7 +139,9 @@ function stringOf(schema: JsonSchema): fc.Arbitrary<string> {
   if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern)).filter(fits);
   const upTo = Math.min(maxLength, minLength + shortText);
   const text = (unit: 'grapheme-ascii' | 'grapheme' | 'binary', min: number, max: number) =>
-    fc.string({ unit, minLength: min, maxLength: max }).filter((s) => fits(s) && !s.includes('\u0000') && !looksPersonal.test(s));
+    fc
+      .string({ unit, minLength: min, maxLength: max })
+      .filter((s) => fits(s) && !s.includes('\u0000') && !looksPersonal.test(s));
   return fc.oneof(
     { arbitrary: text('grapheme-ascii', minLength, upTo), weight: 6 },
     { arbitrary: text('grapheme', minLength, upTo), weight: 2 },
@@ -146,11 +152,17 @@ function stringOf(schema: JsonSchema): fc.Arbitrary<string> {
 }
 
 function integerOf(schema: JsonSchema): fc.Arbitrary<number> {
-  const min = schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : (schema.minimum ?? Number.MIN_SAFE_INTEGER);
-  const max = schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : (schema.maximum ?? Number.MAX_SAFE_INTEGER);
+  const min =
+    schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : (schema.minimum ?? Number.MIN_SAFE_INTEGER);
+  const max =
+    schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : (schema.maximum ?? Number.MAX_SAFE_INTEGER);
   const wide = fc.bigInt({ min: BigInt(min), max: BigInt(max) }).map(Number);
   const small = fc.integer({ min: Math.max(min, -1000), max: Math.min(max, Math.max(min, -1000) + 2000) });
-  return fc.oneof({ arbitrary: small, weight: 4 }, { arbitrary: wide, weight: 2 }, { arbitrary: fc.constantFrom(min, max), weight: 1 });
+  return fc.oneof(
+    { arbitrary: small, weight: 4 },
+    { arbitrary: wide, weight: 2 },
+    { arbitrary: fc.constantFrom(min, max), weight: 1 },
+  );
 }
 
 function numberOf(schema: JsonSchema): fc.Arbitrary<number> {
@@ -220,7 +232,10 @@ export function sitesOf(schema: JsonSchema, value: unknown, path: Path = []): Si
 }
 
 /** Ways to break the value at `site`, each as an arbitrary of mutations; none when nothing applies. */
-export function mutationsAt(site: Site, options: { textOnly?: boolean; reservedKeys?: readonly string[] } = {}): Array<fc.Arbitrary<Mutation>> {
+export function mutationsAt(
+  site: Site,
+  options: { textOnly?: boolean; reservedKeys?: readonly string[] } = {},
+): Array<fc.Arbitrary<Mutation>> {
   const { schema, value, path } = site;
   const allowed = new Set(typesOf(schema).map((t) => (t === 'integer' ? 'number' : t)));
   const at = (kind: MutationKind, replacement: fc.Arbitrary<unknown>, where: Path = path): fc.Arbitrary<Mutation> =>
@@ -234,11 +249,13 @@ export function mutationsAt(site: Site, options: { textOnly?: boolean; reservedK
       others.push(fc.array(fc.string({ maxLength: 5 }), { minLength: 2, maxLength: 3 }));
     } else {
       if (!allowed.has('string')) others.push(fc.string({ maxLength: 8 }));
-      if (!allowed.has('number')) others.push(fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })));
+      if (!allowed.has('number'))
+        others.push(fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })));
       if (!allowed.has('boolean')) others.push(fc.boolean());
       if (!allowed.has('null')) others.push(fc.constant(null));
       if (!allowed.has('array')) others.push(fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }));
-      if (!allowed.has('object')) others.push(fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }));
+      if (!allowed.has('object'))
+        others.push(fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }));
     }
     if (allowed.has('number') && options.textOnly) {
       others.push(fc.string({ minLength: 1, maxLength: 8 }).filter((s) => Number.isNaN(Number(s))));
@@ -253,33 +270,71 @@ export function mutationsAt(site: Site, options: { textOnly?: boolean; reservedK
     if (schema.maxLength !== undefined) {
       const max = schema.maxLength;
       // In a body, far past the bound too; a path or query string that long is refused by the HTTP parser before the service sees it.
-      const lengths = options.textOnly ? fc.integer({ min: max + 1, max: max + 20 }) : fc.oneof(fc.integer({ min: max + 1, max: max + 20 }), fc.constant(100_000));
-      found.push(at('too-long', lengths.map((n) => 'x'.repeat(n))));
+      const lengths = options.textOnly
+        ? fc.integer({ min: max + 1, max: max + 20 })
+        : fc.oneof(fc.integer({ min: max + 1, max: max + 20 }), fc.constant(100_000));
+      found.push(
+        at(
+          'too-long',
+          lengths.map((n) => 'x'.repeat(n)),
+        ),
+      );
     }
     if ((schema.minLength ?? 0) > 0) found.push(at('too-short', fc.constant('')));
     if (schema.pattern) {
       const pattern = new RegExp(schema.pattern);
-      found.push(at('pattern', fc.string({ minLength: 1, maxLength: Math.min(schema.maxLength ?? 20, 20) }).filter((s) => !pattern.test(s) && !s.includes('\u0000'))));
+      found.push(
+        at(
+          'pattern',
+          fc
+            .string({ minLength: 1, maxLength: Math.min(schema.maxLength ?? 20, 20) })
+            .filter((s) => !pattern.test(s) && !s.includes('\u0000')),
+        ),
+      );
     }
-    found.push(at('nul', fc.nat({ max: value.length }).map((i) => `${value.slice(0, i)}\u0000${value.slice(i)}`)));
+    found.push(
+      at(
+        'nul',
+        fc.nat({ max: value.length }).map((i) => `${value.slice(0, i)}\u0000${value.slice(i)}`),
+      ),
+    );
   }
   if (typeof value === 'string' && schema.enum) {
-    found.push(at('not-in-enum', fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !schema.enum?.includes(s) && !s.includes('\u0000'))));
+    found.push(
+      at(
+        'not-in-enum',
+        fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !schema.enum?.includes(s) && !s.includes('\u0000')),
+      ),
+    );
   }
   if (typeof value === 'number') {
     const ranges: Array<fc.Arbitrary<number>> = [];
     const low = schema.exclusiveMinimum ?? schema.minimum;
     const high = schema.exclusiveMaximum ?? schema.maximum;
-    if (low !== undefined) ranges.push(fc.double({ min: -1e9, max: low, maxExcluded: schema.exclusiveMinimum === undefined, noNaN: true }).filter((n) => !Object.is(n, -0) || low > 0));
-    if (high !== undefined && high < Number.MAX_SAFE_INTEGER) ranges.push(fc.double({ min: high, max: high + 1e6, minExcluded: schema.exclusiveMaximum === undefined, noNaN: true }));
-    if (typesOf(schema).includes('integer')) ranges.push(fc.double({ min: 1, max: 1000, noNaN: true }).filter((n) => !Number.isInteger(n)));
+    if (low !== undefined)
+      ranges.push(
+        fc
+          .double({ min: -1e9, max: low, maxExcluded: schema.exclusiveMinimum === undefined, noNaN: true })
+          .filter((n) => !Object.is(n, -0) || low > 0),
+      );
+    if (high !== undefined && high < Number.MAX_SAFE_INTEGER)
+      ranges.push(
+        fc.double({ min: high, max: high + 1e6, minExcluded: schema.exclusiveMaximum === undefined, noNaN: true }),
+      );
+    if (typesOf(schema).includes('integer'))
+      ranges.push(fc.double({ min: 1, max: 1000, noNaN: true }).filter((n) => !Number.isInteger(n)));
     if (ranges.length) found.push(at('out-of-range', fc.oneof(...ranges)));
   }
   if (Array.isArray(value)) {
     if (schema.maxItems !== undefined && schema.maxItems <= 10_000) {
       const item = value[0] ?? (schema.items ? validSample(schema.items) : 'x');
       const max = schema.maxItems;
-      found.push(at('too-many', fc.integer({ min: max + 1, max: max + 3 }).map((n) => Array.from({ length: n }, () => item))));
+      found.push(
+        at(
+          'too-many',
+          fc.integer({ min: max + 1, max: max + 3 }).map((n) => Array.from({ length: n }, () => item)),
+        ),
+      );
     }
     if ((schema.minItems ?? 0) > 0) found.push(at('too-few', fc.constant([])));
   }
@@ -287,8 +342,17 @@ export function mutationsAt(site: Site, options: { textOnly?: boolean; reservedK
     if (schema.additionalProperties === false) {
       const known = new Set([...Object.keys(schema.properties), ...(path.length ? [] : (options.reservedKeys ?? []))]);
       const key = fc
-        .oneof(fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'x'), fc.string({ minLength: 1, maxLength: 12 }))
-        .filter((k) => !known.has(k) && !k.includes('\u0000') && !looksPersonal.test(k) && !(options.textOnly && /[[\]&=#?%+]/.test(k)));
+        .oneof(
+          fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'x'),
+          fc.string({ minLength: 1, maxLength: 12 }),
+        )
+        .filter(
+          (k) =>
+            !known.has(k) &&
+            !k.includes('\u0000') &&
+            !looksPersonal.test(k) &&
+            !(options.textOnly && /[[\]&=#?%+]/.test(k)),
+        );
       found.push(
         fc
           .tuple(key, options.textOnly ? fc.string({ maxLength: 8 }) : fc.jsonValue({ maxDepth: 1 }))
@@ -297,7 +361,11 @@ export function mutationsAt(site: Site, options: { textOnly?: boolean; reservedK
     }
     const present = (schema.required ?? []).filter((name) => value[name] !== undefined);
     if (present.length) {
-      found.push(fc.constantFrom(...present).map((name) => ({ kind: 'missing-required' as const, path: [...path, name], replacement: undefined })));
+      found.push(
+        fc
+          .constantFrom(...present)
+          .map((name) => ({ kind: 'missing-required' as const, path: [...path, name], replacement: undefined })),
+      );
     }
   }
   return found;
@@ -325,7 +393,12 @@ export function applyMutation(value: unknown, mutation: Mutation): unknown {
   if (mutation.kind === 'missing-required') {
     delete parent[last];
   } else if (mutation.kind === 'unknown-field') {
-    Object.defineProperty(parent, last, { value: mutation.replacement, enumerable: true, configurable: true, writable: true });
+    Object.defineProperty(parent, last, {
+      value: mutation.replacement,
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
   } else {
     parent[last] = mutation.replacement;
   }
@@ -336,7 +409,8 @@ export function applyMutation(value: unknown, mutation: Mutation): unknown {
 export function fitsType(types: readonly string[], value: unknown): boolean {
   if (value === null) return types.includes('null');
   if (Array.isArray(value)) return types.includes('array');
-  if (typeof value === 'number') return types.includes('number') || (types.includes('integer') && Number.isInteger(value));
+  if (typeof value === 'number')
+    return types.includes('number') || (types.includes('integer') && Number.isInteger(value));
   return types.includes(typeof value);
 }
 

@@ -60,7 +60,9 @@ export function schemaOf(operation: AnyOperation): JsonSchema {
 export function encode(call: RestCase, apiKey: string): WireRequest {
   const { operation, input } = call;
   const inPath = new Set(pathParameters(operation.path));
-  const path = operation.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(String(input[name] ?? '')));
+  const path = operation.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+    encodeURIComponent(String(input[name] ?? '')),
+  );
   const headers: Record<string, string> = {};
   if (call.auth !== 'field') headers['x-api-key'] = apiKey;
   const withKey = call.auth !== 'header';
@@ -69,14 +71,16 @@ export function encode(call: RestCase, apiKey: string): WireRequest {
     headers['content-type'] = 'application/json';
     const body: Record<string, unknown> = {};
     // defineProperty: a field named __proto__ must travel as a field, as JSON.parse will read it.
-    for (const [name, value] of fields) Object.defineProperty(body, name, { value, enumerable: true, configurable: true, writable: true });
+    for (const [name, value] of fields)
+      Object.defineProperty(body, name, { value, enumerable: true, configurable: true, writable: true });
     if (withKey) body.apiKey = apiKey;
     return { method: operation.method, path, headers, body: JSON.stringify(body) };
   }
   const query = new URLSearchParams();
   for (const [name, value] of fields) {
     if (value === undefined || value === null) continue;
-    for (const item of Array.isArray(value) ? value : [value]) query.append(name, typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item));
+    for (const item of Array.isArray(value) ? value : [value])
+      query.append(name, typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item));
   }
   if (withKey) query.append('apiKey', apiKey);
   const text = query.toString();
@@ -88,9 +92,13 @@ export function serverView(call: RestCase, wire: WireRequest): Record<string, un
   const fields: Record<string, unknown> = {};
   const source = hasBody(call.operation)
     ? (JSON.parse(String(wire.body ?? '{}')) as Record<string, unknown>)
-    : (parseQuery(wire.path.includes('?') ? wire.path.slice(wire.path.indexOf('?') + 1) : '') as Record<string, unknown>);
+    : (parseQuery(wire.path.includes('?') ? wire.path.slice(wire.path.indexOf('?') + 1) : '') as Record<
+        string,
+        unknown
+      >);
   for (const [name, value] of Object.entries(source)) {
-    if (name !== 'apiKey') Object.defineProperty(fields, name, { value, enumerable: true, configurable: true, writable: true });
+    if (name !== 'apiKey')
+      Object.defineProperty(fields, name, { value, enumerable: true, configurable: true, writable: true });
   }
   for (const name of pathParameters(call.operation.path)) fields[name] = String(call.input[name] ?? '');
   return fields;
@@ -121,7 +129,9 @@ export function invalidCase(operation: AnyOperation, hints: Hints, apiKey: strin
     .chain(([base, pick]) => {
       const choices = sitesOf(schema, base.input).flatMap((site) => {
         const pathParameter = site.path.length > 0 && inPath.has(String(site.path[0]));
-        return mutationsAt(site, { textOnly: textOnly || pathParameter, reservedKeys: ['apiKey', ...inPath] }).map((mutation) => ({ mutation, pathParameter }));
+        return mutationsAt(site, { textOnly: textOnly || pathParameter, reservedKeys: ['apiKey', ...inPath] }).map(
+          (mutation) => ({ mutation, pathParameter }),
+        );
       });
       const chosen = choices[pick % choices.length];
       if (!chosen) return fc.constant(null);
@@ -135,7 +145,9 @@ export function invalidCase(operation: AnyOperation, hints: Hints, apiKey: strin
       });
     })
     .filter((call): call is InvalidCase => call !== null)
-    .map((call) => printable(call, () => `${call.mutation.kind} at ${call.field}: ${describe(call, encode(call, '<key>'))}`))
+    .map((call) =>
+      printable(call, () => `${call.mutation.kind} at ${call.field}: ${describe(call, encode(call, '<key>'))}`),
+    )
     .filter((call) => {
       // Broken for real: the registry's schema refuses it, or it holds a NUL (which the schema lets through and the service must not).
       if (call.mutation.kind === 'nul') return true;
@@ -154,11 +166,21 @@ export function printable<T extends object>(value: T, summary: () => string): T 
 export class Wire {
   private readonly pool: Pool;
   constructor(url: string) {
-    this.pool = new Pool(url, { connections: 4, keepAliveTimeout: 30_000, headersTimeout: 60_000, bodyTimeout: 60_000 });
+    this.pool = new Pool(url, {
+      connections: 4,
+      keepAliveTimeout: 30_000,
+      headersTimeout: 60_000,
+      bodyTimeout: 60_000,
+    });
   }
 
   async send(request: WireRequest): Promise<WireAnswer> {
-    const response = await this.pool.request({ method: request.method as 'GET', path: request.path, headers: request.headers, body: request.body });
+    const response = await this.pool.request({
+      method: request.method as 'GET',
+      path: request.path,
+      headers: request.headers,
+      body: request.body,
+    });
     const text = await response.body.text();
     let body: unknown = text;
     try {
@@ -176,7 +198,8 @@ export class Wire {
 
 /** Issue fields of a refusal, or [] when it has none. */
 export function issueFields(answer: WireAnswer): string[] {
-  const issues = (answer.body as { error?: { details?: { issues?: Array<{ field?: unknown }> } } })?.error?.details?.issues;
+  const issues = (answer.body as { error?: { details?: { issues?: Array<{ field?: unknown }> } } })?.error?.details
+    ?.issues;
   return Array.isArray(issues) ? issues.map((i) => String(i.field)) : [];
 }
 
@@ -190,7 +213,11 @@ export function namesField(answer: WireAnswer, field: string, inside = false): b
 
 /** The top-level fields a call carries, for refusals of valid input that must name one of them. */
 export function presentFields(call: RestCase): Set<string> {
-  return new Set(Object.entries(call.input).filter(([, v]) => v !== undefined).map(([k]) => k));
+  return new Set(
+    Object.entries(call.input)
+      .filter(([, v]) => v !== undefined)
+      .map(([k]) => k),
+  );
 }
 
 export function describe(call: RestCase, wire: WireRequest, answer?: WireAnswer): string {

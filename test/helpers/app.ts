@@ -21,7 +21,12 @@ export interface TestApp {
   dataDir: string;
   /** Another account, with its own key and credits. */
   /** `recipients`: addresses its notifications may be mailed to (besides `email`). */
-  createAccount(options?: { credits?: number; plan?: Plan; email?: string; recipients?: string[] }): Promise<{ accountId: number; apiKey: string }>;
+  createAccount(options?: {
+    credits?: number;
+    plan?: Plan;
+    email?: string;
+    recipients?: string[];
+  }): Promise<{ accountId: number; apiKey: string }>;
   /** JSON over HTTP: returns status, parsed body and headers. */
   request(method: string, pathAndQuery: string, body?: unknown): Promise<TestResponse>;
   stop(): Promise<void>;
@@ -61,7 +66,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   });
   const scanner = options.log ? null : createLogScanner();
-  const service = await startService(config, { log: options.log ?? createLogger('debug', scanner?.stream), ...(options.services ? { services: options.services } : {}) });
+  const service = await startService(config, {
+    log: options.log ?? createLogger('debug', scanner?.stream),
+    ...(options.services ? { services: options.services } : {}),
+  });
   const request = async (method: string, pathAndQuery: string, body?: unknown): Promise<TestResponse> => {
     const response = await fetch(`${service.url}${pathAndQuery}`, {
       method,
@@ -99,7 +107,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
       if (scanner?.findings.length) {
-        throw new Error(`The service logged what it must not (${scanner.findings.length} lines):\n${scanner.findings.slice(0, 10).join('\n')}`);
+        throw new Error(
+          `The service logged what it must not (${scanner.findings.length} lines):\n${scanner.findings.slice(0, 10).join('\n')}`,
+        );
       }
     },
   };

@@ -42,7 +42,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const emptyTemplate = `pds_tpl_empty_${runId}`;
   await createDatabase(adminUrl, emptyTemplate);
   await createDatabase(adminUrl, seededTemplate);
-  for (const [name, seeded] of [[emptyTemplate, false], [seededTemplate, true]] as const) {
+  for (const [name, seeded] of [
+    [emptyTemplate, false],
+    [seededTemplate, true],
+  ] as const) {
     const db = openDatabase(withDatabase(adminUrl, name), 4);
     try {
       await migrate(db.pool);
@@ -82,7 +85,9 @@ async function dropDatabasesOfRun(adminUrl: string, runId: string): Promise<void
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    const names = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`%${runId}%`]);
+    const names = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [
+      `%${runId}%`,
+    ]);
     for (const { datname } of names.rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
   } finally {
     await client.end();

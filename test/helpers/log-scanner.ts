@@ -33,7 +33,8 @@ export function createLogScanner(): LogScanner {
         for (const [what, pattern] of patterns) {
           if (pattern.test(text)) findings.push(`${what} in: ${line.slice(0, 3000)}`);
         }
-        for (const value of forbidden) if (text.includes(value)) findings.push(`a forbidden value in: ${line.slice(0, 300)}`);
+        for (const value of forbidden)
+          if (text.includes(value)) findings.push(`a forbidden value in: ${line.slice(0, 300)}`);
       }
       done();
     },

@@ -20,5 +20,10 @@ export function replaceable<T extends object>(fallback: () => T): Replaceable<T>
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  return { service, use: (impl) => { current = impl; } };
+  return {
+    service,
+    use: (impl) => {
+      current = impl;
+    },
+  };
 }

@@ -28,9 +28,19 @@ describe('fair job claims across accounts', () => {
 
   /** A worker that polls often and runs at most one job of an account at a time. */
   const workerOf = (jobs: AnyJobDefinition[], concurrency: number) =>
-    new JobWorker({ db: database.db, log: createLogger('silent'), jobs, context: undefined, concurrency, pollIntervalMs: 20, leaseSeconds: 30, retryBaseMs: 20, maxRunningPerAccount: 1 });
+    new JobWorker({
+      db: database.db,
+      log: createLogger('silent'),
+      jobs,
+      context: undefined,
+      concurrency,
+      pollIntervalMs: 20,
+      leaseSeconds: 30,
+      retryBaseMs: 20,
+      maxRunningPerAccount: 1,
+    });
 
-  it('skips the jobs of an account at its cap and takes another account\'s job instead', async () => {
+  it("skips the jobs of an account at its cap and takes another account's job instead", async () => {
     const firstOfA = await enqueueJob(database.db.pool, { kind: 'build', accountId: accountA });
     const secondOfA = await enqueueJob(database.db.pool, { kind: 'build', accountId: accountA });
     const ofB = await enqueueJob(database.db.pool, { kind: 'export', accountId: accountB });
@@ -44,7 +54,7 @@ describe('fair job claims across accounts', () => {
     expect((await claimJob(database.db.pool, 'w3', 30, kinds, 1))?.id).toBe(secondOfA);
   });
 
-  it('prefers the account with fewer jobs running, and does not count a dead worker\'s expired lease', async () => {
+  it("prefers the account with fewer jobs running, and does not count a dead worker's expired lease", async () => {
     const running = await enqueueJob(database.db.pool, { kind: 'build', accountId: accountA });
     await claimJob(database.db.pool, 'w1', 30, ['build'], 5);
     const nextOfA = await enqueueJob(database.db.pool, { kind: 'build', accountId: accountA });
@@ -52,15 +62,19 @@ describe('fair job claims across accounts', () => {
     expect((await claimJob(database.db.pool, 'w2', 30, ['build'], 5))?.id).toBe(ofB);
 
     // A's running job lost its worker: its lease ran out, so it no longer counts and is claimed again.
-    await database.db.pool.query(`UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [running]);
+    await database.db.pool.query(`UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [
+      running,
+    ]);
     const reclaimed = await claimJob(database.db.pool, 'w3', 30, ['build'], 1);
     expect(reclaimed?.id).toBe(running);
     expect(await claimJob(database.db.pool, 'w4', 30, ['build'], 1)).toBeNull();
-    const waiting = await database.db.pool.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1', [nextOfA]);
+    const waiting = await database.db.pool.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1', [
+      nextOfA,
+    ]);
     expect(waiting.rows[0]?.status).toBe('queued');
   });
 
-  it('never lets one worker\'s own slots pass an account\'s cap together, even when they all claim at the same instant', async () => {
+  it("never lets one worker's own slots pass an account's cap together, even when they all claim at the same instant", async () => {
     let releaseAll: () => void = () => undefined;
     const mayFinish = new Promise<void>((resolve) => {
       releaseAll = resolve;
@@ -92,7 +106,9 @@ describe('fair job claims across accounts', () => {
       expect(mostAtOnce).toBe(1);
       releaseAll();
       await waitFor('all six builds', async () => {
-        const rows = await database.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE status = 'succeeded'`);
+        const rows = await database.db.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM jobs WHERE status = 'succeeded'`,
+        );
         return rows.rows[0]?.n === 6;
       });
       expect(mostAtOnce).toBe(1);
@@ -102,7 +118,7 @@ describe('fair job claims across accounts', () => {
     }
   });
 
-  it('lets another account\'s job run at once while one account\'s two long jobs wait for a worker', async () => {
+  it("lets another account's job run at once while one account's two long jobs wait for a worker", async () => {
     let releaseA: () => void = () => undefined;
     const aMayFinish = new Promise<void>((resolve) => {
       releaseA = resolve;
@@ -127,14 +143,16 @@ describe('fair job claims across accounts', () => {
     try {
       await waitFor('the first build to start', async () => startedOfA.length === 1);
       const ofB = await enqueueJob(database.db.pool, { kind: 'export', accountId: accountB });
-      await waitFor('B\'s export to finish', async () => {
+      await waitFor("B's export to finish", async () => {
         const row = await database.db.pool.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1', [ofB]);
         return row.rows[0]?.status === 'succeeded';
       });
       expect(startedOfA).toHaveLength(1);
       releaseA();
       await waitFor('both builds', async () => {
-        const rows = await database.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE kind = 'build' AND status = 'succeeded'`);
+        const rows = await database.db.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM jobs WHERE kind = 'build' AND status = 'succeeded'`,
+        );
         return rows.rows[0]?.n === 2;
       });
     } finally {

@@ -26,7 +26,8 @@ describe('jobs survive a killed process', () => {
   let vendor: LocalServer;
   let began = Date.now();
   /** Where a run spends its time, on stderr: a run that ends at the test's timeout says which step was slow. */
-  const trace = (what: string) => process.stderr.write(`[restart +${((Date.now() - began) / 1000).toFixed(1)}s] ${what}\n`);
+  const trace = (what: string) =>
+    process.stderr.write(`[restart +${((Date.now() - began) / 1000).toFixed(1)}s] ${what}\n`);
 
   beforeAll(async () => {
     // A contact vendor that knows a personal email for people with an even id, and answers those asks slowly.
@@ -36,12 +37,21 @@ describe('jobs survive a killed process', () => {
       return {
         status: 200,
         delayMs: 250,
-        json: { results: asked.filter((p) => Number(p.ref) % 2 === 0).map((p) => ({ ref: p.ref, personal_emails: [`p${p.ref}@mail-provider-test.com`] })) },
+        json: {
+          results: asked
+            .filter((p) => Number(p.ref) % 2 === 0)
+            .map((p) => ({ ref: p.ref, personal_emails: [`p${p.ref}@mail-provider-test.com`] })),
+        },
       };
     });
     database = await createTestDatabase('seeded');
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-restart-'));
-    const created = await createAccount(database.db, { name: 'Restart test', plan: 'pro', initialCredits: 100_000, apiKey: generateApiKey() });
+    const created = await createAccount(database.db, {
+      name: 'Restart test',
+      plan: 'pro',
+      initialCredits: 100_000,
+      apiKey: generateApiKey(),
+    });
     apiKey = created.apiKey;
     accountId = created.account.id;
   });
@@ -87,15 +97,20 @@ describe('jobs survive a killed process', () => {
       body: body ? JSON.stringify({ apiKey, ...body }) : undefined,
       signal: AbortSignal.timeout(30_000),
     }).catch((error: unknown) => {
-      throw new Error(`${method} ${pathAndQuery} got no answer: ${String(error)}\n${service?.recentOutput().slice(-4000) ?? ''}`);
+      throw new Error(
+        `${method} ${pathAndQuery} got no answer: ${String(error)}\n${service?.recentOutput().slice(-4000) ?? ''}`,
+      );
     });
     const parsed = (await response.json()) as { output: Record<string, unknown> };
     if (!response.ok) throw new Error(`${method} ${pathAndQuery}: ${response.status} ${JSON.stringify(parsed)}`);
     return parsed.output;
   }
 
-  const query = async <T>(text: string, params: unknown[] = []): Promise<T[]> => (await database.db.pool.query(text, params)).rows as T[];
-  const balance = async (): Promise<number> => (await query<{ balance: number }>('SELECT balance FROM credit_balances WHERE account_id = $1', [accountId]))[0]?.balance as number;
+  const query = async <T>(text: string, params: unknown[] = []): Promise<T[]> =>
+    (await database.db.pool.query(text, params)).rows as T[];
+  const balance = async (): Promise<number> =>
+    (await query<{ balance: number }>('SELECT balance FROM credit_balances WHERE account_id = $1', [accountId]))[0]
+      ?.balance as number;
 
   it('a build and an enrichment killed mid-way complete after a restart, each charge in the ledger once', async () => {
     began = Date.now();
@@ -112,7 +127,10 @@ describe('jobs survive a killed process', () => {
     // Kill once the first step (the companies) has committed and the second has not.
     trace('waiting for the companies step');
     await waitFor('the companies step', async () => {
-      const jobs = await query<{ progress: { step?: string } }>(`SELECT progress FROM jobs WHERE kind = 'audience.build' AND payload->>'audienceId' = $1`, [id]);
+      const jobs = await query<{ progress: { step?: string } }>(
+        `SELECT progress FROM jobs WHERE kind = 'audience.build' AND payload->>'audienceId' = $1`,
+        [id],
+      );
       return jobs[0]?.progress.step === 'companies';
     });
     await kill();
@@ -125,20 +143,33 @@ describe('jobs survive a killed process', () => {
       const status = await call('GET', `/v1/audiences/${id}?apiKey=${apiKey}`);
       return status.status === 'NORMAL' ? status : null;
     });
-    const companies = (await query<{ id: number }>(`SELECT id FROM companies WHERE country_code = 'US' ORDER BY id LIMIT 200`)).map((r) => Number(r.id));
+    const companies = (
+      await query<{ id: number }>(`SELECT id FROM companies WHERE country_code = 'US' ORDER BY id LIMIT 200`)
+    ).map((r) => Number(r.id));
     const prospects = await query<{ n: number }>(
       `SELECT count(*)::int AS n FROM (SELECT id FROM people WHERE company_id = ANY($1::bigint[]) ORDER BY id LIMIT 600) x`,
       [companies],
     );
     expect(built).toMatchObject({ numCompanies: 200, numProspects: prospects[0]?.n });
-    const charges = await query<{ amount: number }>(`SELECT amount FROM credit_ledger WHERE account_id = $1 AND reference = $2`, [accountId, `audience:${id}`]);
+    const charges = await query<{ amount: number }>(
+      `SELECT amount FROM credit_ledger WHERE account_id = $1 AND reference = $2`,
+      [accountId, `audience:${id}`],
+    );
     expect(charges).toEqual([{ amount: -(200 + (prospects[0]?.n as number)) }]);
     expect(await balance()).toBe(before - 200 - (prospects[0]?.n as number));
-    const job = await finishedJob(query, `SELECT attempts, status FROM jobs WHERE kind = 'audience.build' AND payload->>'audienceId' = $1`, [id]);
+    const job = await finishedJob(
+      query,
+      `SELECT attempts, status FROM jobs WHERE kind = 'audience.build' AND payload->>'audienceId' = $1`,
+      [id],
+    );
     expect(job).toEqual([{ attempts: 2, status: 'succeeded' }]);
 
     // --- an enrichment killed in the middle of its contact step
-    const options = { enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: true }, runContactEnrichment: true, maxProspectsToEnrich: 500 };
+    const options = {
+      enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: true },
+      runContactEnrichment: true,
+      maxProspectsToEnrich: 500,
+    };
     const estimate = await call('POST', `/v1/audiences/${id}/enrichment/estimate`, options);
     expect(estimate.prospectsToEnrich).toBe(500);
     expect(estimate.totalCredits).toBe(500 * 5);
@@ -150,7 +181,9 @@ describe('jobs survive a killed process', () => {
       'the first batch of contact lookups',
       async () => {
         const status = await call('GET', `/v1/audiences/${id}/enrichment/status?apiKey=${apiKey}`);
-        const step = (status.steps as Array<{ name: string; done: number }>).find((s) => s.name === 'Fetching Contact Details');
+        const step = (status.steps as Array<{ name: string; done: number }>).find(
+          (s) => s.name === 'Fetching Contact Details',
+        );
         return status.currentStep === 'Fetching Contact Details' && (step?.done ?? 0) > 0;
       },
       60_000,
@@ -180,7 +213,9 @@ describe('jobs survive a killed process', () => {
       `SELECT amount, idempotency_key FROM credit_ledger WHERE account_id = $1 AND reference = $2 ORDER BY id`,
       [accountId, `enrichment:${run.enrichmentId}`],
     );
-    expect(ledger.filter((e) => e.amount < 0)).toEqual([{ amount: -2500, idempotency_key: `enrichment:${run.enrichmentId}:charge` }]);
+    expect(ledger.filter((e) => e.amount < 0)).toEqual([
+      { amount: -2500, idempotency_key: `enrichment:${run.enrichmentId}:charge` },
+    ]);
     expect(new Set(ledger.map((e) => e.idempotency_key)).size).toBe(ledger.length);
     const enrichedRows = await query<{ person_id: number; work_emails: string[]; phone_numbers: string[] }>(
       `SELECT person_id, work_emails, phone_numbers FROM audience_prospects WHERE account_id = $1 AND audience_id = $2 ORDER BY person_id LIMIT 500`,
@@ -188,7 +223,10 @@ describe('jobs survive a killed process', () => {
     );
     const enriched = enrichedRows.map((r) => Number(r.person_id));
     const found = [
-      { work: enrichedRows.filter((r) => r.work_emails.length > 0).length, phone: enrichedRows.filter((r) => r.phone_numbers.length > 0).length },
+      {
+        work: enrichedRows.filter((r) => r.work_emails.length > 0).length,
+        phone: enrichedRows.filter((r) => r.phone_numbers.length > 0).length,
+      },
     ];
     // Whoever has a stored phone number got it (the waterfall asks the dataset first), and nobody else.
     const storedPhones = await query<{ n: number }>(
@@ -199,9 +237,10 @@ describe('jobs survive a killed process', () => {
     const delivered = (found[0]?.work as number) * 2 + (found[0]?.phone as number) * 3;
     expect(await balance()).toBe(beforeEnrichment - delivered);
     expect(done.refundedCredits).toBe(2500 - delivered);
-    const enrichmentJob = await query<{ attempts: number }>(`SELECT attempts FROM jobs WHERE kind = 'audience.enrichment' AND payload->>'enrichmentId' = $1`, [
-      run.enrichmentId,
-    ]);
+    const enrichmentJob = await query<{ attempts: number }>(
+      `SELECT attempts FROM jobs WHERE kind = 'audience.enrichment' AND payload->>'enrichmentId' = $1`,
+      [run.enrichmentId],
+    );
     expect(enrichmentJob).toEqual([{ attempts: 2 }]);
 
     // The records are intact: an export of the enriched prospects has every one of them once.
@@ -233,7 +272,12 @@ describe('jobs survive a killed process', () => {
     });
     const taskId = started.taskId as string;
     const processed = async () =>
-      (await query<{ n: number }>(`SELECT count(*)::int AS n FROM contact_batch_items WHERE task_id = $1 AND status <> 'PENDING'`, [taskId]))[0]?.n ?? 0;
+      (
+        await query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM contact_batch_items WHERE task_id = $1 AND status <> 'PENDING'`,
+          [taskId],
+        )
+      )[0]?.n ?? 0;
     trace('waiting for the first items');
     await waitFor('the first items', async () => (await processed()) >= 2, 30_000, 20);
     await kill();
@@ -242,10 +286,15 @@ describe('jobs survive a killed process', () => {
 
     await start();
     trace('waiting for DONE');
-    await waitFor('DONE', async () => {
-      const rows = await query<{ status: string }>('SELECT status FROM contact_batch_tasks WHERE id = $1', [taskId]);
-      return rows[0]?.status === 'DONE';
-    }, 60_000, 100);
+    await waitFor(
+      'DONE',
+      async () => {
+        const rows = await query<{ status: string }>('SELECT status FROM contact_batch_tasks WHERE id = $1', [taskId]);
+        return rows[0]?.status === 'DONE';
+      },
+      60_000,
+      100,
+    );
     const items = await query<{ item_index: number; status: string; credits_charged: number }>(
       'SELECT item_index, status, credits_charged FROM contact_batch_items WHERE task_id = $1 ORDER BY item_index',
       [taskId],
@@ -262,13 +311,20 @@ describe('jobs survive a killed process', () => {
     expect(new Set(ledger.map((e) => e.idempotency_key)).size).toBe(found);
     expect(await balance()).toBe(before - 2 * found);
     // One job, claimed by the killed process and again by the new one.
-    const job = await finishedJob(query, `SELECT attempts, status FROM jobs WHERE kind = 'contacts.batch' AND payload->>'taskId' = $1`, [taskId]);
+    const job = await finishedJob(
+      query,
+      `SELECT attempts, status FROM jobs WHERE kind = 'contacts.batch' AND payload->>'taskId' = $1`,
+      [taskId],
+    );
     expect(job).toEqual([{ attempts: 2, status: 'succeeded' }]);
     await kill();
   }, 120_000);
 
   async function storedStatus(id: string): Promise<{ status: string }> {
-    const rows = await query<{ status: string }>('SELECT status FROM audiences WHERE account_id = $1 AND id = $2', [accountId, id]);
+    const rows = await query<{ status: string }>('SELECT status FROM audiences WHERE account_id = $1 AND id = $2', [
+      accountId,
+      id,
+    ]);
     return rows[0] as { status: string };
   }
 });

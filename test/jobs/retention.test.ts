@@ -20,7 +20,11 @@ describe('retention sweep', () => {
   let accountId: number;
   let audienceId: string;
 
-  const exists = (file: string) => access(file).then(() => true, () => false);
+  const exists = (file: string) =>
+    access(file).then(
+      () => true,
+      () => false,
+    );
   /** One sweep with the tasks the service registers. */
   const sweep = () => sweepRetention(app.db.pool, retentionTasks(app.service.context));
 
@@ -40,7 +44,10 @@ describe('retention sweep', () => {
     const accepted = ok(await app.request('POST', `/v1/audiences/${audienceId}/export/prospects`, { apiKey }));
     const exportId = String(accepted.body.output.exportId);
     const status = await waitForExport(app, apiKey, audienceId, exportId);
-    const file = path.join(app.service.context.config.exportDir, ...storageKeyOf({ account_id: accountId, id: Number(exportId) }).split('/'));
+    const file = path.join(
+      app.service.context.config.exportDir,
+      ...storageKeyOf({ account_id: accountId, id: Number(exportId) }).split('/'),
+    );
     return { exportId, file, link: String(status.downloadUrl) };
   }
 
@@ -48,21 +55,31 @@ describe('retention sweep', () => {
     const old = await readyExport();
     const young = await readyExport();
     expect(await exists(old.file)).toBe(true);
-    await app.db.pool.query("UPDATE audience_exports SET completed_at = now() - interval '31 days' WHERE account_id = $1 AND id = $2", [accountId, old.exportId]);
+    await app.db.pool.query(
+      "UPDATE audience_exports SET completed_at = now() - interval '31 days' WHERE account_id = $1 AND id = $2",
+      [accountId, old.exportId],
+    );
 
     const counts = await sweep();
     expect(counts?.exportsExpired).toBe(1);
     expect(await exists(old.file)).toBe(false);
     expect(await exists(young.file)).toBe(true);
 
-    const expired = ok(await app.request('GET', `/v1/audiences/${audienceId}/exports/${old.exportId}?apiKey=${apiKey}`));
+    const expired = ok(
+      await app.request('GET', `/v1/audiences/${audienceId}/exports/${old.exportId}?apiKey=${apiKey}`),
+    );
     expect(expired.body.output).toMatchObject({ status: 'EXPIRED', downloadUrl: null, expiresAt: null });
     expect(expired.body.output.failureReason).toMatch(/retention period.*export the audience again/);
     const gone = await fetch(old.link);
     expect(gone.status).toBe(410);
-    expect(((await gone.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'gone', message: expect.stringMatching(/Export the audience again/) });
+    expect(((await gone.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'gone',
+      message: expect.stringMatching(/Export the audience again/),
+    });
 
-    const stillThere = ok(await app.request('GET', `/v1/audiences/${audienceId}/exports/${young.exportId}?apiKey=${apiKey}`));
+    const stillThere = ok(
+      await app.request('GET', `/v1/audiences/${audienceId}/exports/${young.exportId}?apiKey=${apiKey}`),
+    );
     expect(stillThere.body.output.status).toBe('READY');
     expect((await fetch(String(stillThere.body.output.downloadUrl))).status).toBe(200);
 
@@ -81,7 +98,9 @@ describe('retention sweep', () => {
     );
     const counts = await sweep();
     expect(counts?.jobsDeleted).toBe(2);
-    const left = await app.db.pool.query<{ id: number }>('SELECT id FROM jobs WHERE id = ANY($1) ORDER BY id', [jobs.rows.map((row) => row.id)]);
+    const left = await app.db.pool.query<{ id: number }>('SELECT id FROM jobs WHERE id = ANY($1) ORDER BY id', [
+      jobs.rows.map((row) => row.id),
+    ]);
     expect(left.rows.map((row) => row.id)).toEqual(jobs.rows.slice(2).map((row) => row.id));
     await app.db.pool.query('DELETE FROM jobs WHERE id = ANY($1)', [jobs.rows.map((row) => row.id)]);
   });
@@ -111,8 +130,14 @@ describe('retention sweep', () => {
       [accountId],
     );
     const counts = await sweep();
-    expect(counts).toMatchObject({ mcpResultsDeleted: 1, mcpPollAnswersDeleted: 1, rateLimitBucketsDeleted: 1, idempotencyKeysDeleted: 1 });
-    const left = async (sql: string) => (await app.db.pool.query<{ key: string }>(sql)).rows.map((r) => r.key).filter((k) => k.startsWith('retention-'));
+    expect(counts).toMatchObject({
+      mcpResultsDeleted: 1,
+      mcpPollAnswersDeleted: 1,
+      rateLimitBucketsDeleted: 1,
+      idempotencyKeysDeleted: 1,
+    });
+    const left = async (sql: string) =>
+      (await app.db.pool.query<{ key: string }>(sql)).rows.map((r) => r.key).filter((k) => k.startsWith('retention-'));
     expect(await left('SELECT result_id AS key FROM mcp_stored_results')).toEqual(['retention-new']);
     expect(await left('SELECT resource_key AS key FROM mcp_poll_cache')).toEqual(['retention-new']);
     expect(await left('SELECT subject AS key FROM rate_limit_buckets')).toEqual(['retention-new']);
@@ -121,7 +146,10 @@ describe('retention sweep', () => {
 
   it('logs a failing task and runs the others', async () => {
     const lines: string[] = [];
-    const log = createLogger('warn', new Writable({ write: (chunk: Buffer, _encoding, done) => void (lines.push(chunk.toString()), done()) }));
+    const log = createLogger(
+      'warn',
+      new Writable({ write: (chunk: Buffer, _encoding, done) => void (lines.push(chunk.toString()), done()) }),
+    );
     const counts = await sweepRetention(
       app.db.pool,
       [

@@ -26,7 +26,12 @@ describe('a saved-search run survives a killed process', () => {
   beforeAll(async () => {
     database = await createTestDatabase('seeded');
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-saved-restart-'));
-    const created = await createAccount(database.db, { name: 'Restart test', plan: 'pro', initialCredits: 10_000, apiKey: generateApiKey() });
+    const created = await createAccount(database.db, {
+      name: 'Restart test',
+      plan: 'pro',
+      initialCredits: 10_000,
+      apiKey: generateApiKey(),
+    });
     apiKey = created.apiKey;
     accountId = created.account.id;
   });
@@ -69,16 +74,26 @@ describe('a saved-search run survives a killed process', () => {
     return parsed.output;
   }
 
-  const query = async <T>(text: string, params: unknown[] = []): Promise<T[]> => (await database.db.pool.query(text, params)).rows as T[];
+  const query = async <T>(text: string, params: unknown[] = []): Promise<T[]> =>
+    (await database.db.pool.query(text, params)).rows as T[];
 
   it('completes once and charges once after a kill between finding and charging', async () => {
     await start();
-    const search = await call('POST', '/v1/saved-searches', { name: 'killed run', kind: 'companies', companySearchParams: { headquartersCountryCode: ['US'] } });
-    const expected = (await query<{ id: number }>(`SELECT id FROM companies WHERE country_code = 'US' ORDER BY id LIMIT 40`)).map((r) => String(r.id));
+    const search = await call('POST', '/v1/saved-searches', {
+      name: 'killed run',
+      kind: 'companies',
+      companySearchParams: { headquartersCountryCode: ['US'] },
+    });
+    const expected = (
+      await query<{ id: number }>(`SELECT id FROM companies WHERE country_code = 'US' ORDER BY id LIMIT 40`)
+    ).map((r) => String(r.id));
     const run = await call('POST', `/v1/saved-searches/${search.savedSearchId}/runs`, { maxNewRecords: 40 });
     // Kill once the candidates are written and before the settle step (held back by JOB_STEP_DELAY_MS).
     await waitFor('the find step', async () => {
-      const jobs = await query<{ progress: { step?: string } }>(`SELECT progress FROM jobs WHERE kind = 'saved-search.run' AND payload->>'runId' = $1`, [run.runId]);
+      const jobs = await query<{ progress: { step?: string } }>(
+        `SELECT progress FROM jobs WHERE kind = 'saved-search.run' AND payload->>'runId' = $1`,
+        [run.runId],
+      );
       return jobs[0]?.progress.step === 'found';
     });
     await kill();
@@ -89,14 +104,20 @@ describe('a saved-search run survives a killed process', () => {
       [Number(run.runId)],
     );
     expect(stored[0]).toEqual({ status: 'RUNNING', delivered: 0, candidates: 40 });
-    const ledgerBefore = await query(`SELECT 1 FROM credit_ledger WHERE account_id = $1 AND unit = 'savedSearchNewRecord'`, [accountId]);
+    const ledgerBefore = await query(
+      `SELECT 1 FROM credit_ledger WHERE account_id = $1 AND unit = 'savedSearchNewRecord'`,
+      [accountId],
+    );
     expect(ledgerBefore).toHaveLength(0);
 
     await start();
     const done = await waitFor(
       'the run to complete',
       async () => {
-        const status = await call('GET', `/v1/saved-searches/${search.savedSearchId}/runs/${run.runId}?apiKey=${apiKey}`);
+        const status = await call(
+          'GET',
+          `/v1/saved-searches/${search.savedSearchId}/runs/${run.runId}?apiKey=${apiKey}`,
+        );
         return status.status === 'DONE' ? status : null;
       },
       60_000,
@@ -107,11 +128,20 @@ describe('a saved-search run survives a killed process', () => {
       [accountId],
     );
     expect(ledger).toEqual([{ amount: -80, idempotency_key: `saved-search-run:${run.runId}` }]);
-    const records = await call('GET', `/v1/saved-searches/${search.savedSearchId}/runs/${run.runId}/records?apiKey=${apiKey}&pageSize=100`);
+    const records = await call(
+      'GET',
+      `/v1/saved-searches/${search.savedSearchId}/runs/${run.runId}/records?apiKey=${apiKey}&pageSize=100`,
+    );
     expect(records.data.map((r: { company: { last_sort_key: string } }) => r.company.last_sort_key)).toEqual(expected);
-    const balance = await query<{ balance: number }>('SELECT balance FROM credit_balances WHERE account_id = $1', [accountId]);
+    const balance = await query<{ balance: number }>('SELECT balance FROM credit_balances WHERE account_id = $1', [
+      accountId,
+    ]);
     expect(balance[0]?.balance).toBe(10_000 - 80);
-    const jobs = await finishedJob(query, `SELECT status, attempts FROM jobs WHERE kind = 'saved-search.run' AND payload->>'runId' = $1`, [run.runId]);
+    const jobs = await finishedJob(
+      query,
+      `SELECT status, attempts FROM jobs WHERE kind = 'saved-search.run' AND payload->>'runId' = $1`,
+      [run.runId],
+    );
     expect(jobs).toEqual([{ status: 'succeeded', attempts: 2 }]);
     await kill();
   }, 120_000);

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineJob, runAgainAfter, type AnyJobDefinition, type Job, type JobRun, type RunAgain } from '../../src/jobs/define.js';
+import {
+  defineJob,
+  runAgainAfter,
+  type AnyJobDefinition,
+  type Job,
+  type JobRun,
+  type RunAgain,
+} from '../../src/jobs/define.js';
 import { claimJob, enqueue, enqueueJob } from '../../src/jobs/queue.js';
 import { createLogger } from '../../src/log.js';
 import { JobWorker, type WorkerOptions } from '../../src/worker/job-worker.js';
@@ -36,7 +43,10 @@ describe('job queue and worker', () => {
     await database?.drop();
   });
 
-  function worker(jobs: AnyJobDefinition<undefined>[], options: Partial<WorkerOptions<undefined>> = {}): JobWorker<undefined> {
+  function worker(
+    jobs: AnyJobDefinition<undefined>[],
+    options: Partial<WorkerOptions<undefined>> = {},
+  ): JobWorker<undefined> {
     const w = new JobWorker<undefined>({
       db: database.db,
       log: createLogger('silent'),
@@ -54,9 +64,15 @@ describe('job queue and worker', () => {
   }
 
   const jobRows = async () =>
-    (await database.db.pool.query<{ id: number; status: string; attempts: number; last_error: string | null; progress: Record<string, unknown> }>(
-      'SELECT id, status, attempts, last_error, progress FROM jobs ORDER BY id',
-    )).rows;
+    (
+      await database.db.pool.query<{
+        id: number;
+        status: string;
+        attempts: number;
+        last_error: string | null;
+        progress: Record<string, unknown>;
+      }>('SELECT id, status, attempts, last_error, progress FROM jobs ORDER BY id')
+    ).rows;
 
   it('several workers share the queue and run each job exactly once', async () => {
     const runs: number[] = [];
@@ -132,7 +148,11 @@ describe('job queue and worker', () => {
         async (job, error) => void exhausted.push(`${job.kind}: ${error}`),
       ),
     ]);
-    await waitFor('both jobs to settle', async () => (await jobRows()).every((j) => j.status === 'succeeded' || j.status === 'failed'), 10_000);
+    await waitFor(
+      'both jobs to settle',
+      async () => (await jobRows()).every((j) => j.status === 'succeeded' || j.status === 'failed'),
+      10_000,
+    );
     const [flaky, broken] = await jobRows();
     expect(flaky).toMatchObject({ status: 'succeeded', attempts: 3, last_error: 'attempt 2 failed' });
     expect(broken).toMatchObject({ status: 'failed', attempts: 3, last_error: 'always broken' });
@@ -171,23 +191,35 @@ describe('job queue and worker', () => {
     await database.db.pool.query(`UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
     const given: number[] = [];
     let ran = false;
-    worker([testJob('poison', async () => void (ran = true), async (job) => void given.push(job.id))]);
+    worker([
+      testJob(
+        'poison',
+        async () => void (ran = true),
+        async (job) => void given.push(job.id),
+      ),
+    ]);
     await waitFor('the job to be given up', async () => (await jobRows())[0]?.status === 'failed');
     expect(ran).toBe(false);
     expect(given).toEqual([id]);
   });
 
-  it('checks a payload against its kind\'s schema when enqueued: a bad one throws and adds nothing', async () => {
-    const typed = defineJob({ kind: 'typed', payload: z.object({ exportId: z.number().int().positive() }), run: async () => undefined });
+  it("checks a payload against its kind's schema when enqueued: a bad one throws and adds nothing", async () => {
+    const typed = defineJob({
+      kind: 'typed',
+      payload: z.object({ exportId: z.number().int().positive() }),
+      run: async () => undefined,
+    });
     const id = await enqueue(database.db.pool, typed, { accountId: 7, payload: { exportId: 12 } });
-    const stored = await database.db.pool.query<{ kind: string; account_id: number; payload: unknown; max_attempts: number }>(
-      'SELECT kind, account_id, payload, max_attempts FROM jobs WHERE id = $1',
-      [id],
-    );
+    const stored = await database.db.pool.query<{
+      kind: string;
+      account_id: number;
+      payload: unknown;
+      max_attempts: number;
+    }>('SELECT kind, account_id, payload, max_attempts FROM jobs WHERE id = $1', [id]);
     expect(stored.rows[0]).toEqual({ kind: 'typed', account_id: 7, payload: { exportId: 12 }, max_attempts: 5 });
-    await expect(enqueue(database.db.pool, typed, { accountId: 7, payload: { exportId: '12' as unknown as number } })).rejects.toThrow(
-      /job typed: the payload does not match its schema \(exportId: /,
-    );
+    await expect(
+      enqueue(database.db.pool, typed, { accountId: 7, payload: { exportId: '12' as unknown as number } }),
+    ).rejects.toThrow(/job typed: the payload does not match its schema \(exportId: /);
     expect(await jobRows()).toHaveLength(1);
   });
 
@@ -202,12 +234,16 @@ describe('job queue and worker', () => {
     const good = await enqueueJob(database.db.pool, { kind: 'typed', payload: { exportId: 3 } });
     const bad = await enqueueJob(database.db.pool, { kind: 'typed', payload: { exportId: 'three' }, maxAttempts: 5 });
     worker([typed]);
-    await waitFor('both jobs to settle', async () => (await jobRows()).every((j) => j.status === 'succeeded' || j.status === 'failed'));
+    await waitFor('both jobs to settle', async () =>
+      (await jobRows()).every((j) => j.status === 'succeeded' || j.status === 'failed'),
+    );
     expect(seen).toEqual([{ exportId: 3, label: 'none' }]);
     const rows = await jobRows();
     expect(rows.find((j) => j.id === good)).toMatchObject({ status: 'succeeded', attempts: 1 });
     expect(rows.find((j) => j.id === bad)).toMatchObject({ status: 'failed', attempts: 1 });
-    expect(rows.find((j) => j.id === bad)?.last_error).toMatch(/job typed: the payload does not match its schema \(exportId: /);
+    expect(rows.find((j) => j.id === bad)?.last_error).toMatch(
+      /job typed: the payload does not match its schema \(exportId: /,
+    );
   });
 
   it('puts a job that returns runAgainAfter back in the queue until then, without counting an attempt', async () => {

@@ -10,7 +10,9 @@ const eslint = new ESLint();
 
 async function layerErrors(filePath: string, importLine: string): Promise<string[]> {
   const [result] = await eslint.lintText(`${importLine}\nexport const probe = typeof imported;\n`, { filePath });
-  return (result?.messages ?? []).filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports')
+    .map((m) => m.message);
 }
 
 describe('the layer rules', () => {

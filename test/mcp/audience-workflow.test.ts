@@ -23,12 +23,25 @@ describe('audience workflow through MCP', () => {
     maxCompanies: 10,
     maxProspects: 60,
   };
-  const enrichment = { maxProspectsToEnrich: 15, enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: true }, runContactEnrichment: true };
+  const enrichment = {
+    maxProspectsToEnrich: 15,
+    enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: true },
+    runContactEnrichment: true,
+  };
 
-  const call = (client: McpTestClient, operationId: string, payload: Record<string, unknown>, confirmationToken?: string) =>
-    client.callTool('call_operation', { operationId, payload, ...(confirmationToken ? { confirmationToken } : {}) });
+  const call = (
+    client: McpTestClient,
+    operationId: string,
+    payload: Record<string, unknown>,
+    confirmationToken?: string,
+  ) => client.callTool('call_operation', { operationId, payload, ...(confirmationToken ? { confirmationToken } : {}) });
   const pollRow = async (accountId: number, operationId: string) =>
-    (await app.db.pool.query<{ fetched_at: Date }>('SELECT fetched_at FROM mcp_poll_cache WHERE account_id = $1 AND operation_id = $2', [accountId, operationId])).rows;
+    (
+      await app.db.pool.query<{ fetched_at: Date }>(
+        'SELECT fetched_at FROM mcp_poll_cache WHERE account_id = $1 AND operation_id = $2',
+        [accountId, operationId],
+      )
+    ).rows;
 
   it('answers a status poll sooner than its interval from the last result, and says when to poll next', async () => {
     const { apiKey, accountId } = await app.createAccount({ credits: 50_000 });
@@ -41,15 +54,27 @@ describe('audience workflow through MCP', () => {
 
       const draft = await call(client, 'getAudienceStatus', { audienceId });
       expect(draft.structuredContent.output.status).toBe('DRAFT');
-      expect(draft.structuredContent.polling).toEqual({ nextPollAfterSeconds: 30, servedFromCache: false, intervalSeconds: 30 });
+      expect(draft.structuredContent.polling).toEqual({
+        nextPollAfterSeconds: 30,
+        servedFromCache: false,
+        intervalSeconds: 30,
+      });
       expect(summaryOf(draft)).toContain('Poll again in 30 s');
 
       // A build's cost is unknown until it runs (up to the caps): the user confirms it first.
       const unconfirmed = await call(client, 'buildAudience', { audienceId });
-      expect(unconfirmed.structuredContent.confirmationRequired).toMatchObject({ operationId: 'buildAudience', credits: null });
+      expect(unconfirmed.structuredContent.confirmationRequired).toMatchObject({
+        operationId: 'buildAudience',
+        credits: null,
+      });
       expect(summaryOf(unconfirmed)).toContain('cannot be known before it runs');
       // A change made through the gateway makes the cached status stale: the next poll asks the service.
-      const build = await call(client, 'buildAudience', { audienceId }, unconfirmed.structuredContent.confirmationRequired.confirmationToken);
+      const build = await call(
+        client,
+        'buildAudience',
+        { audienceId },
+        unconfirmed.structuredContent.confirmationRequired.confirmationToken,
+      );
       expect(build.isError).toBeFalsy();
       expect(build.structuredContent.chargeInfo.method).toBe('charging-later');
       const afterBuild = await call(client, 'getAudienceStatus', { audienceId });
@@ -80,8 +105,15 @@ describe('audience workflow through MCP', () => {
       }
 
       // Once the interval has passed (simulated by ageing the cached row), the service is asked again.
-      await waitFor('the build', async () => (await app.request('GET', `/v1/audiences/${audienceId}?apiKey=${apiKey}`)).body.output.status === 'NORMAL');
-      await app.db.pool.query(`UPDATE mcp_poll_cache SET fetched_at = now() - interval '31 seconds' WHERE account_id = $1`, [accountId]);
+      await waitFor(
+        'the build',
+        async () =>
+          (await app.request('GET', `/v1/audiences/${audienceId}?apiKey=${apiKey}`)).body.output.status === 'NORMAL',
+      );
+      await app.db.pool.query(
+        `UPDATE mcp_poll_cache SET fetched_at = now() - interval '31 seconds' WHERE account_id = $1`,
+        [accountId],
+      );
       const later = await call(client, 'getAudienceStatus', { audienceId });
       expect(later.structuredContent.polling.servedFromCache).toBe(false);
       expect(later.structuredContent.output.status).toBe('NORMAL');
@@ -93,7 +125,9 @@ describe('audience workflow through MCP', () => {
   it('triggerEnrichment: the gateway estimates, asks by elicitation, and a decline charges nothing', async () => {
     const { apiKey } = await app.createAccount({ credits: 50_000 });
     const { audienceId } = await buildByRest(app, apiKey, { filters });
-    const estimate = ok(await app.request('POST', `/v1/audiences/${audienceId}/enrichment/estimate`, { apiKey, ...enrichment })).body.output;
+    const estimate = ok(
+      await app.request('POST', `/v1/audiences/${audienceId}/enrichment/estimate`, { apiKey, ...enrichment }),
+    ).body.output;
     expect(estimate.totalCredits).toBeGreaterThan(0);
     const before = await balanceOf(app, apiKey);
 
@@ -109,7 +143,11 @@ describe('audience workflow through MCP', () => {
     try {
       const declined = await call(client, 'triggerEnrichment', { audienceId, ...enrichment });
       expect(declined.isError).toBeFalsy();
-      expect(declined.structuredContent.declined).toMatchObject({ operationId: 'triggerEnrichment', credits: estimate.totalCredits, creditsCharged: 0 });
+      expect(declined.structuredContent.declined).toMatchObject({
+        operationId: 'triggerEnrichment',
+        credits: estimate.totalCredits,
+        creditsCharged: 0,
+      });
       expect(questions[0]).toContain(`${estimate.totalCredits} credits`);
       expect(questions[0]).toContain(estimate.timeEstimate.formatted);
       expect(questions[0]).toContain('estimateEnrichmentCost');
@@ -120,8 +158,14 @@ describe('audience workflow through MCP', () => {
       reply = 'accept';
       const accepted = await call(client, 'triggerEnrichment', { audienceId, ...enrichment });
       expect(accepted.isError).toBeFalsy();
-      expect(accepted.structuredContent.output).toMatchObject({ status: 'NOT_STARTED', estimatedCredits: estimate.totalCredits });
-      expect(accepted.structuredContent.chargeInfo).toMatchObject({ method: 'charged-now', creditsCharged: estimate.totalCredits });
+      expect(accepted.structuredContent.output).toMatchObject({
+        status: 'NOT_STARTED',
+        estimatedCredits: estimate.totalCredits,
+      });
+      expect(accepted.structuredContent.chargeInfo).toMatchObject({
+        method: 'charged-now',
+        creditsCharged: estimate.totalCredits,
+      });
       expect(questions).toHaveLength(2);
       expect(await balanceOf(app, apiKey)).toBe(before - estimate.totalCredits);
 
@@ -147,10 +191,19 @@ describe('audience workflow through MCP', () => {
       expect(summaryOf(first)).toContain(`${request.credits} credits charged upfront`);
       expect(await balanceOf(app, apiKey)).toBe(before);
 
-      const changed = await client.callTool('triggerEnrichment', { audienceId, ...enrichment, maxProspectsToEnrich: 14, confirmationToken: request.confirmationToken });
+      const changed = await client.callTool('triggerEnrichment', {
+        audienceId,
+        ...enrichment,
+        maxProspectsToEnrich: 14,
+        confirmationToken: request.confirmationToken,
+      });
       expect(changed.structuredContent.error.reason).toBe('mismatch');
 
-      const confirmed = await client.callTool('triggerEnrichment', { audienceId, ...enrichment, confirmationToken: request.confirmationToken });
+      const confirmed = await client.callTool('triggerEnrichment', {
+        audienceId,
+        ...enrichment,
+        confirmationToken: request.confirmationToken,
+      });
       expect(confirmed.isError).toBeFalsy();
       expect(confirmed.structuredContent.output.estimatedCredits).toBe(request.credits);
       expect(await balanceOf(app, apiKey)).toBe(before - request.credits);
@@ -162,7 +215,9 @@ describe('audience workflow through MCP', () => {
   it('refuses triggerEnrichment when the estimate exceeds the balance, and says how to lower it', async () => {
     const { apiKey } = await app.createAccount({ credits: 50_000 });
     const { audienceId } = await buildByRest(app, apiKey, { filters });
-    const estimate = ok(await app.request('POST', `/v1/audiences/${audienceId}/enrichment/estimate`, { apiKey, ...enrichment })).body.output;
+    const estimate = ok(
+      await app.request('POST', `/v1/audiences/${audienceId}/enrichment/estimate`, { apiKey, ...enrichment }),
+    ).body.output;
     const { accountId } = (await app.service.context.authenticator.authenticate(apiKey))!;
     // Spend down to one credit less than the estimate.
     const spend = (await balanceOf(app, apiKey)) - (estimate.totalCredits - 1);
@@ -171,7 +226,11 @@ describe('audience workflow through MCP', () => {
     try {
       const refused = await call(client, 'triggerEnrichment', { audienceId, ...enrichment });
       expect(refused.isError).toBe(true);
-      expect(refused.structuredContent.error).toMatchObject({ code: 'insufficient_credits', balance: estimate.totalCredits - 1, worstCaseCredits: estimate.totalCredits });
+      expect(refused.structuredContent.error).toMatchObject({
+        code: 'insufficient_credits',
+        balance: estimate.totalCredits - 1,
+        worstCaseCredits: estimate.totalCredits,
+      });
       expect(refused.structuredContent.error.nextStep).toContain('maxProspectsToEnrich');
       expect(await balanceOf(app, apiKey)).toBe(estimate.totalCredits - 1);
     } finally {

@@ -17,8 +17,16 @@ describe('call_operation forwards to the REST API as the caller', () => {
   });
 
   const searches = [
-    { operationId: 'companySearch', path: '/v1/company-search', payload: { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 10 } },
-    { operationId: 'peopleSearch', path: '/v1/people-search', payload: { searchParams: { yearsOfExperience: { min: 5 } }, pageSize: 10 } },
+    {
+      operationId: 'companySearch',
+      path: '/v1/company-search',
+      payload: { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 10 },
+    },
+    {
+      operationId: 'peopleSearch',
+      path: '/v1/people-search',
+      payload: { searchParams: { yearsOfExperience: { min: 5 } }, pageSize: 10 },
+    },
   ] as const;
 
   for (const kind of clientKinds) {
@@ -32,7 +40,10 @@ describe('call_operation forwards to the REST API as the caller', () => {
 
         const client = await connectMcp(`${app.url}/mcp`, kind, { headers: { 'x-api-key': account.apiKey } });
         try {
-          const answer = await client.callTool('call_operation', { operationId: search.operationId, payload: search.payload });
+          const answer = await client.callTool('call_operation', {
+            operationId: search.operationId,
+            payload: search.payload,
+          });
           expect(answer.isError).toBeFalsy();
           expect(answer.structuredContent.output).toEqual(rest.body.output);
           expect(answer.structuredContent.chargeInfo).toEqual(rest.body.chargeInfo);
@@ -45,7 +56,11 @@ describe('call_operation forwards to the REST API as the caller', () => {
             operationId: search.operationId,
             payload: { ...search.payload, cursor: answer.structuredContent.output.nextCursor },
           });
-          const restSecond = await app.request('POST', search.path, { apiKey: account.apiKey, ...search.payload, cursor: rest.body.output.nextCursor });
+          const restSecond = await app.request('POST', search.path, {
+            apiKey: account.apiKey,
+            ...search.payload,
+            cursor: rest.body.output.nextCursor,
+          });
           expect(second.structuredContent.output.data).toEqual(restSecond.body.output.data);
         } finally {
           await client.close();
@@ -58,8 +73,15 @@ describe('call_operation forwards to the REST API as the caller', () => {
     const account = await app.createAccount({ credits: 1000 });
     const client = await connectMcp(`${app.url}/mcp/v2`, 'v2-modern', { headers: { 'x-api-key': account.apiKey } });
     try {
-      const answer = await client.callTool('companySearch', { searchParams: { headquartersCountryCode: ['DE'] }, pageSize: 3 });
-      const rest = await app.request('POST', '/v1/company-search', { apiKey: account.apiKey, searchParams: { headquartersCountryCode: ['DE'] }, pageSize: 3 });
+      const answer = await client.callTool('companySearch', {
+        searchParams: { headquartersCountryCode: ['DE'] },
+        pageSize: 3,
+      });
+      const rest = await app.request('POST', '/v1/company-search', {
+        apiKey: account.apiKey,
+        searchParams: { headquartersCountryCode: ['DE'] },
+        pageSize: 3,
+      });
       expect(answer.isError).toBeFalsy();
       expect(answer.structuredContent.output).toEqual(rest.body.output);
       expect(await balanceOf(app, account.apiKey)).toBe(1000 - 6);
@@ -75,10 +97,17 @@ describe('call_operation forwards to the REST API as the caller', () => {
     const account = await app.createAccount({ credits: 1000 });
     const client = await connectMcp(`${app.url}/mcp`, 'v1', { headers: { 'x-api-key': account.apiKey } });
     try {
-      const first = await client.callTool('call_operation', { operationId: 'companySearch', payload: { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 2 } });
+      const first = await client.callTool('call_operation', {
+        operationId: 'companySearch',
+        payload: { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 2 },
+      });
       const mismatch = await client.callTool('call_operation', {
         operationId: 'companySearch',
-        payload: { searchParams: { headquartersCountryCode: ['FR'] }, pageSize: 2, cursor: first.structuredContent.output.nextCursor },
+        payload: {
+          searchParams: { headquartersCountryCode: ['FR'] },
+          pageSize: 2,
+          cursor: first.structuredContent.output.nextCursor,
+        },
       });
       expect(mismatch.isError).toBe(true);
       expect(mismatch.structuredContent.error).toMatchObject({ status: 400, code: 'cursor_mismatch' });
@@ -95,7 +124,11 @@ describe('call_operation forwards to the REST API as the caller', () => {
     let client: McpTestClient | null = null;
     try {
       client = await connectMcp(`${limited.url}/mcp`, 'v2-modern', { headers: { 'x-api-key': limited.apiKey } });
-      const call = () => client!.callTool('call_operation', { operationId: 'companySearch', payload: { searchParams: {}, pageSize: 1 } });
+      const call = () =>
+        client!.callTool('call_operation', {
+          operationId: 'companySearch',
+          payload: { searchParams: {}, pageSize: 1 },
+        });
       expect((await call()).isError).toBeFalsy();
       expect((await call()).isError).toBeFalsy();
       const refused = await call();

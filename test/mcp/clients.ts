@@ -12,16 +12,18 @@ export const clientKinds: readonly ClientKind[] = ['v2-modern', 'v2-legacy', 'v1
 export interface ToolAnswer {
   isError?: boolean;
   content: { type: string; text?: string }[];
-   
+
   structuredContent?: any;
 }
 
-export type ElicitationAnswer = { action: 'accept'; content: Record<string, string | number | boolean | string[]> } | { action: 'decline' | 'cancel' };
+export type ElicitationAnswer =
+  | { action: 'accept'; content: Record<string, string | number | boolean | string[]> }
+  | { action: 'decline' | 'cancel' };
 
 export interface McpTestClient {
   kind: ClientKind;
   listToolNames(): Promise<string[]>;
-   
+
   listTools(): Promise<any[]>;
   callTool(name: string, args: Record<string, unknown>): Promise<ToolAnswer>;
   readResource(uri: string): Promise<string>;
@@ -48,7 +50,8 @@ export async function connectMcp(url: string, kind: ClientKind, options: Connect
       callTool: async (name, args) => (await client.callTool({ name, arguments: args })) as ToolAnswer,
       readResource: async (uri) => textOf((await client.readResource({ uri })).contents),
       listResourceUris: async () => (await client.listResources()).resources.map((r) => r.uri),
-      getPromptText: async (name, args) => promptText((await client.getPrompt({ name, arguments: args ?? {} })).messages),
+      getPromptText: async (name, args) =>
+        promptText((await client.getPrompt({ name, arguments: args ?? {} })).messages),
       close: () => client.close(),
     };
   }
@@ -61,7 +64,9 @@ export async function connectMcp(url: string, kind: ClientKind, options: Connect
   );
   if (options.onElicit) {
     const answer = options.onElicit;
-    client.setRequestHandler('elicitation/create', async (request) => answer(String((request.params as { message?: unknown }).message ?? '')));
+    client.setRequestHandler('elicitation/create', async (request) =>
+      answer(String((request.params as { message?: unknown }).message ?? '')),
+    );
   }
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit }));
   return {

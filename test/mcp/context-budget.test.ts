@@ -12,14 +12,25 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
  * get_endpoint_details_full, the operation resources and /openapi.json.
  */
 
-async function rpc(app: TestApp, path: string, method: string, params: Record<string, unknown>): Promise<{ bytes: number; result: any }> {
+async function rpc(
+  app: TestApp,
+  path: string,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<{ bytes: number; result: any }> {
   const response = await fetch(`${app.url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': app.apiKey },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'x-api-key': app.apiKey,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   const text = await response.text();
-  const json = response.headers.get('content-type')?.startsWith('text/event-stream') ? (/^data: (.*)$/m.exec(text)?.[1] ?? '') : text;
+  const json = response.headers.get('content-type')?.startsWith('text/event-stream')
+    ? (/^data: (.*)$/m.exec(text)?.[1] ?? '')
+    : text;
   expect(response.status).toBe(200);
   return { bytes: Buffer.byteLength(json), result: JSON.parse(json).result };
 }
@@ -37,7 +48,10 @@ describe('the context budget of the MCP surfaces', () => {
     const { bytes, result } = await rpc(app, '/mcp/v2', 'tools/list', {});
     const tools = result.tools as { name: string; description: string; inputSchema: unknown; outputSchema?: unknown }[];
     expect(tools).toHaveLength(operations.length + 3);
-    const modelText = tools.map((tool) => ({ name: tool.name, bytes: Buffer.byteLength(tool.name + tool.description + JSON.stringify(tool.inputSchema)) }));
+    const modelText = tools.map((tool) => ({
+      name: tool.name,
+      bytes: Buffer.byteLength(tool.name + tool.description + JSON.stringify(tool.inputSchema)),
+    }));
     const average = modelText.reduce((sum, tool) => sum + tool.bytes, 0) / tools.length;
     const largest = modelText.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     console.log(
@@ -57,14 +71,19 @@ describe('the context budget of the MCP surfaces', () => {
     const openApi = (await (await fetch(`${app.url}/openapi.json`)).json()) as any;
     let largest = { operationId: '', bytes: 0 };
     for (const operation of operations) {
-      const { bytes, result } = await rpc(app, '/mcp', 'tools/call', { name: 'get_endpoint_details_full', arguments: { operationId: operation.operationId } });
+      const { bytes, result } = await rpc(app, '/mcp', 'tools/call', {
+        name: 'get_endpoint_details_full',
+        arguments: { operationId: operation.operationId },
+      });
       if (bytes > largest.bytes) largest = { operationId: operation.operationId, bytes };
       expect(bytes, operation.operationId).toBeLessThanOrEqual(12 * 1024);
       const details = JSON.parse(result.content[1].text);
       expect(details.outputSchema).toEqual(portable(outputJsonSchema(operation)));
       const resource = await rpc(app, '/mcp', 'resources/read', { uri: `pds://operations/${operation.operationId}` });
       expect(JSON.parse(resource.result.contents[0].text).outputSchema).toEqual(details.outputSchema);
-      const documented = openApi.paths[operation.path][operation.method.toLowerCase()].responses['200'].content['application/json'].schema.properties.output;
+      const documented =
+        openApi.paths[operation.path][operation.method.toLowerCase()].responses['200'].content['application/json']
+          .schema.properties.output;
       expect(documented).toEqual(outputJsonSchema(operation));
     }
     console.log(`get_endpoint_details_full: largest answer ${largest.bytes} bytes (${largest.operationId})`);

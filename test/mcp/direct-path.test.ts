@@ -103,12 +103,22 @@ async function post(
     params._meta = call.meta ?? modernEnvelope;
   }
   Object.assign(headers, call.headers);
-  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }),
+  });
   const text = await response.text();
   const contentType = response.headers.get('content-type') ?? '';
   // A 2025-era exchange answers with a one-event stream; its data line is the message.
   const json = contentType.startsWith('text/event-stream') ? (/^data: (.*)$/m.exec(text)?.[1] ?? '') : text;
-  return { status: response.status, contentType, headers: comparableHeaders(response.headers, requestLog), message: normalised(json, replacements), raw: json };
+  return {
+    status: response.status,
+    contentType,
+    headers: comparableHeaders(response.headers, requestLog),
+    message: normalised(json, replacements),
+    raw: json,
+  };
 }
 
 /** The structured content of a tool result in a raw answer. */
@@ -138,7 +148,13 @@ describe('MCP direct path', () => {
     sdkOnlyDataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-sdk-only-'));
     const config = app.service.context.config;
     sdkOnly = await startService(
-      { ...config, dataDir: sdkOnlyDataDir, exportDir: path.join(sdkOnlyDataDir, 'exports'), JOB_WORKER: false, MCP_DIRECT_PATH: false },
+      {
+        ...config,
+        dataDir: sdkOnlyDataDir,
+        exportDir: path.join(sdkOnlyDataDir, 'exports'),
+        JOB_WORKER: false,
+        MCP_DIRECT_PATH: false,
+      },
       { log: createLogger('silent') },
     );
     for (const side of ['direct', 'sdk'] as const) {
@@ -146,7 +162,12 @@ describe('MCP direct path', () => {
       // The same filters and caps give both accounts the same records, so their estimates agree.
       const built = await buildAudience(app, keys[side], {
         name: 'Direct path audience',
-        filters: { maxCompanies: 3, maxProspects: 6, companySearchParams: { headquartersCountryCode: ['US'] }, prospectSearchParams: {} },
+        filters: {
+          maxCompanies: 3,
+          maxProspects: 6,
+          companySearchParams: { headquartersCountryCode: ['US'] },
+          prospectSearchParams: {},
+        },
       });
       audiences[side] = built.audienceId;
     }
@@ -195,18 +216,43 @@ describe('MCP direct path', () => {
   type Case = [string, Omit<RawCall, 'era'> | ((side: Side) => Omit<RawCall, 'era'>)];
   const answeredCases: Case[] = [
     ['a search', { tool: 'search_endpoints', args: { query: 'find software companies in Germany', limit: 3 } }],
-    ['a filtered search', { tool: 'search_endpoints', args: { query: 'how many credits are left', freeOnly: true, category: 'account' } }],
+    [
+      'a filtered search',
+      { tool: 'search_endpoints', args: { query: 'how many credits are left', freeOnly: true, category: 'account' } },
+    ],
     ['a search that finds nothing', { tool: 'search_endpoints', args: { query: 'zzzz qqqq' } }],
     ['the details of an operation', { tool: 'get_endpoint_details_full', args: { operationId: 'peopleSearch' } }],
     ['an unknown operation', { tool: 'get_endpoint_details_full', args: { operationId: 'peopleSerch' } }],
     ['a free call', { tool: 'call_operation', args: { operationId: 'getCreditBalance', payload: {} } }],
-    ['a charged page', { tool: 'call_operation', args: { operationId: 'companySearch', payload: { searchParams: { headquartersCountryCode: ['DE'] }, pageSize: 5 } } }],
-    ['a payload the registry refuses', { tool: 'call_operation', args: { operationId: 'companySearch', payload: { pageSize: 'many' } } }],
-    ['a REST refusal (another account\'s audience)', { tool: 'call_operation', args: { operationId: 'getAudienceStatus', payload: { audienceId: '999999999' } } }],
-    ['a call over the threshold that needs confirmation by token', { tool: 'call_operation', args: { operationId: 'companySearch', payload: bigPage } }],
-    ['a call that always needs confirmation by token', (side) => ({ tool: 'call_operation', args: { operationId: 'triggerEnrichment', payload: trigger(side) } })],
+    [
+      'a charged page',
+      {
+        tool: 'call_operation',
+        args: {
+          operationId: 'companySearch',
+          payload: { searchParams: { headquartersCountryCode: ['DE'] }, pageSize: 5 },
+        },
+      },
+    ],
+    [
+      'a payload the registry refuses',
+      { tool: 'call_operation', args: { operationId: 'companySearch', payload: { pageSize: 'many' } } },
+    ],
+    [
+      "a REST refusal (another account's audience)",
+      { tool: 'call_operation', args: { operationId: 'getAudienceStatus', payload: { audienceId: '999999999' } } },
+    ],
+    [
+      'a call over the threshold that needs confirmation by token',
+      { tool: 'call_operation', args: { operationId: 'companySearch', payload: bigPage } },
+    ],
+    [
+      'a call that always needs confirmation by token',
+      (side) => ({ tool: 'call_operation', args: { operationId: 'triggerEnrichment', payload: trigger(side) } }),
+    ],
   ];
-  const withEra = (call: Case[1], era: Era) => (typeof call === 'function' ? (side: Side) => ({ ...call(side), era }) : { ...call, era });
+  const withEra = (call: Case[1], era: Era) =>
+    typeof call === 'function' ? (side: Side) => ({ ...call(side), era }) : { ...call, era };
 
   for (const era of ['modern', 'legacy'] as const) {
     for (const [name, call] of answeredCases) {
@@ -227,14 +273,25 @@ describe('MCP direct path', () => {
   }
 
   it('runs a confirmed call once on each path when the token comes back, and the charges agree', async () => {
-    const first = await both({ era: 'legacy', tool: 'call_operation', args: { operationId: 'companySearch', payload: bigPage } });
-    const tokens = { direct: structuredOf(first.direct).confirmationRequired.confirmationToken, sdk: structuredOf(first.sdk).confirmationRequired.confirmationToken };
+    const first = await both({
+      era: 'legacy',
+      tool: 'call_operation',
+      args: { operationId: 'companySearch', payload: bigPage },
+    });
+    const tokens = {
+      direct: structuredOf(first.direct).confirmationRequired.confirmationToken,
+      sdk: structuredOf(first.sdk).confirmationRequired.confirmationToken,
+    };
     const balances = async () => ({
       direct: (await app.request('GET', `/v1/credits?apiKey=${keys.direct}`)).body.output.balance as number,
       sdk: (await app.request('GET', `/v1/credits?apiKey=${keys.sdk}`)).body.output.balance as number,
     });
     const before = await balances();
-    const confirmed = await both((side) => ({ era: 'legacy', tool: 'call_operation', args: { operationId: 'companySearch', payload: bigPage, confirmationToken: tokens[side] } }));
+    const confirmed = await both((side) => ({
+      era: 'legacy',
+      tool: 'call_operation',
+      args: { operationId: 'companySearch', payload: bigPage, confirmationToken: tokens[side] },
+    }));
     expect(confirmed.answeredDirectly).toBe(true);
     sameAnswer(confirmed);
     const charged = structuredOf(confirmed.direct).chargeInfo.creditsCharged as number;
@@ -244,16 +301,27 @@ describe('MCP direct path', () => {
     expect(before.sdk - after.sdk).toBe(charged);
 
     // The same token again: refused on both paths, nothing charged.
-    const replayed = await both((side) => ({ era: 'modern', tool: 'call_operation', args: { operationId: 'companySearch', payload: bigPage, confirmationToken: tokens[side] } }));
+    const replayed = await both((side) => ({
+      era: 'modern',
+      tool: 'call_operation',
+      args: { operationId: 'companySearch', payload: bigPage, confirmationToken: tokens[side] },
+    }));
     sameAnswer(replayed);
     expect(structuredOf(replayed.direct).error).toMatchObject({ code: 'confirmation_refused', reason: 'used' });
     expect(await balances()).toEqual(after);
   });
 
-  it('answers on /mcp/v2 too, and the charge lands on the caller\'s account', async () => {
+  it("answers on /mcp/v2 too, and the charge lands on the caller's account", async () => {
     const before = await app.request('GET', `/v1/credits?apiKey=${keys.direct}`);
     const answers = await both(
-      { era: 'modern', tool: 'call_operation', args: { operationId: 'companySearch', payload: { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 3 } } },
+      {
+        era: 'modern',
+        tool: 'call_operation',
+        args: {
+          operationId: 'companySearch',
+          payload: { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 3 },
+        },
+      },
       '/mcp/v2',
     );
     expect(answers.answeredDirectly).toBe(true);
@@ -266,10 +334,16 @@ describe('MCP direct path', () => {
 
   const generatedCases: Case[] = [
     ['a free generated tool', { tool: 'getCreditBalance', args: {} }],
-    ['a charged generated tool', { tool: 'peopleSearch', args: { searchParams: { country3LetterCode: ['DEU'] }, pageSize: 2 } }],
+    [
+      'a charged generated tool',
+      { tool: 'peopleSearch', args: { searchParams: { country3LetterCode: ['DEU'] }, pageSize: 2 } },
+    ],
     ['a generated tool with a payload the registry refuses', { tool: 'companySearch', args: { pageSize: 0 } }],
     ['a generated tool over the threshold that needs confirmation by token', { tool: 'companySearch', args: bigPage }],
-    ['a generated tool that always needs confirmation by token', (side) => ({ tool: 'triggerEnrichment', args: trigger(side) })],
+    [
+      'a generated tool that always needs confirmation by token',
+      (side) => ({ tool: 'triggerEnrichment', args: trigger(side) }),
+    ],
   ];
   for (const era of ['modern', 'legacy'] as const) {
     for (const [name, call] of generatedCases) {
@@ -277,30 +351,79 @@ describe('MCP direct path', () => {
         const answers = await both(withEra(call, era), '/mcp/v2');
         expect(answers.answeredDirectly).toBe(true);
         sameAnswer(answers);
-        if (name.includes('confirmation by token')) expect(structuredOf(answers.direct).confirmationRequired.confirmationToken).toMatch(/^ct1\./);
+        if (name.includes('confirmation by token'))
+          expect(structuredOf(answers.direct).confirmationRequired.confirmationToken).toMatch(/^ct1\./);
       });
     }
   }
 
   it('answers a browser at an allowed Origin with the same CORS headers as the SDK route', async () => {
     const origin = 'http://localhost:5173';
-    const answers = await both({ era: 'modern', tool: 'search_endpoints', args: { query: 'credits' }, headers: { origin } });
+    const answers = await both({
+      era: 'modern',
+      tool: 'search_endpoints',
+      args: { query: 'credits' },
+      headers: { origin },
+    });
     expect(answers.answeredDirectly).toBe(true);
     sameAnswer(answers);
     expect(answers.direct.headers['access-control-allow-origin']).toBe(origin);
   });
 
   const passedOnCases: Array<[string, RawCall]> = [
-    ['arguments its schema refuses (the SDK words the error)', { era: 'modern', tool: 'search_endpoints', args: { limit: 3 } }],
-    ['a tool this surface does not have (a generated one on /mcp)', { era: 'legacy', tool: 'getCreditBalance', args: {} }],
-    ['a 2026 client that can be asked by form', {
-      era: 'modern', tool: 'call_operation', args: { operationId: 'getCreditBalance', payload: {} },
-      meta: { ...modernEnvelope, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
-    }],
-    ['a header that disagrees with the body', { era: 'modern', tool: 'search_endpoints', args: { query: 'credits' }, headers: { 'mcp-name': 'get_endpoint_details_full' } }],
-    ['a modern version header without the envelope', { era: 'legacy', tool: 'search_endpoints', args: { query: 'credits' }, headers: { 'mcp-protocol-version': '2026-07-28' } }],
-    ['an envelope the SDK refuses', { era: 'modern', tool: 'search_endpoints', args: { query: 'credits' }, meta: { ...modernEnvelope, 'io.modelcontextprotocol/clientCapabilities': 5 } }],
-    ['an unknown protocol version', { era: 'legacy', tool: 'search_endpoints', args: { query: 'credits' }, headers: { 'mcp-protocol-version': '1999-01-01' } }],
+    [
+      'arguments its schema refuses (the SDK words the error)',
+      { era: 'modern', tool: 'search_endpoints', args: { limit: 3 } },
+    ],
+    [
+      'a tool this surface does not have (a generated one on /mcp)',
+      { era: 'legacy', tool: 'getCreditBalance', args: {} },
+    ],
+    [
+      'a 2026 client that can be asked by form',
+      {
+        era: 'modern',
+        tool: 'call_operation',
+        args: { operationId: 'getCreditBalance', payload: {} },
+        meta: { ...modernEnvelope, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
+      },
+    ],
+    [
+      'a header that disagrees with the body',
+      {
+        era: 'modern',
+        tool: 'search_endpoints',
+        args: { query: 'credits' },
+        headers: { 'mcp-name': 'get_endpoint_details_full' },
+      },
+    ],
+    [
+      'a modern version header without the envelope',
+      {
+        era: 'legacy',
+        tool: 'search_endpoints',
+        args: { query: 'credits' },
+        headers: { 'mcp-protocol-version': '2026-07-28' },
+      },
+    ],
+    [
+      'an envelope the SDK refuses',
+      {
+        era: 'modern',
+        tool: 'search_endpoints',
+        args: { query: 'credits' },
+        meta: { ...modernEnvelope, 'io.modelcontextprotocol/clientCapabilities': 5 },
+      },
+    ],
+    [
+      'an unknown protocol version',
+      {
+        era: 'legacy',
+        tool: 'search_endpoints',
+        args: { query: 'credits' },
+        headers: { 'mcp-protocol-version': '1999-01-01' },
+      },
+    ],
   ];
 
   for (const [name, call] of passedOnCases) {
@@ -314,7 +437,12 @@ describe('MCP direct path', () => {
   }
 
   it('takes a 2025-era call that names a 2025 protocol version', async () => {
-    const answers = await both({ era: 'legacy', tool: 'search_endpoints', args: { query: 'credits' }, headers: { 'mcp-protocol-version': '2025-06-18' } });
+    const answers = await both({
+      era: 'legacy',
+      tool: 'search_endpoints',
+      args: { query: 'credits' },
+      headers: { 'mcp-protocol-version': '2025-06-18' },
+    });
     expect(answers.answeredDirectly).toBe(true);
     sameAnswer(answers);
   });
@@ -338,10 +466,20 @@ describe('MCP direct path', () => {
     socket.destroy();
     await closed;
     // The direct path sees the client gone and says so; it never answers, and nothing is left waiting.
-    await waitFor('the direct path to see the client gone', async () => logLines.filter((line) => line.includes('mcp client went away')).length > wentAway, 10_000, 10);
+    await waitFor(
+      'the direct path to see the client gone',
+      async () => logLines.filter((line) => line.includes('mcp client went away')).length > wentAway,
+      10_000,
+      10,
+    );
     expect(Buffer.concat(answered).length).toBe(0);
     expect(logLines.some((line) => line.includes('mcp direct path failed'))).toBe(false);
-    const after = await post(`${app.url}/mcp`, keys.direct, { era: 'legacy', tool: 'search_endpoints', args: { query: 'credits' } }, 2);
+    const after = await post(
+      `${app.url}/mcp`,
+      keys.direct,
+      { era: 'legacy', tool: 'search_endpoints', args: { query: 'credits' } },
+      2,
+    );
     expect(after.status).toBe(200);
   });
 
@@ -350,12 +488,26 @@ describe('MCP direct path', () => {
     const before = { ...directPathCounts };
     const badKey = await fetch(`${app.url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': 'pds_not_a_key' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: call.tool, arguments: call.args } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-api-key': 'pds_not_a_key',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: call.tool, arguments: call.args },
+      }),
     });
     expect(badKey.status).toBe(401);
     await badKey.text();
-    const foreign = await post(`${app.url}/mcp`, keys.direct, { ...call, headers: { origin: 'https://evil.example' } }, 1);
+    const foreign = await post(
+      `${app.url}/mcp`,
+      keys.direct,
+      { ...call, headers: { origin: 'https://evil.example' } },
+      1,
+    );
     expect(foreign.status).toBe(403);
     expect(directPathCounts).toEqual(before);
   });
@@ -377,7 +529,10 @@ describe('the direct path and the SDK around a tool that throws', () => {
     },
   };
   const tools = new Map([[explode.name, explode]]);
-  const caller: CallerInfo = { principal: { accountId: 1, accountName: 'Test', plan: 'pro', email: null }, apiKey: 'unused' };
+  const caller: CallerInfo = {
+    principal: { accountId: 1, accountName: 'Test', plan: 'pro', email: null },
+    apiKey: 'unused',
+  };
   const auth: AuthInfo = { token: 'x-api-key', clientId: 'account:1', scopes: [], extra: { caller } };
   const serverInfo = { name: 'throwing-test', version: '1.0.0' };
   const servers: Server[] = [];
@@ -401,7 +556,13 @@ describe('the direct path and the SDK around a tool that throws', () => {
     };
     const context = { log: createLogger('silent'), services: {} } as unknown as AppContext;
     const withDirectPath = directPath(
-      { context, serverInfo, surfaces: new Map([['/mcp', { tools, authenticate: async () => auth }]]), allowedHosts: null, allowedOrigins: ['localhost', '127.0.0.1'] },
+      {
+        context,
+        serverInfo,
+        surfaces: new Map([['/mcp', { tools, authenticate: async () => auth }]]),
+        allowedHosts: null,
+        allowedOrigins: ['localhost', '127.0.0.1'],
+      },
       sdkListener,
     );
     for (const listener of [withDirectPath, sdkListener]) {
@@ -435,8 +596,8 @@ describe('the direct path and the SDK around a tool that throws', () => {
   }
 });
 
-describe('the direct path\'s envelope check', () => {
-  it('accepts exactly the envelopes the SDK\'s classifier accepts', () => {
+describe("the direct path's envelope check", () => {
+  it("accepts exactly the envelopes the SDK's classifier accepts", () => {
     const envelopes: Record<string, unknown>[] = [
       modernEnvelope,
       { ...modernEnvelope, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } },
@@ -453,9 +614,15 @@ describe('the direct path\'s envelope check', () => {
         protocolVersionHeader: typeof version === 'string' ? version : '2026-07-28',
         mcpMethodHeader: 'tools/call',
         mcpNameHeader: 'search_endpoints',
-        body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_endpoints', arguments: {}, _meta: meta } },
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'search_endpoints', arguments: {}, _meta: meta },
+        },
       });
-      const sdkAccepts = route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === '2026-07-28';
+      const sdkAccepts =
+        route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === '2026-07-28';
       expect(envelopeAccepted(meta), JSON.stringify(meta)).toBe(sdkAccepts);
       // Asked again, the remembered verdict is the same.
       expect(envelopeAccepted(meta)).toBe(sdkAccepts);

@@ -30,7 +30,10 @@ const search = (pageSize: number, country = 'US') => ({
 describe('call_operation guards', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ catalog: 'seeded', env: { CONFIRM_ABOVE_CREDITS: '20', LOW_BALANCE_WARNING_CREDITS: '100' } });
+    app = await startTestApp({
+      catalog: 'seeded',
+      env: { CONFIRM_ABOVE_CREDITS: '20', LOW_BALANCE_WARNING_CREDITS: '100' },
+    });
   });
   afterAll(async () => {
     await app?.stop();
@@ -43,7 +46,11 @@ describe('call_operation guards', () => {
       await withClient(mcp(), 'v2-modern', account.apiKey, async (client) => {
         const refused = await client.callTool('call_operation', search(18));
         expect(refused.isError).toBe(true);
-        expect(refused.structuredContent.error).toMatchObject({ code: 'insufficient_credits', balance: 15, worstCaseCredits: 18 });
+        expect(refused.structuredContent.error).toMatchObject({
+          code: 'insufficient_credits',
+          balance: 15,
+          worstCaseCredits: 18,
+        });
         expect(refused.structuredContent.error.nextStep).toContain('pageSize of 15 or less');
         expect(await balanceOf(app, account.apiKey)).toBe(15);
 
@@ -69,10 +76,16 @@ describe('call_operation guards', () => {
     it('asks the user with the cost, and runs the call once when they accept', async () => {
       const account = await app.createAccount({ credits: 1000 });
       const questions: string[] = [];
-      const answer = await withClient(mcp(), 'v2-modern', account.apiKey, (client) => client.callTool('call_operation', search(25)), (message) => {
-        questions.push(message);
-        return { action: 'accept', content: { confirm: true } };
-      });
+      const answer = await withClient(
+        mcp(),
+        'v2-modern',
+        account.apiKey,
+        (client) => client.callTool('call_operation', search(25)),
+        (message) => {
+          questions.push(message);
+          return { action: 'accept', content: { confirm: true } };
+        },
+      );
       expect(questions).toHaveLength(1);
       expect(questions[0]).toContain('25 credits');
       expect(questions[0]).toContain('1000 credits');
@@ -82,10 +95,20 @@ describe('call_operation guards', () => {
       expect(await balanceOf(app, account.apiKey)).toBe(975);
     });
 
-    for (const reply of [{ action: 'decline' }, { action: 'cancel' }, { action: 'accept', content: { confirm: false } }] as ElicitationAnswer[]) {
+    for (const reply of [
+      { action: 'decline' },
+      { action: 'cancel' },
+      { action: 'accept', content: { confirm: false } },
+    ] as ElicitationAnswer[]) {
       it(`charges nothing and says so when the user answers ${JSON.stringify(reply)}`, async () => {
         const account = await app.createAccount({ credits: 1000 });
-        const answer = await withClient(mcp(), 'v2-modern', account.apiKey, (client) => client.callTool('call_operation', search(25)), () => reply);
+        const answer = await withClient(
+          mcp(),
+          'v2-modern',
+          account.apiKey,
+          (client) => client.callTool('call_operation', search(25)),
+          () => reply,
+        );
         expect(answer.isError).toBeFalsy();
         expect(answer.structuredContent.output).toBeUndefined();
         expect(answer.structuredContent.declined).toMatchObject({ operationId: 'companySearch', creditsCharged: 0 });
@@ -122,7 +145,9 @@ describe('call_operation guards', () => {
           },
         }),
       });
-      const body = (await response.json()) as { result?: { resultType?: string; inputRequests?: Record<string, unknown>; structuredContent?: unknown } };
+      const body = (await response.json()) as {
+        result?: { resultType?: string; inputRequests?: Record<string, unknown>; structuredContent?: unknown };
+      };
       expect(body.result?.resultType).toBe('input_required');
       expect(body.result?.inputRequests?.confirm).toBeDefined();
       expect(body.result?.structuredContent).toBeUndefined();
@@ -132,10 +157,16 @@ describe('call_operation guards', () => {
     it('does not ask below the threshold', async () => {
       const account = await app.createAccount({ credits: 1000 });
       let asked = 0;
-      const answer = await withClient(mcp(), 'v2-modern', account.apiKey, (client) => client.callTool('call_operation', search(20)), () => {
-        asked += 1;
-        return { action: 'accept', content: { confirm: true } };
-      });
+      const answer = await withClient(
+        mcp(),
+        'v2-modern',
+        account.apiKey,
+        (client) => client.callTool('call_operation', search(20)),
+        () => {
+          asked += 1;
+          return { action: 'accept', content: { confirm: true } };
+        },
+      );
       expect(asked).toBe(0);
       expect(answer.structuredContent.chargeInfo.creditsCharged).toBe(20);
     });
@@ -156,12 +187,18 @@ describe('call_operation guards', () => {
           expect(first.structuredContent.output).toBeUndefined();
           expect(await balanceOf(app, account.apiKey)).toBe(1000);
 
-          const confirmed = await client.callTool('call_operation', { ...search(30), confirmationToken: request.confirmationToken });
+          const confirmed = await client.callTool('call_operation', {
+            ...search(30),
+            confirmationToken: request.confirmationToken,
+          });
           expect(confirmed.isError).toBeFalsy();
           expect(confirmed.structuredContent.output.data).toHaveLength(30);
           expect(await balanceOf(app, account.apiKey)).toBe(970);
 
-          const replay = await client.callTool('call_operation', { ...search(30), confirmationToken: request.confirmationToken });
+          const replay = await client.callTool('call_operation', {
+            ...search(30),
+            confirmationToken: request.confirmationToken,
+          });
           expect(replay.isError).toBe(true);
           expect(replay.structuredContent.error).toMatchObject({ code: 'confirmation_refused', reason: 'used' });
           expect(await balanceOf(app, account.apiKey)).toBe(970);
@@ -180,7 +217,10 @@ describe('call_operation guards', () => {
           expect(refused.isError).toBe(true);
           expect(refused.structuredContent.error).toMatchObject({ code: 'confirmation_refused', reason: 'mismatch' });
         }
-        const forged = await client.callTool('call_operation', { ...search(30), confirmationToken: `${minted.slice(0, -4)}AAAA` });
+        const forged = await client.callTool('call_operation', {
+          ...search(30),
+          confirmationToken: `${minted.slice(0, -4)}AAAA`,
+        });
         expect(forged.structuredContent.error.reason).toBe('malformed');
         return minted;
       });
@@ -200,8 +240,13 @@ describe('call_operation guards', () => {
     it('holds a token single-use across concurrent redemptions', async () => {
       const account = await app.createAccount({ credits: 1000 });
       await withClient(mcp(), 'v2-legacy', account.apiKey, async (client) => {
-        const token = (await client.callTool('call_operation', search(21))).structuredContent.confirmationRequired.confirmationToken;
-        const answers = await Promise.all(Array.from({ length: 5 }, () => client.callTool('call_operation', { ...search(21), confirmationToken: token })));
+        const token = (await client.callTool('call_operation', search(21))).structuredContent.confirmationRequired
+          .confirmationToken;
+        const answers = await Promise.all(
+          Array.from({ length: 5 }, () =>
+            client.callTool('call_operation', { ...search(21), confirmationToken: token }),
+          ),
+        );
         expect(answers.filter((a) => !a.isError)).toHaveLength(1);
         expect(answers.filter((a) => a.structuredContent.error?.reason === 'used')).toHaveLength(4);
       });
@@ -253,7 +298,11 @@ describe('response size', () => {
       let offset: number | null = note.nextOffset;
       let slices = 0;
       while (offset !== null) {
-        const slice = await client.callTool('call_operation', { operationId: 'companySearch', resultId: note.resultId, offset });
+        const slice = await client.callTool('call_operation', {
+          operationId: 'companySearch',
+          resultId: note.resultId,
+          offset,
+        });
         expect(slice.isError).toBeFalsy();
         expect(slice.structuredContent.chargeInfo).toMatchObject({ method: 'free', creditsCharged: 0 });
         records.push(...slice.structuredContent.output.data);
@@ -272,9 +321,16 @@ describe('response size', () => {
 
     const stranger = await app.createAccount({ credits: 10 });
     await withClient(`${app.url}/mcp`, 'v1', stranger.apiKey, async (client) => {
-      const first = await client.callTool('call_operation', { operationId: 'companySearch', payload: { searchParams: {}, pageSize: 1 } });
+      const first = await client.callTool('call_operation', {
+        operationId: 'companySearch',
+        payload: { searchParams: {}, pageSize: 1 },
+      });
       expect(first.isError).toBeFalsy();
-      const probe = await client.callTool('call_operation', { operationId: 'companySearch', resultId: 'r_notmine', offset: 0 });
+      const probe = await client.callTool('call_operation', {
+        operationId: 'companySearch',
+        resultId: 'r_notmine',
+        offset: 0,
+      });
       expect(probe.isError).toBe(true);
       expect(probe.structuredContent.error.code).toBe('not_found');
     });
@@ -282,7 +338,10 @@ describe('response size', () => {
 
   it('leaves a page within the budget whole', async () => {
     await withClient(`${app.url}/mcp`, 'v1', app.apiKey, async (client) => {
-      const answer = await client.callTool('call_operation', { operationId: 'companySearch', payload: { searchParams: {}, pageSize: 3 } });
+      const answer = await client.callTool('call_operation', {
+        operationId: 'companySearch',
+        payload: { searchParams: {}, pageSize: 3 },
+      });
       expect(answer.structuredContent.truncated).toBeUndefined();
       expect(answer.structuredContent.output.data).toHaveLength(3);
     });

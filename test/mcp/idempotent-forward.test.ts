@@ -98,11 +98,16 @@ describe('a forward whose connection is cut before the answer arrives', () => {
     expect(proxy.cut).toBe(true);
     // The search went to the REST API twice; the second was answered from the first.
     expect(proxy.requests.filter((line) => line.startsWith('POST /v1/company-search'))).toHaveLength(2);
-    expect(proxy.answers.some((head) => /^HTTP\/1\.1 200/.test(head) && /idempotent-replayed: true/i.test(head))).toBe(true);
+    expect(proxy.answers.some((head) => /^HTTP\/1\.1 200/.test(head) && /idempotent-replayed: true/i.test(head))).toBe(
+      true,
+    );
 
     const balance = await app.request('GET', `/v1/credits?apiKey=${account.apiKey}`);
     expect(balance.body.output.balance).toBe(1_000 - 7);
-    const charges = await app.db.pool.query<{ amount: string }>('SELECT amount FROM credit_ledger WHERE account_id = $1 AND amount < 0', [account.accountId]);
+    const charges = await app.db.pool.query<{ amount: string }>(
+      'SELECT amount FROM credit_ledger WHERE account_id = $1 AND amount < 0',
+      [account.accountId],
+    );
     expect(charges.rows.map((row) => Number(row.amount))).toEqual([-7]);
   });
 });

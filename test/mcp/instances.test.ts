@@ -20,7 +20,10 @@ describe('MCP gateway across instances', () => {
     app = await startTestApp({ catalog: 'seeded', env: { ...testEnv, CONFIRM_ABOVE_CREDITS: '20' } });
     secondDataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-second-'));
     const config = app.service.context.config;
-    second = await startService({ ...config, dataDir: secondDataDir, exportDir: path.join(secondDataDir, 'exports'), JOB_WORKER: false }, { log: createLogger('silent') });
+    second = await startService(
+      { ...config, dataDir: secondDataDir, exportDir: path.join(secondDataDir, 'exports'), JOB_WORKER: false },
+      { log: createLogger('silent') },
+    );
   });
   afterAll(async () => {
     await second?.stop();
@@ -36,10 +39,18 @@ describe('MCP gateway across instances', () => {
     try {
       const asked = await onFirst.callTool('call_operation', { operationId: 'companySearch', payload });
       const token = asked.structuredContent.confirmationRequired.confirmationToken;
-      const confirmed = await onSecond.callTool('call_operation', { operationId: 'companySearch', payload, confirmationToken: token });
+      const confirmed = await onSecond.callTool('call_operation', {
+        operationId: 'companySearch',
+        payload,
+        confirmationToken: token,
+      });
       expect(confirmed.isError).toBeFalsy();
       expect(confirmed.structuredContent.chargeInfo.creditsCharged).toBe(25);
-      const replay = await onFirst.callTool('call_operation', { operationId: 'companySearch', payload, confirmationToken: token });
+      const replay = await onFirst.callTool('call_operation', {
+        operationId: 'companySearch',
+        payload,
+        confirmationToken: token,
+      });
       expect(replay.structuredContent.error.reason).toBe('used');
     } finally {
       await onFirst.close();
@@ -54,9 +65,15 @@ describe('MCP gateway across instances', () => {
     const onFirst = await connectMcp(`${app.url}/mcp`, 'v2-modern', { headers: { 'x-api-key': apiKey } });
     const onSecond = await connectMcp(`${second.url}/mcp`, 'v1', { headers: { 'x-api-key': apiKey } });
     try {
-      const first = await onFirst.callTool('call_operation', { operationId: 'getAudienceStatus', payload: { audienceId } });
+      const first = await onFirst.callTool('call_operation', {
+        operationId: 'getAudienceStatus',
+        payload: { audienceId },
+      });
       expect(first.structuredContent.polling.servedFromCache).toBe(false);
-      const again = await onSecond.callTool('call_operation', { operationId: 'getAudienceStatus', payload: { audienceId } });
+      const again = await onSecond.callTool('call_operation', {
+        operationId: 'getAudienceStatus',
+        payload: { audienceId },
+      });
       expect(again.structuredContent.polling.servedFromCache).toBe(true);
       expect(again.structuredContent.output).toEqual(first.structuredContent.output);
     } finally {

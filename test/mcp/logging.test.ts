@@ -24,8 +24,14 @@ describe('MCP request logs', () => {
     for (const kind of ['v2-modern', 'v1'] as const) {
       const client = await connectMcp(`${app.url}/mcp`, kind, { headers: { 'x-api-key': app.apiKey } });
       try {
-        await client.callTool('call_operation', { operationId: 'companySearch', payload: { searchParams: {}, pageSize: 2 } });
-        await client.callTool('call_operation', { operationId: 'companySearch', payload: { searchParams: {}, pageSize: 9 } });
+        await client.callTool('call_operation', {
+          operationId: 'companySearch',
+          payload: { searchParams: {}, pageSize: 2 },
+        });
+        await client.callTool('call_operation', {
+          operationId: 'companySearch',
+          payload: { searchParams: {}, pageSize: 9 },
+        });
         await client.callTool('call_operation', { operationId: 'getCreditBalance', payload: {} });
         await client.callTool('call_operation', { operationId: 'getAudienceStatus', payload: { audienceId: '99999' } });
       } finally {

@@ -59,7 +59,13 @@ describe('search_endpoints and get_endpoint_details_full', () => {
 
   it('applies the constraint filters', async () => {
     const search = async (args: Record<string, unknown>) =>
-      (await client.callTool('search_endpoints', args)).structuredContent.results as { operationId: string; charged: string; readOnly: boolean; category: string; typicalCreditsPerCall: number | null }[];
+      (await client.callTool('search_endpoints', args)).structuredContent.results as {
+        operationId: string;
+        charged: string;
+        readOnly: boolean;
+        category: string;
+        typicalCreditsPerCall: number | null;
+      }[];
     const free = await search({ query: 'enrich emails phones audience', freeOnly: true, limit: 25 });
     expect(free.length).toBeGreaterThan(0);
     expect(free.every((r) => r.charged === 'free')).toBe(true);
@@ -98,9 +104,16 @@ describe('search_endpoints and get_endpoint_details_full', () => {
       expect(details.rest).toMatchObject({ method: operation.method, path: operation.path });
       expect(details.inputSchema.type).toBe('object');
       expect(details.outputSchema).toBeTypeOf('object');
-      const fieldNames = [...details.requiredFields, ...details.optionalFields].map((f: { name: string }) => f.name).sort();
+      const fieldNames = [...details.requiredFields, ...details.optionalFields]
+        .map((f: { name: string }) => f.name)
+        .sort();
       expect(fieldNames).toEqual(Object.keys(operation.input.shape).sort());
-      expect(details.credits).toMatchObject({ unit: operation.credits.unit, charged: operation.credits.charged, rule: operation.credits.rule, example: operation.credits.example });
+      expect(details.credits).toMatchObject({
+        unit: operation.credits.unit,
+        charged: operation.credits.charged,
+        rule: operation.credits.rule,
+        example: operation.credits.example,
+      });
       expect(details.rateLimit.class).toBe(operation.rateLimitClass);
       expect(details.rateLimit.requestsPerMinute).toBeGreaterThan(0);
       expect(details.pollIntervalSeconds).toBe(operation.pollIntervalSeconds ?? null);

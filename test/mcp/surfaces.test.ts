@@ -31,7 +31,9 @@ describe('MCP surfaces', () => {
       const client = await connectMcp(`${app.url}/mcp/v2`, kind, { headers: headers() });
       try {
         const tools = await client.listTools();
-        expect(tools.map((t) => t.name).sort()).toEqual([...metaTools, ...operations.map((op) => op.operationId)].sort());
+        expect(tools.map((t) => t.name).sort()).toEqual(
+          [...metaTools, ...operations.map((op) => op.operationId)].sort(),
+        );
         for (const operation of operations) {
           const tool = tools.find((t) => t.name === operation.operationId);
           expect(tool.annotations).toMatchObject({
@@ -40,7 +42,9 @@ describe('MCP surfaces', () => {
             idempotentHint: operation.idempotent,
             openWorldHint: operation.openWorld,
           });
-          expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(Object.keys(operation.input.shape)));
+          expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(
+            expect.arrayContaining(Object.keys(operation.input.shape)),
+          );
           expect(tool.outputSchema.properties.output).toBeDefined();
         }
         const companySearch = tools.find((t) => t.name === 'companySearch');
@@ -54,11 +58,18 @@ describe('MCP surfaces', () => {
 
   it('answers 401 without a key, or with an unknown one, before any MCP processing', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
-    const init = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body };
+    const init = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body,
+    };
     const missing = await fetch(`${app.url}/mcp`, init);
     expect(missing.status).toBe(401);
     expect(await missing.text()).toContain('x-api-key');
-    const wrong = await fetch(`${app.url}/mcp/v2`, { ...init, headers: { ...init.headers, 'x-api-key': 'pds_not-a-real-key-at-all' } });
+    const wrong = await fetch(`${app.url}/mcp/v2`, {
+      ...init,
+      headers: { ...init.headers, 'x-api-key': 'pds_not-a-real-key-at-all' },
+    });
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).not.toContain('pds_not-a-real-key-at-all');
     await expect(connectMcp(`${app.url}/mcp`, 'v2-modern')).rejects.toThrow();
@@ -67,35 +78,68 @@ describe('MCP surfaces', () => {
 
   it('answers 403 to a foreign Origin or Host (DNS rebinding), and serves loopback origins', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
-    const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': app.apiKey };
-    const foreignOrigin = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { ...base, origin: 'https://evil.example' }, body });
+    const base = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'x-api-key': app.apiKey,
+    };
+    const foreignOrigin = await fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: { ...base, origin: 'https://evil.example' },
+      body,
+    });
     expect(foreignOrigin.status).toBe(403);
     const port = new URL(app.url).port;
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...base, host: `attacker.example:${port}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/mcp',
+          method: 'POST',
+          headers: { ...base, host: `attacker.example:${port}` },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
     expect(status).toBe(403);
-    const client = await connectMcp(`${app.url}/mcp`, 'v1', { headers: { ...headers(), origin: `http://localhost:${port}` } });
+    const client = await connectMcp(`${app.url}/mcp`, 'v1', {
+      headers: { ...headers(), origin: `http://localhost:${port}` },
+    });
     await client.close();
   });
 
   it('/mcp/v3 demands a bearer token and names its protected-resource metadata', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
-    const init = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body };
+    const init = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body,
+    };
     const metadataUrl = `${app.service.context.publicUrl}/.well-known/oauth-protected-resource/mcp/v3`;
     const missing = await fetch(`${app.url}/mcp/v3`, init);
     expect(missing.status).toBe(401);
     // No identity provider is configured here: the challenge says what an operator sets.
-    expect(missing.headers.get('www-authenticate')).toMatch(new RegExp(`^Bearer resource_metadata="${metadataUrl}", error_description="Single sign-on is not configured[^"]*OIDC_ISSUER`));
-    const apiKeyInstead = await fetch(`${app.url}/mcp/v3`, { ...init, headers: { ...init.headers, 'x-api-key': app.apiKey } });
+    expect(missing.headers.get('www-authenticate')).toMatch(
+      new RegExp(
+        `^Bearer resource_metadata="${metadataUrl}", error_description="Single sign-on is not configured[^"]*OIDC_ISSUER`,
+      ),
+    );
+    const apiKeyInstead = await fetch(`${app.url}/mcp/v3`, {
+      ...init,
+      headers: { ...init.headers, 'x-api-key': app.apiKey },
+    });
     expect(apiKeyInstead.status).toBe(401);
-    const invalid = await fetch(`${app.url}/mcp/v3`, { ...init, headers: { ...init.headers, authorization: 'Bearer nope' } });
+    const invalid = await fetch(`${app.url}/mcp/v3`, {
+      ...init,
+      headers: { ...init.headers, authorization: 'Bearer nope' },
+    });
     expect(invalid.status).toBe(401);
     expect(invalid.headers.get('www-authenticate')).toContain('error="invalid_token"');
     expect(invalid.headers.get('www-authenticate')).toContain(`resource_metadata="${metadataUrl}"`);
@@ -106,17 +150,25 @@ describe('MCP surfaces', () => {
     expect(metadata.body.bearer_methods_supported).toEqual(['header']);
   });
 
-  it('/mcp/v3 serves the three tools to a token its verifier accepts, acting as the token\'s account', async () => {
+  it("/mcp/v3 serves the three tools to a token its verifier accepts, acting as the token's account", async () => {
     const principal = await app.service.context.authenticator.authenticate(app.apiKey);
     if (!principal) throw new Error('demo key not found');
-    const grant: BearerGrant = { principal, upstreamApiKey: app.apiKey, clientId: 'test-client', scopes: ['mcp:read', 'mcp:spend'], expiresAt: Math.floor(Date.now() / 1000) + 600 };
+    const grant: BearerGrant = {
+      principal,
+      upstreamApiKey: app.apiKey,
+      clientId: 'test-client',
+      scopes: ['mcp:read', 'mcp:spend'],
+      expiresAt: Math.floor(Date.now() / 1000) + 600,
+    };
     const ours = app.service.context.services.mcpBearerVerifier;
     app.service.context.services.mcpBearerVerifier = {
       verify: async (token) => (token === 'good-token' ? grant : null),
       authorizationServers: ['https://idp.example'],
     };
     try {
-      const client = await connectMcp(`${app.url}/mcp/v3`, 'v2-modern', { headers: { authorization: 'Bearer good-token' } });
+      const client = await connectMcp(`${app.url}/mcp/v3`, 'v2-modern', {
+        headers: { authorization: 'Bearer good-token' },
+      });
       try {
         expect((await client.listToolNames()).sort()).toEqual(metaTools);
         const balance = await client.callTool('call_operation', { operationId: 'getCreditBalance', payload: {} });
@@ -127,7 +179,9 @@ describe('MCP surfaces', () => {
       }
       const metadata = await app.request('GET', '/.well-known/oauth-protected-resource/mcp/v3');
       expect(metadata.body.authorization_servers).toEqual(['https://idp.example']);
-      await expect(connectMcp(`${app.url}/mcp/v3`, 'v1', { headers: { authorization: 'Bearer other-token' } })).rejects.toThrow();
+      await expect(
+        connectMcp(`${app.url}/mcp/v3`, 'v1', { headers: { authorization: 'Bearer other-token' } }),
+      ).rejects.toThrow();
     } finally {
       app.service.context.services.mcpBearerVerifier = ours;
     }
@@ -145,7 +199,16 @@ describe('MCP surfaces', () => {
         expect(reference.confirmationRequired).toBe('always');
         expect(reference.rest).toMatchObject({ method: 'POST', path: '/v1/audiences/{audienceId}/enrich' });
         const prompt = await client.getPromptText('audience_workflow', { goal: 'CTOs of Berlin startups' });
-        const order = ['createAudience', 'updateAudienceSearchParams', 'buildAudience', 'getAudienceStatus', 'estimateEnrichmentCost', 'triggerEnrichment', 'getEnrichmentStatus', 'exportProspects'];
+        const order = [
+          'createAudience',
+          'updateAudienceSearchParams',
+          'buildAudience',
+          'getAudienceStatus',
+          'estimateEnrichmentCost',
+          'triggerEnrichment',
+          'getEnrichmentStatus',
+          'exportProspects',
+        ];
         const positions = order.map((id) => prompt.indexOf(id));
         expect(positions.every((p) => p >= 0)).toBe(true);
         expect([...positions].sort((a, b) => a - b)).toEqual(positions);
@@ -155,7 +218,9 @@ describe('MCP surfaces', () => {
         const build = prompt.indexOf('buildAudience');
         expect(prompt).toMatch(/Exclusion lists before building/);
         expect(prompt.indexOf('createExclusionList')).toBeLessThan(build);
-        for (const count of ['companyCount', 'peopleCount'].filter((id) => operations.some((op) => op.operationId === id))) {
+        for (const count of ['companyCount', 'peopleCount'].filter((id) =>
+          operations.some((op) => op.operationId === id),
+        )) {
           expect(prompt.indexOf(count)).toBeGreaterThan(-1);
           expect(prompt.indexOf(count)).toBeLessThan(build);
         }

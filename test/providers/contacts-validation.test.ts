@@ -2,7 +2,12 @@ import { createSocket, type Socket } from 'node:dgram';
 import { promises as dns } from 'node:dns';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContactValidator, EmbeddedMailDomainChecker, normaliseEmail, normalisePhone } from '../../src/core/contacts/validation.js';
+import {
+  ContactValidator,
+  EmbeddedMailDomainChecker,
+  normaliseEmail,
+  normalisePhone,
+} from '../../src/core/contacts/validation.js';
 import { DnsMailDomainChecker } from '../../src/providers/contacts/dns-mail-domains.js';
 
 describe('syntax', () => {
@@ -12,8 +17,20 @@ describe('syntax', () => {
   });
 
   it.each([
-    'plainaddress', '@acme.com', 'jane@', 'jane@acme', 'jane..doe@acme.com', '.jane@acme.com', 'jane.@acme.com', 'jane doe@acme.com',
-    'jane@-acme.com', 'jane@acme-.com', 'jane@acme.123', 'jane@[10.0.0.1]', `${'a'.repeat(65)}@acme.com`, `jane@${'a'.repeat(64)}.com`,
+    'plainaddress',
+    '@acme.com',
+    'jane@',
+    'jane@acme',
+    'jane..doe@acme.com',
+    '.jane@acme.com',
+    'jane.@acme.com',
+    'jane doe@acme.com',
+    'jane@-acme.com',
+    'jane@acme-.com',
+    'jane@acme.123',
+    'jane@[10.0.0.1]',
+    `${'a'.repeat(65)}@acme.com`,
+    `jane@${'a'.repeat(64)}.com`,
   ])('refuses %s', (value) => {
     expect(normaliseEmail(value)).toBeNull();
   });
@@ -33,7 +50,15 @@ describe('EmbeddedMailDomainChecker', () => {
   const checker = new EmbeddedMailDomainChecker();
 
   it('refuses reserved and special-use names, the same way every time', async () => {
-    for (const domain of ['example.com', 'mail.example.org', 'acme.test', 'acme.invalid', 'host.localhost', 'printer.local', 'acme.example']) {
+    for (const domain of [
+      'example.com',
+      'mail.example.org',
+      'acme.test',
+      'acme.invalid',
+      'host.localhost',
+      'printer.local',
+      'acme.example',
+    ]) {
       expect(await checker.acceptsMail(domain), domain).toBe(false);
     }
     for (const domain of ['acmerobotics.io', 'gmail.com', 'acme.co.uk', 'examples.com']) {
@@ -61,7 +86,10 @@ interface Zone {
 
 function encodeName(name: string): Buffer {
   if (name === '' || name === '.') return Buffer.from([0]);
-  const parts = name.replace(/\.$/, '').split('.').map((label) => Buffer.concat([Buffer.from([label.length]), Buffer.from(label, 'ascii')]));
+  const parts = name
+    .replace(/\.$/, '')
+    .split('.')
+    .map((label) => Buffer.concat([Buffer.from([label.length]), Buffer.from(label, 'ascii')]));
   return Buffer.concat([...parts, Buffer.from([0])]);
 }
 
@@ -88,7 +116,8 @@ function answerQuery(query: Buffer, zone: Zone): Buffer {
       answers.push(resourceRecord(15, rdata));
     }
   } else if (qtype === 1) {
-    for (const address of zone.a[name] ?? []) answers.push(resourceRecord(1, Buffer.from(address.split('.').map(Number))));
+    for (const address of zone.a[name] ?? [])
+      answers.push(resourceRecord(1, Buffer.from(address.split('.').map(Number))));
   }
   const header = Buffer.alloc(12);
   query.copy(header, 0, 0, 2);
@@ -119,7 +148,7 @@ describe('DnsMailDomainChecker against a real DNS server', () => {
       'nullmx.io': [{ priority: 0, exchange: '' }],
       'aonly.io': [],
     },
-    a: { 'aonly.io': ['192.0.2.10'] , 'nomail.io': [] },
+    a: { 'aonly.io': ['192.0.2.10'], 'nomail.io': [] },
     servfail: new Set(['flaky.io']),
   };
 

@@ -16,10 +16,13 @@ describe('local export storage', () => {
 
   it('writes streamed chunks, reads them back, replaces and removes', async () => {
     const storage = localExportStorage(root);
-    const written = await storage.write('7/12.csv', (async function* () {
-      yield 'a,b\r\n';
-      yield Buffer.from('é,1\r\n');
-    })());
+    const written = await storage.write(
+      '7/12.csv',
+      (async function* () {
+        yield 'a,b\r\n';
+        yield Buffer.from('é,1\r\n');
+      })(),
+    );
     expect(written.bytes).toBe(Buffer.byteLength('a,b\r\né,1\r\n'));
     const opened = await storage.open('7/12.csv');
     expect(opened?.bytes).toBe(written.bytes);
@@ -36,10 +39,13 @@ describe('local export storage', () => {
     // Repeated: a stream that opened its file itself could create it after the failed write had cleaned up (once in 300 on a busy machine).
     for (let attempt = 0; attempt < 600; attempt += 1) {
       await expect(
-        storage.write('8/1.csv', (async function* () {
-          yield 'new';
-          throw new Error('database went away');
-        })()),
+        storage.write(
+          '8/1.csv',
+          (async function* () {
+            yield 'new';
+            throw new Error('database went away');
+          })(),
+        ),
       ).rejects.toThrow('database went away');
       expect(await readdir(path.join(root, '8')), `attempt ${attempt}`).toEqual(['1.csv']);
     }

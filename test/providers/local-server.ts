@@ -21,7 +21,9 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
-export async function startLocalServer(handler: LocalServer['handler'] = () => ({ status: 404 })): Promise<LocalServer> {
+export async function startLocalServer(
+  handler: LocalServer['handler'] = () => ({ status: 404 }),
+): Promise<LocalServer> {
   const state: LocalServer = {
     url: '',
     requests: [],

@@ -58,7 +58,10 @@ describe('HttpNetworkSource: companies', () => {
   });
 
   it('fetches by organisation id when there is no slug, and reads a bare staff count as a range of one', async () => {
-    upstream.handler = () => ({ status: 200, json: { ...upstreamCompany, staff_count_range: null, staff_count: 77, website: null } });
+    upstream.handler = () => ({
+      status: 200,
+      json: { ...upstreamCompany, staff_count_range: null, staff_count: 77, website: null },
+    });
     const company = await source.fetchCompany({ orgId: 48213 });
     expect(upstream.requests[0]?.url).toBe('/api/v2/companies/by-id/48213');
     expect(company?.employeeCountMin).toBe(77);
@@ -118,7 +121,9 @@ describe('HttpNetworkSource: companies', () => {
     upstream.handler = () => ({ status: 200, json: upstreamCompany, delayMs: 300 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    await expect(source.fetchCompany({ slug: 'acme-robotics' }, controller.signal)).rejects.toBeInstanceOf(NetworkSourceError);
+    await expect(source.fetchCompany({ slug: 'acme-robotics' }, controller.signal)).rejects.toBeInstanceOf(
+      NetworkSourceError,
+    );
   });
 });
 
@@ -134,10 +139,32 @@ describe('HttpNetworkSource: profiles', () => {
     country_code: 'fr',
     languages: [{ name: 'French', proficiency: 'NATIVE_OR_BILINGUAL' }, { name: 'English' }],
     experiences: [
-      { company: 'Old Co', company_universal_name: 'old-co', company_domain: 'old.co', title: 'Engineer', starts_at: '2015-02', ends_at: '2019-06' },
-      { company: 'Acme Robotics', company_universal_name: 'Acme-Robotics', company_domain: 'https://acmerobotics.io', title: 'Staff Engineer', starts_at: '2019-07-01', ends_at: null },
+      {
+        company: 'Old Co',
+        company_universal_name: 'old-co',
+        company_domain: 'old.co',
+        title: 'Engineer',
+        starts_at: '2015-02',
+        ends_at: '2019-06',
+      },
+      {
+        company: 'Acme Robotics',
+        company_universal_name: 'Acme-Robotics',
+        company_domain: 'https://acmerobotics.io',
+        title: 'Staff Engineer',
+        starts_at: '2019-07-01',
+        ends_at: null,
+      },
     ],
-    education: [{ school: 'INSA Lyon', degree_name: 'Master of Science', field_of_study: 'Robotics', start_year: 2010, end_year: 2015 }],
+    education: [
+      {
+        school: 'INSA Lyon',
+        degree_name: 'Master of Science',
+        field_of_study: 'Robotics',
+        start_year: 2010,
+        end_year: 2015,
+      },
+    ],
   };
 
   it('fetches by slug and maps the current position, languages and education', async () => {
@@ -153,12 +180,33 @@ describe('HttpNetworkSource: profiles', () => {
       headline: 'Building robots',
       countryCode: 'FR',
       currentCompany: { name: 'Acme Robotics', slug: 'acme-robotics', domain: 'acmerobotics.io' },
-      languages: [{ name: 'French', proficiency_name: 'NATIVE_OR_BILINGUAL' }, { name: 'English', proficiency_name: '' }],
-      education: [{ school: 'INSA Lyon', degree_type: 'MASTERS', field_of_study: 'Robotics', start_year: 2010, end_year: 2015 }],
+      languages: [
+        { name: 'French', proficiency_name: 'NATIVE_OR_BILINGUAL' },
+        { name: 'English', proficiency_name: '' },
+      ],
+      education: [
+        { school: 'INSA Lyon', degree_type: 'MASTERS', field_of_study: 'Robotics', start_year: 2010, end_year: 2015 },
+      ],
     });
     expect(profile?.workExperiences).toEqual([
-      { company_name: 'Old Co', company_slug: 'old-co', company_domain: 'old.co', title: 'Engineer', start_date: '2015-02-01', end_date: '2019-06-01', is_current: false },
-      { company_name: 'Acme Robotics', company_slug: 'acme-robotics', company_domain: 'acmerobotics.io', title: 'Staff Engineer', start_date: '2019-07-01', end_date: null, is_current: true },
+      {
+        company_name: 'Old Co',
+        company_slug: 'old-co',
+        company_domain: 'old.co',
+        title: 'Engineer',
+        start_date: '2015-02-01',
+        end_date: '2019-06-01',
+        is_current: false,
+      },
+      {
+        company_name: 'Acme Robotics',
+        company_slug: 'acme-robotics',
+        company_domain: 'acmerobotics.io',
+        title: 'Staff Engineer',
+        start_date: '2019-07-01',
+        end_date: null,
+        is_current: true,
+      },
     ]);
   });
 

@@ -10,15 +10,33 @@ beforeAll(async () => {
 });
 afterAll(async () => database?.drop());
 
-const bands = [[1, 10], [11, 50], [51, 200], [201, 500], [501, 1000], [1001, 5000], [5001, 10000], [10001, 1000000]];
+const bands = [
+  [1, 10],
+  [11, 50],
+  [51, 200],
+  [201, 500],
+  [501, 1000],
+  [1001, 5000],
+  [5001, 10000],
+  [10001, 1000000],
+];
 const day = (iso: string) => new Date(`${iso}T12:00:00Z`);
 
 describe('SimulatedNetworkSource', () => {
   it('answers the same on the same day and drifts headcount within the network bands', async () => {
-    const companies = (await database.db.pool.query<{ id: number; network_primary_slug: string; employee_count_min: number; employee_count_max: number }>(
-      'SELECT id, network_primary_slug, employee_count_min, employee_count_max FROM companies ORDER BY id LIMIT 200',
-    )).rows;
-    const monday = new SimulatedNetworkSource(database.db.pool, { failureRate: 0, latencyMs: 0, now: () => day('2026-03-02') });
+    const companies = (
+      await database.db.pool.query<{
+        id: number;
+        network_primary_slug: string;
+        employee_count_min: number;
+        employee_count_max: number;
+      }>('SELECT id, network_primary_slug, employee_count_min, employee_count_max FROM companies ORDER BY id LIMIT 200')
+    ).rows;
+    const monday = new SimulatedNetworkSource(database.db.pool, {
+      failureRate: 0,
+      latencyMs: 0,
+      now: () => day('2026-03-02'),
+    });
     let changed = 0;
     for (const company of companies) {
       const first = await monday.fetchCompany({ slug: company.network_primary_slug });
@@ -33,8 +51,16 @@ describe('SimulatedNetworkSource', () => {
   });
 
   it('finds a company by organisation id and a profile by user id, and answers null for unknown ones', async () => {
-    const company = (await database.db.pool.query<{ network_org_id: number; preferred_name: string }>('SELECT network_org_id, preferred_name FROM companies ORDER BY id LIMIT 1')).rows[0];
-    const person = (await database.db.pool.query<{ network_user_id: number; first_name: string }>('SELECT network_user_id, first_name FROM people ORDER BY id LIMIT 1')).rows[0];
+    const company = (
+      await database.db.pool.query<{ network_org_id: number; preferred_name: string }>(
+        'SELECT network_org_id, preferred_name FROM companies ORDER BY id LIMIT 1',
+      )
+    ).rows[0];
+    const person = (
+      await database.db.pool.query<{ network_user_id: number; first_name: string }>(
+        'SELECT network_user_id, first_name FROM people ORDER BY id LIMIT 1',
+      )
+    ).rows[0];
     const source = new SimulatedNetworkSource(database.db.pool, { failureRate: 0, latencyMs: 0 });
     expect((await source.fetchCompany({ orgId: company?.network_org_id }))?.name).toBe(company?.preferred_name);
     expect((await source.fetchProfile({ userId: person?.network_user_id }))?.firstName).toBe(person?.first_name);
@@ -44,10 +70,16 @@ describe('SimulatedNetworkSource', () => {
   });
 
   it('promotes some people, closing the old position and opening the new one at the same company', async () => {
-    const people = (await database.db.pool.query<{ network_slug: string; title: string }>(
-      "SELECT network_slug, title FROM people WHERE title NOT ILIKE '%manager%' AND title NOT ILIKE '%director%' ORDER BY id LIMIT 200",
-    )).rows;
-    const source = new SimulatedNetworkSource(database.db.pool, { failureRate: 0, latencyMs: 0, now: () => day('2026-03-02') });
+    const people = (
+      await database.db.pool.query<{ network_slug: string; title: string }>(
+        "SELECT network_slug, title FROM people WHERE title NOT ILIKE '%manager%' AND title NOT ILIKE '%director%' ORDER BY id LIMIT 200",
+      )
+    ).rows;
+    const source = new SimulatedNetworkSource(database.db.pool, {
+      failureRate: 0,
+      latencyMs: 0,
+      now: () => day('2026-03-02'),
+    });
     let promoted = 0;
     for (const person of people) {
       const live = await source.fetchProfile({ slug: person.network_slug });
@@ -65,20 +97,33 @@ describe('SimulatedNetworkSource', () => {
   });
 
   it('has nothing new to say about a record already refreshed today', async () => {
-    const company = (await database.db.pool.query<{ id: number; network_primary_slug: string }>('SELECT id, network_primary_slug FROM companies ORDER BY id DESC LIMIT 1')).rows[0];
+    const company = (
+      await database.db.pool.query<{ id: number; network_primary_slug: string }>(
+        'SELECT id, network_primary_slug FROM companies ORDER BY id DESC LIMIT 1',
+      )
+    ).rows[0];
     const today = new Date();
     const source = new SimulatedNetworkSource(database.db.pool, { failureRate: 0, latencyMs: 0, now: () => today });
-    await database.db.pool.query('UPDATE companies SET employee_count_min = 23, employee_count_max = 34, live_fetched_at = now() WHERE id = $1', [company?.id]);
+    await database.db.pool.query(
+      'UPDATE companies SET employee_count_min = 23, employee_count_max = 34, live_fetched_at = now() WHERE id = $1',
+      [company?.id],
+    );
     const live = await source.fetchCompany({ slug: company?.network_primary_slug });
     expect([live?.employeeCountMin, live?.employeeCountMax]).toEqual([23, 34]);
   });
 
   it('fails at the configured rate with a NetworkSourceError, and times out through the signal', async () => {
-    const slug = (await database.db.pool.query<{ s: string }>('SELECT network_primary_slug AS s FROM companies LIMIT 1')).rows[0]?.s;
+    const slug = (
+      await database.db.pool.query<{ s: string }>('SELECT network_primary_slug AS s FROM companies LIMIT 1')
+    ).rows[0]?.s;
     const always = new SimulatedNetworkSource(database.db.pool, { failureRate: 1, latencyMs: 0 });
     await expect(always.fetchCompany({ slug })).rejects.toBeInstanceOf(NetworkSourceError);
     const sequence = [0.05, 0.5];
-    const tenth = new SimulatedNetworkSource(database.db.pool, { failureRate: 0.1, latencyMs: 0, random: () => sequence.shift() ?? 0.9 });
+    const tenth = new SimulatedNetworkSource(database.db.pool, {
+      failureRate: 0.1,
+      latencyMs: 0,
+      random: () => sequence.shift() ?? 0.9,
+    });
     await expect(tenth.fetchProfile({ slug: 'whoever' })).rejects.toThrow(/simulated network outage/);
     await expect(tenth.fetchCompany({ slug })).resolves.not.toBeNull();
     const slow = new SimulatedNetworkSource(database.db.pool, { failureRate: 0, latencyMs: 5_000 });

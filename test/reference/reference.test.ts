@@ -52,7 +52,11 @@ describe('reference data', () => {
     expect(us).toMatchObject({ name: 'United States', code3: 'USA', region: 'North America' });
     expect(us?.states).toContain('California');
     const industries = listIndustries();
-    expect(industries).toContainEqual({ slug: 'software-development', name: 'Software Development', group: 'Technology, Information and Media' });
+    expect(industries).toContainEqual({
+      slug: 'software-development',
+      name: 'Software Development',
+      group: 'Technology, Information and Media',
+    });
     expect(Object.keys(industries[0] ?? {}).sort()).toEqual(['group', 'name', 'slug']);
   });
 

@@ -28,14 +28,21 @@ describe('paging cursors', () => {
     const [payload, signature] = cursor.split('.') as [string, string];
     const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { k: number };
     const edited = Buffer.from(JSON.stringify({ ...decoded, k: decoded.k + 10_000 })).toString('base64url');
-    const answer = await app.request('POST', '/v1/company-search', { apiKey: account.apiKey, ...search, cursor: `${edited}.${signature}` });
+    const answer = await app.request('POST', '/v1/company-search', {
+      apiKey: account.apiKey,
+      ...search,
+      cursor: `${edited}.${signature}`,
+    });
     expect(answer.status).toBe(400);
-    expect(answer.body.error.details.issues[0]).toEqual({ field: 'cursor', message: 'not a cursor issued by this service' });
+    expect(answer.body.error.details.issues[0]).toEqual({
+      field: 'cursor',
+      message: 'not a cursor issued by this service',
+    });
     const balance = await app.request('GET', `/v1/credits?apiKey=${account.apiKey}`);
     expect(balance.body.output.balance).toBe(95);
   });
 
-  it('refuses another account\'s cursor, and pages on with one\'s own', async () => {
+  it("refuses another account's cursor, and pages on with one's own", async () => {
     const owner = await app.createAccount({ credits: 100 });
     const other = await app.createAccount({ credits: 100 });
     const cursor = await firstCursor(owner.apiKey);

@@ -60,7 +60,11 @@ describe('the catalog pool, kept apart', () => {
       expect(Date.now() - started).toBeLessThan(1500);
 
       const other = await app.createAccount({ credits: 100 });
-      const search = await app.request('POST', '/v1/company-search', { apiKey: other.apiKey, searchParams: {}, pageSize: 5 });
+      const search = await app.request('POST', '/v1/company-search', {
+        apiKey: other.apiKey,
+        searchParams: {},
+        pageSize: 5,
+      });
       expect(search.status).toBe(503);
       expect(search.body.error.code).toBe('unavailable');
       expect(search.headers.get('retry-after')).toBeTruthy();
@@ -68,7 +72,11 @@ describe('the catalog pool, kept apart', () => {
     } finally {
       await holding;
     }
-    const after = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, searchParams: {}, pageSize: 5 });
+    const after = await app.request('POST', '/v1/company-search', {
+      apiKey: app.apiKey,
+      searchParams: {},
+      pageSize: 5,
+    });
     expect(after.status).toBe(200);
   });
 });
@@ -89,21 +97,29 @@ describe('a catalog read whose caller went away', () => {
       const started = Date.now();
       const reading = db.catalogRead(controller.signal, (q) => q.query("SELECT pg_sleep(30), 'abandoned-read-marker'"));
       await waitFor('the read to start', async () => {
-        const active = await db.pool.query(`SELECT 1 FROM pg_stat_activity WHERE query LIKE '%abandoned-read-marker%' AND pid <> pg_backend_pid()`);
+        const active = await db.pool.query(
+          `SELECT 1 FROM pg_stat_activity WHERE query LIKE '%abandoned-read-marker%' AND pid <> pg_backend_pid()`,
+        );
         return (active.rowCount ?? 0) > 0;
       });
       controller.abort();
       await expect(reading).rejects.toMatchObject({ code: '57014' });
       expect(Date.now() - started).toBeLessThan(10_000);
       // The backend reports itself idle a moment after it answered the cancel.
-      await waitFor('the read to be gone from the server', async () => {
-        const left = await db.pool.query(
-          `SELECT 1 FROM pg_stat_activity WHERE query LIKE '%abandoned-read-marker%' AND state = 'active' AND pid <> pg_backend_pid()`,
-        );
-        return left.rowCount === 0;
-      }, 3_000);
+      await waitFor(
+        'the read to be gone from the server',
+        async () => {
+          const left = await db.pool.query(
+            `SELECT 1 FROM pg_stat_activity WHERE query LIKE '%abandoned-read-marker%' AND state = 'active' AND pid <> pg_backend_pid()`,
+          );
+          return left.rowCount === 0;
+        },
+        3_000,
+      );
       // The connection went back to the pool healthy.
-      const next = await db.catalogRead(new AbortController().signal, (q) => q.query<{ one: number }>('SELECT 1 AS one'));
+      const next = await db.catalogRead(new AbortController().signal, (q) =>
+        q.query<{ one: number }>('SELECT 1 AS one'),
+      );
       expect(next.rows[0]?.one).toBe(1);
     } finally {
       await db.close();
@@ -135,11 +151,13 @@ describe('requests of one account at once', () => {
     await app.stop();
   });
 
-  it('refuses one account\'s excess parallel searches with 429 and charges only those served, while another account is served', async () => {
+  it("refuses one account's excess parallel searches with 429 and charges only those served, while another account is served", async () => {
     const flooder = await app.createAccount({ credits: 100_000 });
     const quiet = await app.createAccount({ credits: 100 });
     const search = { searchParams: { jobTitleV2: { included: ['Engineer'] } }, pageSize: 10 };
-    const flood = Array.from({ length: 16 }, () => app.request('POST', '/v1/people-search', { apiKey: flooder.apiKey, ...search }));
+    const flood = Array.from({ length: 16 }, () =>
+      app.request('POST', '/v1/people-search', { apiKey: flooder.apiKey, ...search }),
+    );
     const other = await app.request('POST', '/v1/people-search', { apiKey: quiet.apiKey, ...search });
     const answers = await Promise.all(flood);
 
@@ -158,7 +176,9 @@ describe('requests of one account at once', () => {
 describe('costly searches', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ env: { COSTLY_SEARCHES_AT_ONCE: '1', COSTLY_SEARCH_SUBSTRINGS: '10', DATABASE_CONNECTION_TIMEOUT_MS: '300' } });
+    app = await startTestApp({
+      env: { COSTLY_SEARCHES_AT_ONCE: '1', COSTLY_SEARCH_SUBSTRINGS: '10', DATABASE_CONNECTION_TIMEOUT_MS: '300' },
+    });
   });
   afterAll(async () => {
     await app.stop();
@@ -167,18 +187,30 @@ describe('costly searches', () => {
   const manyTitles = Array.from({ length: 11 }, (_, i) => `title-${i}`);
 
   it('take one slot at a time from all accounts together, while ordinary searches go on', async () => {
-    const holding = app.service.context.db.catalogRead(undefined, (db) => db.query('SELECT pg_sleep(2)'), { costly: true });
+    const holding = app.service.context.db.catalogRead(undefined, (db) => db.query('SELECT pg_sleep(2)'), {
+      costly: true,
+    });
     try {
       const other = await app.createAccount({ credits: 100 });
-      const costly = await app.request('POST', '/v1/people-search', { apiKey: other.apiKey, searchParams: { jobTitleV2: { included: manyTitles } } });
+      const costly = await app.request('POST', '/v1/people-search', {
+        apiKey: other.apiKey,
+        searchParams: { jobTitleV2: { included: manyTitles } },
+      });
       expect(costly.status).toBe(503);
       expect(costly.body.error.code).toBe('unavailable');
-      const ordinary = await app.request('POST', '/v1/people-search', { apiKey: other.apiKey, searchParams: { jobTitleV2: { included: manyTitles.slice(0, 10) } }, pageSize: 5 });
+      const ordinary = await app.request('POST', '/v1/people-search', {
+        apiKey: other.apiKey,
+        searchParams: { jobTitleV2: { included: manyTitles.slice(0, 10) } },
+        pageSize: 5,
+      });
       expect(ordinary.status).toBe(200);
     } finally {
       await holding;
     }
-    const afterwards = await app.request('POST', '/v1/people-search', { apiKey: app.apiKey, searchParams: { jobTitleV2: { included: manyTitles } } });
+    const afterwards = await app.request('POST', '/v1/people-search', {
+      apiKey: app.apiKey,
+      searchParams: { jobTitleV2: { included: manyTitles } },
+    });
     expect(afterwards.status).toBe(200);
   });
 });

@@ -56,7 +56,11 @@ describe('export files and mails', () => {
     const dataDir = path.join(shared, 'data');
     await mkdir(path.join(dataDir, 'outbox'), { recursive: true, mode: 0o755 });
     const mailer = createMailer({ MAIL_FROM: 'Service <no-reply@example.com>', dataDir }, createLogger('silent'));
-    const sent = await mailer.send({ to: 'ada@example.com', subject: 'Your export', text: 'https://example.com/download?sig=secret' });
+    const sent = await mailer.send({
+      to: 'ada@example.com',
+      subject: 'Your export',
+      text: 'https://example.com/download?sig=secret',
+    });
     mailer.close();
     const file = sent.outboxPath as string;
     expect(await modeOf(path.dirname(file))).toBe(0o700);

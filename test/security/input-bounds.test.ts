@@ -15,15 +15,18 @@ function unboundedNodes(schema: JsonSchema, at: string, found: string[]): void {
   const type = schema.type;
   const types = Array.isArray(type) ? type : [type];
   const isFixed = 'enum' in schema || 'const' in schema;
-  if (types.includes('string') && !isFixed && typeof schema.maxLength !== 'number') found.push(`${at} (string without maxLength)`);
+  if (types.includes('string') && !isFixed && typeof schema.maxLength !== 'number')
+    found.push(`${at} (string without maxLength)`);
   if (types.includes('array') && typeof schema.maxItems !== 'number') found.push(`${at} (array without maxItems)`);
   if (types.includes('object') && !schema.properties && schema.additionalProperties !== false) {
     found.push(`${at} (object with free-form keys)`);
   }
-  for (const [name, child] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) unboundedNodes(child, `${at}.${name}`, found);
+  for (const [name, child] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>))
+    unboundedNodes(child, `${at}.${name}`, found);
   if (schema.items && typeof schema.items === 'object') unboundedNodes(schema.items as JsonSchema, `${at}[]`, found);
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
-    for (const [i, child] of ((schema[key] ?? []) as JsonSchema[]).entries()) unboundedNodes(child, `${at}<${key}${i}>`, found);
+    for (const [i, child] of ((schema[key] ?? []) as JsonSchema[]).entries())
+      unboundedNodes(child, `${at}<${key}${i}>`, found);
   }
 }
 
@@ -71,10 +74,17 @@ describe('oversized values over HTTP', () => {
   });
 
   it('refuses an oversized cursor and an oversized live-fetch identifier', async () => {
-    const cursor = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, searchParams: {}, cursor: 'c'.repeat(50_000) });
+    const cursor = await app.request('POST', '/v1/company-search', {
+      apiKey: app.apiKey,
+      searchParams: {},
+      cursor: 'c'.repeat(50_000),
+    });
     expect(cursor.status).toBe(400);
     expect(cursor.body.error.details.issues[0].field).toBe('cursor');
-    const live = await app.request('POST', '/v1/network-live-fetch/profile/single', { apiKey: app.apiKey, identifier: 'a'.repeat(50_000) });
+    const live = await app.request('POST', '/v1/network-live-fetch/profile/single', {
+      apiKey: app.apiKey,
+      identifier: 'a'.repeat(50_000),
+    });
     expect(live.status).toBe(400);
     expect(live.body.error.details.issues[0].field).toBe('identifier');
   });

@@ -15,31 +15,48 @@ describe('where notifications may be mailed', () => {
   let audienceId: string;
   beforeAll(async () => {
     app = await startTestApp();
-    ({ apiKey } = await app.createAccount({ credits: 10_000, email: 'owner@example.com', recipients: ['team@example.com'] }));
-    ({ audienceId } = await buildAudience(app, apiKey, { name: '=HYPERLINK("https://evil.example") urgent: reset your password', filters: { companySearchParams: {}, maxCompanies: 2, maxProspects: 5 } }));
+    ({ apiKey } = await app.createAccount({
+      credits: 10_000,
+      email: 'owner@example.com',
+      recipients: ['team@example.com'],
+    }));
+    ({ audienceId } = await buildAudience(app, apiKey, {
+      name: '=HYPERLINK("https://evil.example") urgent: reset your password',
+      filters: { companySearchParams: {}, maxCompanies: 2, maxProspects: 5 },
+    }));
   });
   afterAll(async () => {
     await app.stop();
   });
 
-  const exportCount = async () => Number((await app.db.pool.query('SELECT count(*)::int AS n FROM audience_exports')).rows[0].n);
+  const exportCount = async () =>
+    Number((await app.db.pool.query('SELECT count(*)::int AS n FROM audience_exports')).rows[0].n);
 
-  it('refuses an address that is not the account\'s with a 400 naming userEmail, creating nothing', async () => {
+  it("refuses an address that is not the account's with a 400 naming userEmail, creating nothing", async () => {
     const before = await exportCount();
-    const refused = await app.request('POST', `/v1/audiences/${audienceId}/export/prospects`, { apiKey, userEmail: 'someone@elsewhere.example' });
+    const refused = await app.request('POST', `/v1/audiences/${audienceId}/export/prospects`, {
+      apiKey,
+      userEmail: 'someone@elsewhere.example',
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.details.issues[0].field).toBe('userEmail');
     expect(refused.body.error.message).toMatch(/add-recipient/);
     expect(refused.body.error.message).toMatch(/MAIL_ANY_RECIPIENT/);
     expect(await exportCount()).toBe(before);
-    const trigger = await app.request('POST', `/v1/audiences/${audienceId}/enrich`, { apiKey, userEmail: 'someone@elsewhere.example', runProfileSalesNav: true });
+    const trigger = await app.request('POST', `/v1/audiences/${audienceId}/enrich`, {
+      apiKey,
+      userEmail: 'someone@elsewhere.example',
+      runProfileSalesNav: true,
+    });
     expect(trigger.status).toBe(400);
     expect(trigger.body.error.details.issues[0].field).toBe('userEmail');
   });
 
-  it('mails the account\'s own email and its registered recipients, any case, with no caller text in the subject', async () => {
+  it("mails the account's own email and its registered recipients, any case, with no caller text in the subject", async () => {
     for (const address of ['owner@example.com', 'TEAM@example.com']) {
-      const accepted = ok(await app.request('POST', `/v1/audiences/${audienceId}/export/companies`, { apiKey, userEmail: address })).body.output;
+      const accepted = ok(
+        await app.request('POST', `/v1/audiences/${audienceId}/export/companies`, { apiKey, userEmail: address }),
+      ).body.output;
       expect(accepted.exportId).toBeTruthy();
     }
     // The mail jobs are queued when the exports are written: wait for both.
@@ -57,8 +74,14 @@ describe('where notifications may be mailed', () => {
     const open = await startTestApp({ env: { MAIL_ANY_RECIPIENT: 'true' } });
     try {
       const account = await open.createAccount({ credits: 10_000 });
-      const built = await buildAudience(open, account.apiKey, { name: 'Open', filters: { companySearchParams: {}, maxCompanies: 2, maxProspects: 2 } });
-      const accepted = await open.request('POST', `/v1/audiences/${built.audienceId}/export/companies`, { apiKey: account.apiKey, userEmail: 'anyone@elsewhere.example' });
+      const built = await buildAudience(open, account.apiKey, {
+        name: 'Open',
+        filters: { companySearchParams: {}, maxCompanies: 2, maxProspects: 2 },
+      });
+      const accepted = await open.request('POST', `/v1/audiences/${built.audienceId}/export/companies`, {
+        apiKey: account.apiKey,
+        userEmail: 'anyone@elsewhere.example',
+      });
       expect(accepted.status).toBe(200);
     } finally {
       await open.stop();

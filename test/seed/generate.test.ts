@@ -48,7 +48,9 @@ describe('determinism', () => {
     for (const id of [5_000, 1, 12_345]) {
       const row = otherPeople.person(id);
       expect(row).toEqual(people[id - 1]);
-      expect(peopleTable.copyLine(row.person)).toBe(peopleTable.copyLine((people[id - 1] as PersonWithContacts).person));
+      expect(peopleTable.copyLine(row.person)).toBe(
+        peopleTable.copyLine((people[id - 1] as PersonWithContacts).person),
+      );
     }
   });
 
@@ -58,7 +60,10 @@ describe('determinism', () => {
     let sameCompanies = 0;
     let samePeople = 0;
     for (let id = 1; id <= 200; id++) {
-      if (companiesTable.copyLine(other.company(id)) === companiesTable.copyLine(companyById.get(id) as GeneratedCompany)) sameCompanies++;
+      if (
+        companiesTable.copyLine(other.company(id)) === companiesTable.copyLine(companyById.get(id) as GeneratedCompany)
+      )
+        sameCompanies++;
       if (JSON.stringify(otherPeople.person(id)) === JSON.stringify(people[id - 1])) samePeople++;
     }
     expect(sameCompanies).toBe(0);
@@ -107,7 +112,9 @@ describe('companies', () => {
       ),
     ).toEqual([]);
     expect(failing(companies, (c) => c.special_flags.every((f) => COMPANY_FLAG_SLUGS.includes(f)))).toEqual([]);
-    expect(failing(companies, (c) => c.stage === null || (FUNDING_STAGES as readonly string[]).includes(c.stage))).toEqual([]);
+    expect(
+      failing(companies, (c) => c.stage === null || (FUNDING_STAGES as readonly string[]).includes(c.stage)),
+    ).toEqual([]);
   });
 
   it('have 1-2 domains whose TLDs are listed with a leading dot', () => {
@@ -167,12 +174,23 @@ describe('companies', () => {
           (c.founded_on === null || c.last_funded_on >= c.founded_on),
       ),
     ).toEqual([]);
-    expect(failing(companies.filter((c) => c.total_funding_usd === null), (c) => c.last_funding_usd === null && c.last_funded_on === null)).toEqual([]);
+    expect(
+      failing(
+        companies.filter((c) => c.total_funding_usd === null),
+        (c) => c.last_funding_usd === null && c.last_funded_on === null,
+      ),
+    ).toEqual([]);
     expect(failing(companies, (c) => c.founded_on === null || c.founded_on <= DATASET_AS_OF)).toEqual([]);
     expect(failing(companies, (c) => c.stage !== 'IPO' || c.special_flags.includes('PUBLIC'))).toEqual([]);
-    expect(failing(companies, (c) => c.stage !== 'BOOTSTRAPPED' || c.special_flags.includes('BOOTSTRAPPED'))).toEqual([]);
-    const seed = companies.filter((c) => c.stage === 'SEED' && c.total_funding_usd !== null).map((c) => c.total_funding_usd as number);
-    const late = companies.filter((c) => c.stage === 'LATE_STAGE' && c.total_funding_usd !== null).map((c) => c.total_funding_usd as number);
+    expect(failing(companies, (c) => c.stage !== 'BOOTSTRAPPED' || c.special_flags.includes('BOOTSTRAPPED'))).toEqual(
+      [],
+    );
+    const seed = companies
+      .filter((c) => c.stage === 'SEED' && c.total_funding_usd !== null)
+      .map((c) => c.total_funding_usd as number);
+    const late = companies
+      .filter((c) => c.stage === 'LATE_STAGE' && c.total_funding_usd !== null)
+      .map((c) => c.total_funding_usd as number);
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
     expect(median(late)).toBeGreaterThan(median(seed) * 20);
   });
@@ -181,7 +199,10 @@ describe('companies', () => {
     for (const c of companies.slice(0, 2000)) {
       const industries = INDUSTRIES.filter((i) => c.standard_industries.includes(i.slug));
       const vocabulary = industries.flatMap((i) => [...i.keywords, i.name.toLowerCase()]);
-      expect(vocabulary.some((word) => c.description.includes(word)), c.description).toBe(true);
+      expect(
+        vocabulary.some((word) => c.description.includes(word)),
+        c.description,
+      ).toBe(true);
       expect(c.description).not.toMatch(/\{|\}|undefined| a [aeiou]/);
     }
   });
@@ -189,8 +210,17 @@ describe('companies', () => {
 
 describe('people', () => {
   it('have valid 2- and 3-letter country codes that agree', () => {
-    expect(failing(people, ({ person }) => /^[A-Z]{2}$/.test(person.country_code) && alpha3FromAlpha2(person.country_code) === person.country3)).toEqual([]);
-    const sameCountry = share(people, ({ person }) => person.country_code === companyById.get(person.company_id)?.country_code);
+    expect(
+      failing(
+        people,
+        ({ person }) =>
+          /^[A-Z]{2}$/.test(person.country_code) && alpha3FromAlpha2(person.country_code) === person.country3,
+      ),
+    ).toEqual([]);
+    const sameCountry = share(
+      people,
+      ({ person }) => person.country_code === companyById.get(person.company_id)?.country_code,
+    );
     expect(sameCountry).toBeGreaterThan(0.8);
     expect(sameCountry).toBeLessThan(1);
   });
@@ -225,7 +255,8 @@ describe('people', () => {
       if (!person.headline.includes(person.title)) return false;
       let previousStart = current.start_date;
       for (const job of past) {
-        if (job.is_current || job.end_date === null || job.start_date >= job.end_date || job.end_date > previousStart) return false;
+        if (job.is_current || job.end_date === null || job.start_date >= job.end_date || job.end_date > previousStart)
+          return false;
         previousStart = job.start_date;
       }
       const careerStart = Number(previousStart.slice(0, 4));
@@ -236,16 +267,29 @@ describe('people', () => {
 
   it('have education, languages and tags from the reference vocabularies', () => {
     const asOfYear = Number(DATASET_AS_OF.slice(0, 4));
-    expect(failing(people, ({ person }) => person.tags.length <= 4 && person.tags.every((t) => PROSPECT_TAG_SLUGS.includes(t)))).toEqual([]);
-    expect(failing(people, ({ person }) => person.languages.every((l) => (PROFICIENCY_NAMES as readonly string[]).includes(l.proficiency_name)))).toEqual([]);
+    expect(
+      failing(
+        people,
+        ({ person }) => person.tags.length <= 4 && person.tags.every((t) => PROSPECT_TAG_SLUGS.includes(t)),
+      ),
+    ).toEqual([]);
+    expect(
+      failing(people, ({ person }) =>
+        person.languages.every((l) => (PROFICIENCY_NAMES as readonly string[]).includes(l.proficiency_name)),
+      ),
+    ).toEqual([]);
     expect(
       failing(
         people,
         ({ person }) =>
-          JSON.stringify(person.degree_types) === JSON.stringify([...new Set(person.education.map((e) => e.degree_type))]) &&
+          JSON.stringify(person.degree_types) ===
+            JSON.stringify([...new Set(person.education.map((e) => e.degree_type))]) &&
           JSON.stringify(person.schools) === JSON.stringify([...new Set(person.education.map((e) => e.school))]) &&
           person.education.every(
-            (e) => (DEGREE_TYPES as readonly string[]).includes(e.degree_type) && e.start_year < e.end_year && e.end_year <= asOfYear,
+            (e) =>
+              (DEGREE_TYPES as readonly string[]).includes(e.degree_type) &&
+              e.start_year < e.end_year &&
+              e.end_year <= asOfYear,
           ),
       ),
     ).toEqual([]);
@@ -265,7 +309,8 @@ describe('people', () => {
       contacts.every(
         (c) =>
           c.person_id === person.id &&
-          (c.kind !== 'work_email' || (c.value.split('@')[1] === person.company_domain && /^[a-z0-9._]+@[a-z0-9.-]+$/.test(c.value))) &&
+          (c.kind !== 'work_email' ||
+            (c.value.split('@')[1] === person.company_domain && /^[a-z0-9._]+@[a-z0-9.-]+$/.test(c.value))) &&
           (c.kind !== 'personal_email' || /^[a-z0-9._]+@[a-z0-9.-]+\.[a-z]+$/.test(c.value)) &&
           (c.kind !== 'phone' || /^\+[1-9]\d{7,14}$/.test(c.value)),
       );

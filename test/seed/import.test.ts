@@ -87,11 +87,19 @@ describe('importFile', () => {
       }),
       JSON.stringify({ preferred_name: 'Bad Domains', domains: 'bad.com' }),
       '',
-      JSON.stringify({ preferred_name: '', employee_count_consensus: { min: 10, max: 5 }, location_consensus: { country_code: 'XX' }, standard_industries: ['nope'] }),
+      JSON.stringify({
+        preferred_name: '',
+        employee_count_consensus: { min: 10, max: 5 },
+        location_consensus: { country_code: 'XX' },
+        standard_industries: ['nope'],
+      }),
       '{not json',
       JSON.stringify({ preferred_name: 'Braces {and} "quotes", commas', domains: ['braces.io'], special_flags: [] }),
     ];
-    const result = await importFile(test.db, { kind: 'companies', file: await file('companies.jsonl', `${lines.join('\n')}\n`) });
+    const result = await importFile(test.db, {
+      kind: 'companies',
+      file: await file('companies.jsonl', `${lines.join('\n')}\n`),
+    });
 
     expect(result).toMatchObject({ read: 5, inserted: 2, updated: 0 });
     expect(result.rejected.map((r) => r.line)).toEqual([2, 4, 5]);
@@ -125,8 +133,14 @@ describe('importFile', () => {
       special_flags: ['HIRING', 'VC_BACKED'],
       description: 'Warehouse robots\twith a tab and a back\\slash',
     });
-    expect(stored.rows[1]).toMatchObject({ preferred_name: 'Braces {and} "quotes", commas', domains: ['braces.io'], description: '' });
-    const search = await test.db.pool.query(`SELECT id FROM companies WHERE description_tsv @@ to_tsquery('simple', 'robots')`);
+    expect(stored.rows[1]).toMatchObject({
+      preferred_name: 'Braces {and} "quotes", commas',
+      domains: ['braces.io'],
+      description: '',
+    });
+    const search = await test.db.pool.query(
+      `SELECT id FROM companies WHERE description_tsv @@ to_tsquery('simple', 'robots')`,
+    );
     expect(search.rows).toEqual([{ id: 21 }]);
   });
 
@@ -171,7 +185,9 @@ describe('importFile', () => {
       'line 4: employee_count_consensus.min: expected a whole number',
       'line 5: expected 8 fields, found 2',
     ]);
-    const stored = await test.db.pool.query(`SELECT * FROM companies WHERE preferred_name IN ('Quote "Co"', 'Plain Co') ORDER BY id`);
+    const stored = await test.db.pool.query(
+      `SELECT * FROM companies WHERE preferred_name IN ('Quote "Co"', 'Plain Co') ORDER BY id`,
+    );
     expect(stored.rows[0]).toMatchObject({
       domains: ['quote.io', 'quote.com'],
       tlds: ['.io', '.com'],
@@ -182,27 +198,40 @@ describe('importFile', () => {
       description: 'Line one\nline two, with comma',
       special_flags: ['HIRING', 'REMOTE_FIRST'],
     });
-    expect(stored.rows[1]).toMatchObject({ domains: ['plain.co.uk'], tlds: ['.co.uk'], employee_count_min: null, location_text: 'London, United Kingdom' });
+    expect(stored.rows[1]).toMatchObject({
+      domains: ['plain.co.uk'],
+      tlds: ['.co.uk'],
+      employee_count_min: null,
+      location_text: 'London, United Kingdom',
+    });
   });
 
   it('refuses a CSV file with unknown columns, and files it cannot read', async () => {
-    await expect(importFile(test.db, { kind: 'companies', file: await file('bad.csv', 'preferred_name,domain\nX,x.com\n') })).rejects.toThrow(
-      /unknown column\(s\) "domain"/,
+    await expect(
+      importFile(test.db, { kind: 'companies', file: await file('bad.csv', 'preferred_name,domain\nX,x.com\n') }),
+    ).rejects.toThrow(/unknown column\(s\) "domain"/);
+    await expect(importFile(test.db, { kind: 'people', file: path.join(dir, 'missing.jsonl') })).rejects.toBeInstanceOf(
+      ImportFileError,
     );
-    await expect(importFile(test.db, { kind: 'people', file: path.join(dir, 'missing.jsonl') })).rejects.toBeInstanceOf(ImportFileError);
-    await expect(importFile(test.db, { kind: 'people', file: await file('people.txt', '{}') })).rejects.toThrow(/--format/);
+    await expect(importFile(test.db, { kind: 'people', file: await file('people.txt', '{}') })).rejects.toThrow(
+      /--format/,
+    );
   });
 
   it('loads nothing when no row is valid', async () => {
     const before = (await test.db.pool.query(`SELECT count(*)::int AS n FROM people`)).rows[0].n;
-    const result = await importFile(test.db, { kind: 'people', file: await file('none.jsonl', '{"first_name": "Only"}\n') });
+    const result = await importFile(test.db, {
+      kind: 'people',
+      file: await file('none.jsonl', '{"first_name": "Only"}\n'),
+    });
     expect(result).toMatchObject({ read: 1, inserted: 0, updated: 0 });
     expect(messages(result)).toEqual(['line 1: last_name: expected a string']);
     expect((await test.db.pool.query(`SELECT count(*)::int AS n FROM people`)).rows[0].n).toBe(before);
   });
 
   it('imports people, matching their current company by slug or domain, with contact points', async () => {
-    const acme = (await test.db.pool.query(`SELECT id FROM companies WHERE network_primary_slug = 'acme-robotics'`)).rows[0].id;
+    const acme = (await test.db.pool.query(`SELECT id FROM companies WHERE network_primary_slug = 'acme-robotics'`))
+      .rows[0].id;
     const people = [
       {
         first_name: 'Jane',
@@ -214,8 +243,18 @@ describe('importFile', () => {
         tags: ['decision-maker', 'budget-holder'],
         languages: [{ name: 'English', proficiency_name: 'Native or bilingual proficiency' }],
         years_experience: 14,
-        education: [{ school: 'University of Texas at Austin', degree_type: 'BACHELORS', field_of_study: 'Economics', start_year: 2005, end_year: 2009 }],
-        work_experiences: [{ company_name: 'Acme Robotics', title: 'VP of Sales', start_date: '2021-04', end_date: null }],
+        education: [
+          {
+            school: 'University of Texas at Austin',
+            degree_type: 'BACHELORS',
+            field_of_study: 'Economics',
+            start_year: 2005,
+            end_year: 2009,
+          },
+        ],
+        work_experiences: [
+          { company_name: 'Acme Robotics', title: 'VP of Sales', start_date: '2021-04', end_date: null },
+        ],
         network_slug: 'jane-doe-1a2b3c4d',
         network_user_id: '123456789',
         contacts: { work_emails: ['Jane@AcmeRobotics.com'], phones: ['+1 (512) 555-0100'] },
@@ -226,11 +265,25 @@ describe('importFile', () => {
         location: { country_code: 'in' },
         current_company: { name: 'Somewhere Unknown', network_slug: 'https://www.linkedin.com/company/acme-robotics/' },
       },
-      { first_name: 'Headline', last_name: 'Derived', title: 'Buyer', current_company: { network_slug: 'acme-robotics' } },
+      {
+        first_name: 'Headline',
+        last_name: 'Derived',
+        title: 'Buyer',
+        current_company: { network_slug: 'acme-robotics' },
+      },
       { first_name: 'No', last_name: 'Where', current_company: { name: 'Nowhere Ltd', domain: 'nowhere.example' } },
-      { first_name: 'Bad', last_name: 'Phone', location: { country_code: 'ZZ' }, contacts: { phones: ['555'] }, tags: ['vip'] },
+      {
+        first_name: 'Bad',
+        last_name: 'Phone',
+        location: { country_code: 'ZZ' },
+        contacts: { phones: ['555'] },
+        tags: ['vip'],
+      },
     ];
-    const result = await importFile(test.db, { kind: 'people', file: await file('people.jsonl', people.map((p) => JSON.stringify(p)).join('\n')) });
+    const result = await importFile(test.db, {
+      kind: 'people',
+      file: await file('people.jsonl', people.map((p) => JSON.stringify(p)).join('\n')),
+    });
     expect(result).toMatchObject({ read: 5, inserted: 4, updated: 0, contacts: 2, companiesResolved: 3 });
     const line5 = messages(result)[0] ?? '';
     expect(line5).toContain('line 5: location.country_code: not an ISO 3166 2-letter country code');
@@ -252,13 +305,34 @@ describe('importFile', () => {
       degree_types: ['BACHELORS'],
       schools: ['University of Texas at Austin'],
       work_experiences: [
-        { company_name: 'Acme Robotics', company_slug: null, company_domain: null, title: 'VP of Sales', start_date: '2021-04-01', end_date: null, is_current: true },
+        {
+          company_name: 'Acme Robotics',
+          company_slug: null,
+          company_domain: null,
+          title: 'VP of Sales',
+          start_date: '2021-04-01',
+          end_date: null,
+          is_current: true,
+        },
       ],
     });
-    expect(stored.rows[1]).toMatchObject({ country3: 'IND', company_id: acme, company_name: 'Somewhere Unknown', company_slug: 'acme-robotics', headline: '' });
+    expect(stored.rows[1]).toMatchObject({
+      country3: 'IND',
+      company_id: acme,
+      company_name: 'Somewhere Unknown',
+      company_slug: 'acme-robotics',
+      headline: '',
+    });
     expect(stored.rows[2]).toMatchObject({ headline: 'Buyer at Acme Robotics', company_id: acme });
-    expect(stored.rows[3]).toMatchObject({ company_id: null, company_name: 'Nowhere Ltd', company_domain: 'nowhere.example', title: '' });
-    const contacts = await test.db.pool.query(`SELECT kind, value, source FROM person_contacts WHERE person_id = 51 ORDER BY kind`);
+    expect(stored.rows[3]).toMatchObject({
+      company_id: null,
+      company_name: 'Nowhere Ltd',
+      company_domain: 'nowhere.example',
+      title: '',
+    });
+    const contacts = await test.db.pool.query(
+      `SELECT kind, value, source FROM person_contacts WHERE person_id = 51 ORDER BY kind`,
+    );
     expect(contacts.rows).toEqual([
       { kind: 'phone', value: '+15125550100', source: 'import' },
       { kind: 'work_email', value: 'jane@acmerobotics.com', source: 'import' },

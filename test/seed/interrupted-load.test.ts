@@ -26,26 +26,44 @@ describe('a start after a load stopped before its indexes were built', () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-interrupted-'));
     const { pool } = database.db;
     const dropped = ['people_title_trgm', 'companies_state_lower'];
-    const definitions = new Map((await readSearchIndexDefinitions()).map((definition) => [definition.name, definition]));
+    const definitions = new Map(
+      (await readSearchIndexDefinitions()).map((definition) => [definition.name, definition]),
+    );
     for (const name of dropped) expect(definitions.has(name), name).toBe(true);
     for (const name of dropped) await pool.query(`DROP INDEX ${name}`);
-    const countsBefore = await pool.query('SELECT (SELECT count(*) FROM companies) AS companies, (SELECT count(*) FROM people) AS people');
+    const countsBefore = await pool.query(
+      'SELECT (SELECT count(*) FROM companies) AS companies, (SELECT count(*) FROM people) AS people',
+    );
 
     const lines: string[] = [];
     const sink = new PassThrough();
     sink.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
     const service = await startService(
-      loadConfig({ DATABASE_URL: database.connectionString, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', JOB_WORKER: 'false' }),
+      loadConfig({
+        DATABASE_URL: database.connectionString,
+        DATA_DIR: dataDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        JOB_WORKER: 'false',
+      }),
       { log: createLogger('info', sink) },
     );
     await service.stop();
 
-    const present = await pool.query<{ indexname: string; indexdef: string }>(`SELECT indexname, indexdef FROM pg_indexes WHERE indexname = ANY($1)`, [dropped]);
+    const present = await pool.query<{ indexname: string; indexdef: string }>(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE indexname = ANY($1)`,
+      [dropped],
+    );
     expect(present.rows.map((row) => row.indexname).sort()).toEqual([...dropped].sort());
     expect(present.rows.find((row) => row.indexname === 'people_title_trgm')?.indexdef).toMatch(/gin_trgm_ops/);
-    const countsAfter = await pool.query('SELECT (SELECT count(*) FROM companies) AS companies, (SELECT count(*) FROM people) AS people');
+    const countsAfter = await pool.query(
+      'SELECT (SELECT count(*) FROM companies) AS companies, (SELECT count(*) FROM people) AS people',
+    );
     expect(countsAfter.rows).toEqual(countsBefore.rows);
-    const warning = lines.map((line) => JSON.parse(line) as { msg: string; built?: string[] }).find((entry) => entry.msg === 'missing search indexes built');
+    const warning = lines
+      .map((line) => JSON.parse(line) as { msg: string; built?: string[] })
+      .find((entry) => entry.msg === 'missing search indexes built');
     expect(warning?.built?.sort()).toEqual([...dropped].sort());
   });
 
@@ -54,7 +72,14 @@ describe('a start after a load stopped before its indexes were built', () => {
     const sink = new PassThrough();
     sink.on('data', (chunk: Buffer) => lines.push(chunk.toString('utf8')));
     const service = await startService(
-      loadConfig({ DATABASE_URL: (database as TestDatabase).connectionString, DATA_DIR: dataDir as string, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', JOB_WORKER: 'false' }),
+      loadConfig({
+        DATABASE_URL: (database as TestDatabase).connectionString,
+        DATA_DIR: dataDir as string,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        JOB_WORKER: 'false',
+      }),
       { log: createLogger('info', sink) },
     );
     await service.stop();

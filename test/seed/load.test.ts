@@ -19,7 +19,11 @@ describe('seedCatalog', () => {
     test = await createTestDatabase('empty');
     expect(await isCatalogEmpty(test.db)).toBe(true);
     // Rebuilding the indexes is what large loads do; forcing it here covers that path.
-    result = await seedCatalog(test.db, { ...catalog, rebuildIndexes: true, onProgress: ({ table }) => phases.add(table) });
+    result = await seedCatalog(test.db, {
+      ...catalog,
+      rebuildIndexes: true,
+      onProgress: ({ table }) => phases.add(table),
+    });
   });
 
   afterAll(async () => {
@@ -46,35 +50,48 @@ describe('seedCatalog', () => {
     expect(stored.rows[0]).toEqual(expected);
 
     const { person, contacts } = createPeopleGenerator(catalog.seed, catalog.companies, companies).person(2_222);
-    const storedPerson = await test.db.pool.query(`SELECT ${peopleTable.columns.join(', ')} FROM people WHERE id = 2222`);
+    const storedPerson = await test.db.pool.query(
+      `SELECT ${peopleTable.columns.join(', ')} FROM people WHERE id = 2222`,
+    );
     expect(storedPerson.rows[0]).toEqual(person);
-    const storedContacts = await test.db.pool.query(`SELECT person_id, kind, value FROM person_contacts WHERE person_id = 2222 ORDER BY kind, value`);
-    expect(storedContacts.rows).toEqual([...contacts].sort((a, b) => a.kind.localeCompare(b.kind) || a.value.localeCompare(b.value)));
+    const storedContacts = await test.db.pool.query(
+      `SELECT person_id, kind, value FROM person_contacts WHERE person_id = 2222 ORDER BY kind, value`,
+    );
+    expect(storedContacts.rows).toEqual(
+      [...contacts].sort((a, b) => a.kind.localeCompare(b.kind) || a.value.localeCompare(b.value)),
+    );
   });
 
   it('leaves every search index of the migration in place', async () => {
     const definitions = await readSearchIndexDefinitions();
     expect(definitions.length).toBeGreaterThanOrEqual(20);
     expect(definitions.map((d) => d.name)).toContain('people_title_trgm');
-    const existing = await test.db.pool.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename IN ('companies', 'people', 'person_contacts')`);
+    const existing = await test.db.pool.query<{ indexname: string }>(
+      `SELECT indexname FROM pg_indexes WHERE tablename IN ('companies', 'people', 'person_contacts')`,
+    );
     const names = new Set(existing.rows.map((r) => r.indexname));
     for (const definition of definitions) expect(names.has(definition.name), definition.name).toBe(true);
     expect(await ensureSearchIndexes(test.db)).toEqual([]);
   });
 
-  it('takes the indexes as the migrations leave them: a later migration\'s drop and create count', async () => {
+  it("takes the indexes as the migrations leave them: a later migration's drop and create count", async () => {
     const names = (await readSearchIndexDefinitions()).map((d) => d.name);
     expect(names).toContain('companies_state_lower');
     expect(names).not.toContain('companies_state');
   });
 
   it('serves a state filter from an index, as the search writes it (lower(state_name))', async () => {
-    const sql = await companyConditions(test.db.pool, 0, { searchParams: { headquartersStateName: ['California', 'texas'] } });
+    const sql = await companyConditions(test.db.pool, 0, {
+      searchParams: { headquartersStateName: ['California', 'texas'] },
+    });
     const client = await test.db.pool.connect();
     try {
       // The catalog here is small enough that a full read would win: ask whether the index can serve the query at all.
       await client.query('SET enable_seqscan = off');
-      const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN SELECT c.id FROM companies c ${sql.where()}`, sql.params);
+      const plan = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN SELECT c.id FROM companies c ${sql.where()}`,
+        sql.params,
+      );
       expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain('companies_state_lower');
     } finally {
       await client.query('RESET enable_seqscan');
@@ -83,7 +100,9 @@ describe('seedCatalog', () => {
   });
 
   it('refuses a catalog that is not empty', async () => {
-    await expect(seedCatalog(test.db, { companies: 1, people: 1, seed: 1 })).rejects.toBeInstanceOf(CatalogNotEmptyError);
+    await expect(seedCatalog(test.db, { companies: 1, people: 1, seed: 1 })).rejects.toBeInstanceOf(
+      CatalogNotEmptyError,
+    );
   });
 
   it('rejects bad sizes before touching the database', async () => {

@@ -29,7 +29,8 @@ describe('a connection ended by the server', () => {
         await pool.query('SELECT pg_terminate_backend($1)', [pid]);
         // The server's notice arrives on its own; wait on the client no longer being usable.
         const deadline = Date.now() + 5000;
-        while ((client as unknown as { _queryable: boolean })._queryable && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+        while ((client as unknown as { _queryable: boolean })._queryable && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 10));
         await client.query('SELECT 2');
       });
     } catch (error) {
@@ -47,10 +48,13 @@ describe('a connection ended by the server', () => {
     const pid = (client as unknown as { processID: number }).processID;
     await pool.query('SELECT pg_terminate_backend($1)', [pid]);
     const deadline = Date.now() + 5000;
-    while ((client as unknown as { _queryable: boolean })._queryable && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    while ((client as unknown as { _queryable: boolean })._queryable && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect((client as unknown as { _queryable: boolean })._queryable).toBe(false);
     client.release();
-    const pids = await Promise.all(Array.from({ length: 3 }, () => pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')));
+    const pids = await Promise.all(
+      Array.from({ length: 3 }, () => pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')),
+    );
     expect(pids.map((r) => r.rows[0]?.pid)).not.toContain(pid);
   });
 });

@@ -28,7 +28,15 @@ describe('the data folder', () => {
     const umask = process.umask(0);
     try {
       const service = await startService(
-        loadConfig({ DATABASE_URL: database.connectionString, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SEED_ON_EMPTY: 'false', JOB_WORKER: 'false' }),
+        loadConfig({
+          DATABASE_URL: database.connectionString,
+          DATA_DIR: dataDir,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'silent',
+          SEED_ON_EMPTY: 'false',
+          JOB_WORKER: 'false',
+        }),
         { log: createLogger('silent') },
       );
       await service.stop();

@@ -5,7 +5,13 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
-import { embeddedSettings, embeddedSettingsOf, startEmbeddedPostgres, tunedSettings, type EmbeddedServer } from '../../src/store/embedded.js';
+import {
+  embeddedSettings,
+  embeddedSettingsOf,
+  startEmbeddedPostgres,
+  tunedSettings,
+  type EmbeddedServer,
+} from '../../src/store/embedded.js';
 
 /**
  * The embedded server is sized to the machine (or to EMBEDDED_PG_MEMORY_MB), and
@@ -27,7 +33,8 @@ async function settingBytes(connectionString: string, names: string[]): Promise<
   try {
     const out: Record<string, number> = {};
     for (const name of names) {
-      const row = (await client.query<{ bytes: string }>(`SELECT pg_size_bytes(current_setting($1)) AS bytes`, [name])).rows[0];
+      const row = (await client.query<{ bytes: string }>(`SELECT pg_size_bytes(current_setting($1)) AS bytes`, [name]))
+        .rows[0];
       out[name] = Number(row?.bytes);
     }
     return out;
@@ -76,28 +83,46 @@ describe('embedded server settings', () => {
   });
 
   it('reads EMBEDDED_PG_MEMORY_MB and EMBEDDED_PG_SETTINGS, and refuses what would break the service', () => {
-    const config = loadConfig({ EMBEDDED_PG_MEMORY_MB: '2048', EMBEDDED_PG_SETTINGS: 'work_mem=12MB, random_page_cost = 2' });
+    const config = loadConfig({
+      EMBEDDED_PG_MEMORY_MB: '2048',
+      EMBEDDED_PG_SETTINGS: 'work_mem=12MB, random_page_cost = 2',
+    });
     const settings = embeddedSettings(embeddedSettingsOf(config));
     expect(toBytes(settings.shared_buffers)).toBe(512 * MB);
     expect(settings.work_mem).toBe('12MB');
     expect(settings.random_page_cost).toBe('2');
 
-    expect(() => loadConfig({ EMBEDDED_PG_SETTINGS: 'listen_addresses=0.0.0.0' })).toThrow(/EMBEDDED_PG_SETTINGS: listen_addresses is set by the service/);
-    expect(() => loadConfig({ EMBEDDED_PG_SETTINGS: 'work_mem' })).toThrow(/EMBEDDED_PG_SETTINGS: "work_mem" is not name=value/);
+    expect(() => loadConfig({ EMBEDDED_PG_SETTINGS: 'listen_addresses=0.0.0.0' })).toThrow(
+      /EMBEDDED_PG_SETTINGS: listen_addresses is set by the service/,
+    );
+    expect(() => loadConfig({ EMBEDDED_PG_SETTINGS: 'work_mem' })).toThrow(
+      /EMBEDDED_PG_SETTINGS: "work_mem" is not name=value/,
+    );
     expect(() => loadConfig({ EMBEDDED_PG_MEMORY_MB: 'lots' })).toThrow(ConfigError);
   });
 
   it('starts the server with them: SHOW answers what was computed, and an override takes effect', async () => {
     const folder = await mkdtemp(path.join(os.tmpdir(), 'pds-embedded-settings-'));
     folders.push(folder);
-    const config = loadConfig({ EMBEDDED_PG_MEMORY_MB: '2048', EMBEDDED_PG_SETTINGS: 'work_mem=12MB,random_page_cost=2' });
-    const server = await startEmbeddedPostgres(path.join(folder, 'data'), createLogger('silent'), { temporary: true, settings: embeddedSettingsOf(config) });
+    const config = loadConfig({
+      EMBEDDED_PG_MEMORY_MB: '2048',
+      EMBEDDED_PG_SETTINGS: 'work_mem=12MB,random_page_cost=2',
+    });
+    const server = await startEmbeddedPostgres(path.join(folder, 'data'), createLogger('silent'), {
+      temporary: true,
+      settings: embeddedSettingsOf(config),
+    });
     servers.push(server);
 
     const computed = tunedSettings({ memoryBytes: 2048 * MB, cpus: os.availableParallelism() });
     expect(server.settings).toEqual({ ...computed, work_mem: '12MB', random_page_cost: '2' });
     // As the service connects (its own role), not only as the superuser.
-    const shown = await settingBytes(server.connectionString, ['shared_buffers', 'effective_cache_size', 'maintenance_work_mem', 'work_mem']);
+    const shown = await settingBytes(server.connectionString, [
+      'shared_buffers',
+      'effective_cache_size',
+      'maintenance_work_mem',
+      'work_mem',
+    ]);
     expect(shown).toEqual({
       shared_buffers: toBytes(computed.shared_buffers),
       effective_cache_size: toBytes(computed.effective_cache_size),
@@ -105,7 +130,9 @@ describe('embedded server settings', () => {
       work_mem: 12 * MB,
     });
     expect(await show(server.connectionString, 'random_page_cost')).toBe('2');
-    expect(await show(server.connectionString, 'max_parallel_workers_per_gather')).toBe(computed.max_parallel_workers_per_gather);
+    expect(await show(server.connectionString, 'max_parallel_workers_per_gather')).toBe(
+      computed.max_parallel_workers_per_gather,
+    );
     expect(await show(server.connectionString, 'effective_io_concurrency')).toBe('200');
   });
 
@@ -113,7 +140,10 @@ describe('embedded server settings', () => {
     const folder = await mkdtemp(path.join(os.tmpdir(), 'pds-embedded-settings-'));
     folders.push(folder);
     await expect(
-      startEmbeddedPostgres(path.join(folder, 'data'), createLogger('silent'), { temporary: true, settings: { overrides: { shared_buffers: 'plenty' } } }),
+      startEmbeddedPostgres(path.join(folder, 'data'), createLogger('silent'), {
+        temporary: true,
+        settings: { overrides: { shared_buffers: 'plenty' } },
+      }),
     ).rejects.toThrow(/shared_buffers/);
   });
 });

@@ -8,7 +8,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/core/accounts.js';
 import { createLogger } from '../../src/log.js';
 import { openDatabase } from '../../src/store/db.js';
-import { EmbeddedPostgresError, rootStateDir, serverPrograms, startEmbeddedPostgres, type EmbeddedServer } from '../../src/store/embedded.js';
+import {
+  EmbeddedPostgresError,
+  rootStateDir,
+  serverPrograms,
+  startEmbeddedPostgres,
+  type EmbeddedServer,
+} from '../../src/store/embedded.js';
 import { migrate } from '../../src/store/migrate.js';
 import { freePort } from '../../bench/free-port.js';
 
@@ -43,7 +49,11 @@ async function start(dataDir: string, temporary = true): Promise<EmbeddedServer>
   return server;
 }
 
-async function query<T extends pg.QueryResultRow>(connectionString: string, sql: string, values: unknown[] = []): Promise<T[]> {
+async function query<T extends pg.QueryResultRow>(
+  connectionString: string,
+  sql: string,
+  values: unknown[] = [],
+): Promise<T[]> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
@@ -82,7 +92,10 @@ describe('embedded PostgreSQL credentials', () => {
     } finally {
       process.umask(umask);
     }
-    const credentials = JSON.parse(await readFile(path.join(dataDir, 'postgres-credentials'), 'utf8')) as Record<string, string>;
+    const credentials = JSON.parse(await readFile(path.join(dataDir, 'postgres-credentials'), 'utf8')) as Record<
+      string,
+      string
+    >;
     expect(Object.keys(credentials).sort()).toEqual(['servicePassword', 'superuserPassword']);
     expect(credentials.superuserPassword).not.toBe(credentials.servicePassword);
     expect(credentials.superuserPassword?.length).toBeGreaterThanOrEqual(40);
@@ -101,36 +114,46 @@ describe('embedded PostgreSQL credentials', () => {
 
     // What any local user could try before: the superuser with the fixed password, or with none.
     expect(await refusal(as(server.connectionString, 'postgres', 'embedded', 'postgres'))).toBe('28P01');
-    expect(await refusal(as(server.connectionString, 'postgres', credentials.servicePassword as string, 'postgres'))).toBe('28P01');
+    expect(
+      await refusal(as(server.connectionString, 'postgres', credentials.servicePassword as string, 'postgres')),
+    ).toBe('28P01');
     expect(await refusal(as(server.connectionString, 'prospecting', 'embedded'))).toBe('28P01');
 
     const db = openDatabase(server.connectionString, 2);
     try {
       expect((await migrate(db.pool)).length).toBeGreaterThan(0); // the migrations run as the service's role
-      const [me] = (await db.pool.query<{ user: string; superuser: boolean; createrole: boolean; createdb: boolean }>(
-        'SELECT current_user AS user, rolsuper AS superuser, rolcreaterole AS createrole, rolcreatedb AS createdb FROM pg_roles WHERE rolname = current_user',
-      )).rows;
+      const [me] = (
+        await db.pool.query<{ user: string; superuser: boolean; createrole: boolean; createdb: boolean }>(
+          'SELECT current_user AS user, rolsuper AS superuser, rolcreaterole AS createrole, rolcreatedb AS createdb FROM pg_roles WHERE rolname = current_user',
+        )
+      ).rows;
       expect(me).toEqual({ user: 'prospecting', superuser: false, createrole: false, createdb: false });
       // What a superuser could do with the service's connection, and this role cannot.
       await expect(db.pool.query("COPY (SELECT 1) TO PROGRAM 'true'")).rejects.toMatchObject({ code: '42501' });
       await expect(db.pool.query("SELECT pg_read_file('PG_VERSION')")).rejects.toMatchObject({ code: '42501' });
       await expect(db.pool.query('CREATE ROLE intruder SUPERUSER')).rejects.toMatchObject({ code: '42501' });
-      const owners = (await db.pool.query<{ owner: string }>(
-        `SELECT DISTINCT pg_get_userbyid(relowner) AS owner FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'S', 'v')`,
-      )).rows;
+      const owners = (
+        await db.pool.query<{ owner: string }>(
+          `SELECT DISTINCT pg_get_userbyid(relowner) AS owner FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'S', 'v')`,
+        )
+      ).rows;
       expect(owners).toEqual([{ owner: 'prospecting' }]);
       await db.pool.query(`INSERT INTO accounts (name, plan) VALUES ('kept across restarts', 'pro')`);
     } finally {
       await db.close();
     }
-    expect(await query(server.adminConnectionString, 'SELECT rolsuper FROM pg_roles WHERE rolname = current_user')).toEqual([{ rolsuper: true }]);
+    expect(
+      await query(server.adminConnectionString, 'SELECT rolsuper FROM pg_roles WHERE rolname = current_user'),
+    ).toEqual([{ rolsuper: true }]);
     await server.stop();
     expect(existsSync(path.join(dataDir, 'postgres.owner'))).toBe(false);
 
     const again = await start(dataDir);
     expect(JSON.parse(await readFile(path.join(dataDir, 'postgres-credentials'), 'utf8'))).toEqual(credentials);
     expect(again.databaseDir).toBe(server.databaseDir);
-    expect(await query(again.connectionString, `SELECT name FROM accounts WHERE name = 'kept across restarts'`)).toHaveLength(1);
+    expect(
+      await query(again.connectionString, `SELECT name FROM accounts WHERE name = 'kept across restarts'`),
+    ).toHaveLength(1);
     expect(await refusal(as(again.connectionString, 'postgres', 'embedded', 'postgres'))).toBe('28P01');
   });
 
@@ -149,35 +172,58 @@ describe('embedded PostgreSQL credentials', () => {
     const db = openDatabase(server.connectionString, 2);
     try {
       expect(await migrate(db.pool)).toEqual([]); // the older version had applied them all
-      expect((await db.pool.query('SELECT rolsuper FROM pg_roles WHERE rolname = current_user')).rows).toEqual([{ rolsuper: false }]);
-      const foreign = (await db.pool.query(
-        `SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'S', 'v') AND relowner <> current_user::regrole`,
-      )).rows;
+      expect((await db.pool.query('SELECT rolsuper FROM pg_roles WHERE rolname = current_user')).rows).toEqual([
+        { rolsuper: false },
+      ]);
+      const foreign = (
+        await db.pool.query(
+          `SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'S', 'v') AND relowner <> current_user::regrole`,
+        )
+      ).rows;
       expect(foreign).toEqual([]);
-      const foreignRoutines = (await db.pool.query(
-        `SELECT proname FROM pg_proc p WHERE pronamespace = 'public'::regnamespace AND proowner <> current_user::regrole
+      const foreignRoutines = (
+        await db.pool.query(
+          `SELECT proname FROM pg_proc p WHERE pronamespace = 'public'::regnamespace AND proowner <> current_user::regrole
             AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')`,
-      )).rows;
+        )
+      ).rows;
       expect(foreignRoutines).toEqual([]);
-      expect((await db.pool.query('SELECT name FROM accounts WHERE id = $1', [accountId])).rows).toEqual([{ name: 'Made by an older version' }]);
+      expect((await db.pool.query('SELECT name FROM accounts WHERE id = $1', [accountId])).rows).toEqual([
+        { name: 'Made by an older version' },
+      ]);
       // A later migration altering a table and writing through its trigger works as this role.
-      await db.pool.query('ALTER TABLE accounts ADD COLUMN upgraded boolean; ALTER TABLE accounts DROP COLUMN upgraded');
-      await db.pool.query(`INSERT INTO credit_ledger (account_id, amount, balance_after, unit, reason) VALUES ($1, 5, 105, 'grant', 'after the upgrade')`, [accountId]);
+      await db.pool.query(
+        'ALTER TABLE accounts ADD COLUMN upgraded boolean; ALTER TABLE accounts DROP COLUMN upgraded',
+      );
+      await db.pool.query(
+        `INSERT INTO credit_ledger (account_id, amount, balance_after, unit, reason) VALUES ($1, 5, 105, 'grant', 'after the upgrade')`,
+        [accountId],
+      );
       // The ledger's append-only trigger still guards it (its function now belongs to this role).
-      await expect(db.pool.query('UPDATE credit_ledger SET amount = 6 WHERE account_id = $1', [accountId])).rejects.toThrow(/append-only/);
+      await expect(
+        db.pool.query('UPDATE credit_ledger SET amount = 6 WHERE account_id = $1', [accountId]),
+      ).rejects.toThrow(/append-only/);
     } finally {
       await db.close();
     }
-    const superuserPassword = (JSON.parse(await readFile(path.join(dataDir, 'postgres-credentials'), 'utf8')) as { superuserPassword: string }).superuserPassword;
-    expect(await query(as(server.connectionString, 'postgres', superuserPassword, 'postgres'), 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
+    const superuserPassword = (
+      JSON.parse(await readFile(path.join(dataDir, 'postgres-credentials'), 'utf8')) as { superuserPassword: string }
+    ).superuserPassword;
+    expect(
+      await query(as(server.connectionString, 'postgres', superuserPassword, 'postgres'), 'SELECT 1 AS ok'),
+    ).toEqual([{ ok: 1 }]);
   });
 
   it('stops a server left running by a killed process and takes the folder over, but refuses one whose process is alive', async () => {
     const dataDir = await dataFolder();
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join('test', 'store', 'fixtures', 'embedded-child.ts'), dataDir], {
-      cwd: process.cwd(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join('test', 'store', 'fixtures', 'embedded-child.ts'), dataDir],
+      {
+        cwd: process.cwd(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.push(child);
     let output = '';
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -233,16 +279,31 @@ async function makeOlderVersionsFolder(dataDir: string): Promise<number> {
   await writeFile(passwordFile, 'embedded\n', { mode: 0o644 });
   const ids = owner ?? {};
   try {
-    await run(path.join(binDir, 'initdb'), [`--pgdata=${databaseDir}`, '--auth=password', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C'], ids);
+    await run(
+      path.join(binDir, 'initdb'),
+      [
+        `--pgdata=${databaseDir}`,
+        '--auth=password',
+        '--username=postgres',
+        `--pwfile=${passwordFile}`,
+        '--encoding=UTF8',
+        '--locale=C',
+      ],
+      ids,
+    );
   } finally {
     await rm(passwordFile, { force: true });
   }
   const port = await freePort();
-  const server = spawn(path.join(binDir, 'postgres'), ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='], {
-    ...ids,
-    cwd: '/',
-    stdio: 'ignore',
-  });
+  const server = spawn(
+    path.join(binDir, 'postgres'),
+    ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    {
+      ...ids,
+      cwd: '/',
+      stdio: 'ignore',
+    },
+  );
   const stopped = new Promise((resolve) => server.once('exit', resolve));
   try {
     const admin = `postgres://postgres:embedded@127.0.0.1:${port}/postgres`;
@@ -254,7 +315,8 @@ async function makeOlderVersionsFolder(dataDir: string): Promise<number> {
     const db = openDatabase(`postgres://postgres:embedded@127.0.0.1:${port}/prospecting`, 2);
     try {
       await migrate(db.pool);
-      return (await createAccount(db, { name: 'Made by an older version', plan: 'pro', initialCredits: 100 })).account.id;
+      return (await createAccount(db, { name: 'Made by an older version', plan: 'pro', initialCredits: 100 })).account
+        .id;
     } finally {
       await db.close();
     }
@@ -273,4 +335,3 @@ function run(program: string, args: string[], ids: { uid?: number; gid?: number 
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${program} failed: ${errors}`))));
   });
 }
-

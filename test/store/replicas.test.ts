@@ -64,7 +64,11 @@ async function startWithReplica(env: Record<string, string>): Promise<Running> {
     }),
     { log: createLogger('silent') },
   );
-  const { apiKey, account } = await createAccount(service.context.db, { name: 'replica test', plan: 'pro', initialCredits: 100_000 });
+  const { apiKey, account } = await createAccount(service.context.db, {
+    name: 'replica test',
+    plan: 'pro',
+    initialCredits: 100_000,
+  });
   const search = async (nameLike: string, extra: Record<string, unknown> = {}) => {
     const response = await fetch(`${service.url}/v1/company-search`, {
       method: 'POST',
@@ -74,7 +78,9 @@ async function startWithReplica(env: Record<string, string>): Promise<Running> {
     return { status: response.status, body: await response.json() };
   };
   const health = async () => {
-    const body = (await (await fetch(`${service.url}/healthz`)).json()) as { replicas: Array<{ healthy: boolean; lagMs: number | null; reason: string | null }> };
+    const body = (await (await fetch(`${service.url}/healthz`)).json()) as {
+      replicas: Array<{ healthy: boolean; lagMs: number | null; reason: string | null }>;
+    };
     return body.replicas[0] as { healthy: boolean; lagMs: number | null; reason: string | null };
   };
   return {
@@ -135,7 +141,9 @@ describe('catalog reads with a streaming replica', () => {
       await resumeReplay();
       await waitUntilReplayed(pair.primary, pair.replica);
       const replayed = await app.search('Quillfeather Replica Marker');
-      expect(replayed.body.output.data.map((c: { preferred_name: string }) => c.preferred_name)).toEqual(['Quillfeather Replica Marker']);
+      expect(replayed.body.output.data.map((c: { preferred_name: string }) => c.preferred_name)).toEqual([
+        'Quillfeather Replica Marker',
+      ]);
     } finally {
       await resumeReplay().catch(() => undefined);
       await app.stop();
@@ -189,7 +197,7 @@ describe('catalog reads with a streaming replica', () => {
     }
   });
 
-  it('reads a search that names the account\'s exclusion lists from the primary, which has the list made a moment ago', async () => {
+  it("reads a search that names the account's exclusion lists from the primary, which has the list made a moment ago", async () => {
     const app = await startWithReplica({ DATABASE_REPLICA_MAX_LAG_MS: '600000', DATABASE_REPLICA_CHECK_MS: '200' });
     try {
       await pauseReplay();
@@ -198,12 +206,19 @@ describe('catalog reads with a streaming replica', () => {
       const list = await fetch(`${app.service.url}/v1/exclusion-lists`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ apiKey: app.apiKey, name: 'just made', kind: 'companies', companies: [{ domain: excluded.domains[0] }] }),
+        body: JSON.stringify({
+          apiKey: app.apiKey,
+          name: 'just made',
+          kind: 'companies',
+          companies: [{ domain: excluded.domains[0] }],
+        }),
       });
       const { exclusionListId } = ((await list.json()) as { output: { exclusionListId: string } }).output;
       const answer = await app.search('a', { companyExclusionListIDs: [exclusionListId] });
       expect(answer.status).toBe(200);
-      expect(answer.body.output.data.map((c: { domains: string[] }) => c.domains[0])).not.toContain(excluded.domains[0]);
+      expect(answer.body.output.data.map((c: { domains: string[] }) => c.domains[0])).not.toContain(
+        excluded.domains[0],
+      );
     } finally {
       await resumeReplay().catch(() => undefined);
       await app.stop();

@@ -20,12 +20,12 @@ const UDT_NAMES: Readonly<Record<ColumnType | MaintainedColumnType, string>> = {
   timestamptz: 'timestamptz',
 };
 
-
 /** Every column of the table, loaded or maintained, with its type as the database names it. */
 function declaredTypes<Row, Maintained>(table: Table<Row, Maintained>): Record<string, string> {
   const types: Record<string, string> = {};
   for (const column of table.columns) types[column] = UDT_NAMES[table.columnTypes[column]];
-  for (const [column, type] of Object.entries<MaintainedColumnType>(table.maintainedColumns)) types[column] = UDT_NAMES[type];
+  for (const [column, type] of Object.entries<MaintainedColumnType>(table.maintainedColumns))
+    types[column] = UDT_NAMES[type];
   return types;
 }
 
@@ -60,7 +60,7 @@ const company: CompanyRow = {
 const person: PersonRow = {
   id: 4_294_967_297,
   first_name: awkward,
-  last_name: 'O\'Brien',
+  last_name: "O'Brien",
   title: '',
   headline: long,
   city: null,
@@ -79,7 +79,15 @@ const person: PersonRow = {
   schools: [awkward],
   education: [{ school: awkward, degree_type: null, field_of_study: long, start_year: null, end_year: 2001 }],
   work_experiences: [
-    { company_name: awkward, company_slug: null, company_domain: null, title: '', start_date: '2001-01-01', end_date: null, is_current: true },
+    {
+      company_name: awkward,
+      company_slug: null,
+      company_domain: null,
+      title: '',
+      start_date: '2001-01-01',
+      end_date: null,
+      is_current: true,
+    },
   ],
 };
 
@@ -109,7 +117,9 @@ describe('catalog tables', () => {
           WHERE table_schema = current_schema() AND table_name = $1 ORDER BY column_name`,
         [table.name],
       );
-      expect(Object.fromEntries(stored.rows.map((r) => [r.column_name, r.udt_name])), table.name).toEqual(table.declared);
+      expect(Object.fromEntries(stored.rows.map((r) => [r.column_name, r.udt_name])), table.name).toEqual(
+        table.declared,
+      );
     }
   });
 

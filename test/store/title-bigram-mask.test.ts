@@ -23,19 +23,23 @@ describe('title bigram masks', () => {
   const letters = [...'aAbBsSzZéÉäÄßİıǅ€😀 ,.&%_\\-/0'];
   const title = fc.array(fc.constantFrom(...letters), { minLength: 0, maxLength: 24 }).map((chars) => chars.join(''));
   const flipCase = (text: string, flips: boolean[]) =>
-    [...text].map((char, index) => (flips[index % Math.max(flips.length, 1)] ? char.toUpperCase() : char.toLowerCase())).join('');
+    [...text]
+      .map((char, index) => (flips[index % Math.max(flips.length, 1)] ? char.toUpperCase() : char.toLowerCase()))
+      .join('');
 
   it('never rules out a title that contains the text as ILIKE sees it (fast-check, 3,000 cases)', async () => {
-    const cases = fc.sample(
-      fc.tuple(title, fc.nat(), fc.nat(), fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }), title),
-      { numRuns: 3000, seed: 86 },
-    ).map(([text, start, length, flips, other]) => {
-      const chars = [...text];
-      const from = chars.length ? start % chars.length : 0;
-      const part = chars.slice(from, from + (length % 8)).join('');
-      // Half the texts are pieces of the title in another case, half are unrelated strings.
-      return { title: text, search: start % 2 ? flipCase(part, flips) : other };
-    });
+    const cases = fc
+      .sample(fc.tuple(title, fc.nat(), fc.nat(), fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }), title), {
+        numRuns: 3000,
+        seed: 86,
+      })
+      .map(([text, start, length, flips, other]) => {
+        const chars = [...text];
+        const from = chars.length ? start % chars.length : 0;
+        const part = chars.slice(from, from + (length % 8)).join('');
+        // Half the texts are pieces of the title in another case, half are unrelated strings.
+        return { title: text, search: start % 2 ? flipCase(part, flips) : other };
+      });
     const result = await database.db.pool.query<{ matched: number; lost: string[] }>(
       `SELECT count(*) FILTER (WHERE t ILIKE p)::int AS matched,
               coalesce(array_agg(t || ' ⟵ ' || s) FILTER (WHERE t ILIKE p

@@ -1,6 +1,15 @@
 import {
-  buildAudience, createAudience, deleteAudience, exportCompanies, exportProspects, getAudienceStatus, getExportStatus,
-  listAudienceCompanies, listAudienceProspects, listAudiences, updateAudienceSearchParams,
+  buildAudience,
+  createAudience,
+  deleteAudience,
+  exportCompanies,
+  exportProspects,
+  getAudienceStatus,
+  getExportStatus,
+  listAudienceCompanies,
+  listAudienceProspects,
+  listAudiences,
+  updateAudienceSearchParams,
 } from '../../../operations/index.js';
 import * as audiences from '../../core/audiences/audiences.js';
 import { startBuild } from '../../core/audiences/build.js';
@@ -42,9 +51,10 @@ export const audienceHandlers = [
   }),
   handle(buildAudience, async (input, { context, principal }) => {
     const row = await startBuild(context.db, principal.accountId, input.audienceId);
-    const searches = row.creation_method === 'NORMAL'
-      ? `up to ${row.max_companies} companies by the company filters, then up to ${row.max_prospects} prospects at them`
-      : `up to ${row.max_prospects} prospects by the prospect filters`;
+    const searches =
+      row.creation_method === 'NORMAL'
+        ? `up to ${row.max_companies} companies by the company filters, then up to ${row.max_prospects} prospects at them`
+        : `up to ${row.max_prospects} prospects by the prospect filters`;
     return {
       output: {
         audienceId: String(row.id),
@@ -58,7 +68,13 @@ export const audienceHandlers = [
   }),
   handle(getAudienceStatus, async (input, { context, principal }) => {
     const row = await audiences.requireAudience(context.db.pool, principal.accountId, input.audienceId);
-    return { output: { ...audiences.summarize(row), failureReason: row.failure_reason, builtAt: row.built_at?.toISOString() ?? null } };
+    return {
+      output: {
+        ...audiences.summarize(row),
+        failureReason: row.failure_reason,
+        builtAt: row.built_at?.toISOString() ?? null,
+      },
+    };
   }),
   handle(exportCompanies, async (input, { context, principal }) => ({
     output: await requestExport(context, principal.accountId, { ...input, kind: 'companies' }),
@@ -79,7 +95,9 @@ export const audienceHandlers = [
     const deleted = await removeAudience(context, principal.accountId, input.audienceId);
     return {
       output: deleted,
-      ...(deleted.refundedCredits > 0 ? { message: `Free. ${deleted.refundedCredits} credits of the cancelled enrichment were refunded.` } : {}),
+      ...(deleted.refundedCredits > 0
+        ? { message: `Free. ${deleted.refundedCredits} credits of the cancelled enrichment were refunded.` }
+        : {}),
     };
   }),
   handle(listAudienceProspects, async (input, { context, principal }) => ({

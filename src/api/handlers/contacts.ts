@@ -1,5 +1,10 @@
 import {
-  liveEnrichCompany, liveEnrichPerson, pollBatchContactEnrichment, revealContactSingle, revealContactSync, startBatchContactEnrichment,
+  liveEnrichCompany,
+  liveEnrichPerson,
+  pollBatchContactEnrichment,
+  revealContactSingle,
+  revealContactSync,
+  startBatchContactEnrichment,
 } from '../../../operations/index.js';
 import { pollBatch, startBatch } from '../../core/contacts/batch.js';
 import { liveFetchCompany, liveFetchProfile } from '../../core/contacts/live-fetch.js';
@@ -23,13 +28,27 @@ export const contactHandlers = [
       message: `Charged per profile and type found as each profile completes, at most ${output.maxCredits} credits. Poll pollBatchContactEnrichment about every 30 seconds.`,
     };
   }),
-  handle(pollBatchContactEnrichment, async (input, { context, principal }) => ({ output: await pollBatch(context, principal, input) })),
+  handle(pollBatchContactEnrichment, async (input, { context, principal }) => ({
+    output: await pollBatch(context, principal, input),
+  })),
   handle(liveEnrichCompany, async (input, { context, principal, requestId, ledgerKey, log }) => {
-    const { creditsCharged, message, ...output } = await liveFetchCompany(context, principal, input, { requestId, ledgerKey }, log);
+    const { creditsCharged, message, ...output } = await liveFetchCompany(
+      context,
+      principal,
+      input,
+      { requestId, ledgerKey },
+      log,
+    );
     return { output, creditsCharged, message };
   }),
   handle(liveEnrichPerson, async (input, { context, principal, requestId, ledgerKey, log }) => {
-    const { creditsCharged, message, ...output } = await liveFetchProfile(context, principal, input, { requestId, ledgerKey }, log);
+    const { creditsCharged, message, ...output } = await liveFetchProfile(
+      context,
+      principal,
+      input,
+      { requestId, ledgerKey },
+      log,
+    );
     return { output, creditsCharged, message };
   }),
 ];

@@ -6,10 +6,15 @@ import { handle } from '../handler.js';
 
 export const countHandlers = [
   handle(companyCount, async (input, { context, principal, requestId, signal, ledgerKey }) => {
-    const counted = await context.db.catalogRead(signal, (db) => countCompanies(db, principal.accountId, input, { budgetMs: context.config.COUNT_EXACT_BUDGET_MS, signal }), {
-      readsAccountData: Boolean(input.companyExclusionListIDs?.length),
-      costly: substringTerms({ company: input.searchParams }) > context.config.COSTLY_SEARCH_SUBSTRINGS,
-    });
+    const counted = await context.db.catalogRead(
+      signal,
+      (db) =>
+        countCompanies(db, principal.accountId, input, { budgetMs: context.config.COUNT_EXACT_BUDGET_MS, signal }),
+      {
+        readsAccountData: Boolean(input.companyExclusionListIDs?.length),
+        costly: substringTerms({ company: input.searchParams }) > context.config.COSTLY_SEARCH_SUBSTRINGS,
+      },
+    );
     // Charged after the count, so a count refused or stopped costs nothing; a count of 0 costs its credit.
     const creditsCharged = await chargeForRecords(context, principal, 1, {
       unit: companyCount.credits.unit,
@@ -20,10 +25,14 @@ export const countHandlers = [
     return { output: { ...counted, exactUpTo: exactCountBound }, creditsCharged };
   }),
   handle(peopleCount, async (input, { context, principal, requestId, signal, ledgerKey }) => {
-    const counted = await context.db.catalogRead(signal, (db) => countPeople(db, principal.accountId, input, { budgetMs: context.config.COUNT_EXACT_BUDGET_MS, signal }), {
-      readsAccountData: Boolean(input.companyExclusionListIDs?.length || input.prospectExclusionListIDs?.length),
-      costly: substringTerms({ people: input.searchParams }) > context.config.COSTLY_SEARCH_SUBSTRINGS,
-    });
+    const counted = await context.db.catalogRead(
+      signal,
+      (db) => countPeople(db, principal.accountId, input, { budgetMs: context.config.COUNT_EXACT_BUDGET_MS, signal }),
+      {
+        readsAccountData: Boolean(input.companyExclusionListIDs?.length || input.prospectExclusionListIDs?.length),
+        costly: substringTerms({ people: input.searchParams }) > context.config.COSTLY_SEARCH_SUBSTRINGS,
+      },
+    );
     const creditsCharged = await chargeForRecords(context, principal, 1, {
       unit: peopleCount.credits.unit,
       reason: 'people count',

@@ -5,7 +5,8 @@ import { handle } from '../handler.js';
 export const enrichmentHandlers = [
   handle(estimateEnrichmentCost, async ({ audienceId, ...options }, { context, principal }) => ({
     output: await estimateEnrichment(context.db, principal.accountId, audienceId, options),
-    message: 'Free. Show totalCredits and timeEstimate to the user and get explicit confirmation before triggerEnrichment with these exact values.',
+    message:
+      'Free. Show totalCredits and timeEstimate to the user and get explicit confirmation before triggerEnrichment with these exact values.',
   })),
   handle(triggerEnrichment, async ({ audienceId, ...options }, { context, principal }) => {
     const run = await trigger(context, principal.accountId, audienceId, options);

@@ -1,11 +1,18 @@
 import {
-  addExclusionListEntries, createExclusionListFromAudience, deleteExclusionList, listExclusionListEntries, listExclusionLists, removeExclusionListEntries,
+  addExclusionListEntries,
+  createExclusionListFromAudience,
+  deleteExclusionList,
+  listExclusionListEntries,
+  listExclusionLists,
+  removeExclusionListEntries,
 } from '../../../operations/index.js';
 import * as lists from '../../core/exclusion-lists.js';
 import { handle } from '../handler.js';
 
 export const exclusionListHandlers = [
-  handle(listExclusionLists, async (input, { context, principal }) => ({ output: await lists.listExclusionLists(context.db.pool, context.services.cursors, principal.accountId, input) })),
+  handle(listExclusionLists, async (input, { context, principal }) => ({
+    output: await lists.listExclusionLists(context.db.pool, context.services.cursors, principal.accountId, input),
+  })),
   handle(listExclusionListEntries, async (input, { context, principal }) => ({
     output: await lists.listExclusionListEntries(context.db.pool, context.services.cursors, principal.accountId, input),
   })),

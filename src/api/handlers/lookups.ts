@@ -1,5 +1,12 @@
 import {
-  companyTypeahead, findPersonByWorkEmail, listCountrySubdivisions, listLanguages, listTags, listTimeZones, locationTypeahead, validateEmail,
+  companyTypeahead,
+  findPersonByWorkEmail,
+  listCountrySubdivisions,
+  listLanguages,
+  listTags,
+  listTimeZones,
+  locationTypeahead,
+  validateEmail,
 } from '../../../operations/index.js';
 import { findPersonByWorkEmail as lookUpWorkEmail, validateEmailAddress } from '../../core/contacts/email-check.js';
 import { chargeForRecords } from '../../core/metering.js';
@@ -11,12 +18,20 @@ import { handle } from '../handler.js';
 export const lookupHandlers = [
   handle(companyTypeahead, async (input, { context, principal, requestId, signal }) => {
     const data = await context.db.catalogRead(signal, (db) => suggestCompanies(db, input.query, input.limit));
-    const creditsCharged = await chargeForRecords(context, principal, 1, { unit: companyTypeahead.credits.unit, reason: 'company typeahead', reference: requestId });
+    const creditsCharged = await chargeForRecords(context, principal, 1, {
+      unit: companyTypeahead.credits.unit,
+      reason: 'company typeahead',
+      reference: requestId,
+    });
     return { output: { data }, creditsCharged };
   }),
   handle(locationTypeahead, async (input, { context, principal, requestId }) => {
     const data = suggestLocations(input.query, input.kinds.split(',') as LocationKind[], input.limit);
-    const creditsCharged = await chargeForRecords(context, principal, 1, { unit: locationTypeahead.credits.unit, reason: 'location typeahead', reference: requestId });
+    const creditsCharged = await chargeForRecords(context, principal, 1, {
+      unit: locationTypeahead.credits.unit,
+      reason: 'location typeahead',
+      reference: requestId,
+    });
     return { output: { data }, creditsCharged };
   }),
   handle(listTags, async () => ({ output: enums.listTags() })),

@@ -1,5 +1,12 @@
 import {
-  createSavedSearch, deleteSavedSearch, getSavedSearch, getSavedSearchRun, listSavedSearchRunRecords, listSavedSearchRuns, listSavedSearches, runSavedSearch,
+  createSavedSearch,
+  deleteSavedSearch,
+  getSavedSearch,
+  getSavedSearchRun,
+  listSavedSearchRunRecords,
+  listSavedSearchRuns,
+  listSavedSearches,
+  runSavedSearch,
   updateSavedSearch,
 } from '../../../operations/index.js';
 import { listRunRecords, listRuns, requireRun, runView, startManualRun } from '../../core/saved-searches/runs.js';
@@ -23,7 +30,10 @@ export const savedSearchHandlers = [
   }),
   handle(getSavedSearch, async (input, { context, principal }) => {
     const row = await saved.requireSavedSearch(context.db.pool, principal.accountId, input.savedSearchId);
-    const latest = await listRuns(context.db.pool, context.services.cursors, principal.accountId, { savedSearchId: input.savedSearchId, pageSize: 1 });
+    const latest = await listRuns(context.db.pool, context.services.cursors, principal.accountId, {
+      savedSearchId: input.savedSearchId,
+      pageSize: 1,
+    });
     return { output: { ...saved.viewOf(row), latestRun: latest.data[0] ? runView(latest.data[0]) : null } };
   }),
   handle(updateSavedSearch, async ({ savedSearchId, ...changes }, { context, principal }) => ({

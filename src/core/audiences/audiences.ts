@@ -1,4 +1,9 @@
-import { companySearchParams, peopleSearchParams, type CompanySearchParams, type PeopleSearchParams } from '../../../operations/schemas/filters.js';
+import {
+  companySearchParams,
+  peopleSearchParams,
+  type CompanySearchParams,
+  type PeopleSearchParams,
+} from '../../../operations/schemas/filters.js';
 import { AppError } from '../../errors.js';
 import type { Database, Queryable } from '../../store/db.js';
 import { requireExclusionLists } from '../exclusion-lists.js';
@@ -69,7 +74,11 @@ export function summarize(row: AudienceRow): AudienceSummary {
   };
 }
 
-export async function createAudience(db: Queryable, accountId: number, input: { name: string; creationMethod: CreationMethod }): Promise<AudienceRow> {
+export async function createAudience(
+  db: Queryable,
+  accountId: number,
+  input: { name: string; creationMethod: CreationMethod },
+): Promise<AudienceRow> {
   const result = await db.query<AudienceRow>(
     `INSERT INTO audiences (account_id, name, creation_method) VALUES ($1, $2, $3) RETURNING ${audienceColumns}`,
     [accountId, input.name, input.creationMethod],
@@ -78,16 +87,29 @@ export async function createAudience(db: Queryable, accountId: number, input: { 
 }
 
 /** The audience, or 404 when it does not exist for this account. `forUpdate` locks it in the caller's transaction. */
-export async function requireAudience(db: Queryable, accountId: number, audienceId: string | number, forUpdate = false): Promise<AudienceRow> {
+export async function requireAudience(
+  db: Queryable,
+  accountId: number,
+  audienceId: string | number,
+  forUpdate = false,
+): Promise<AudienceRow> {
   const row = await findAudience(db, accountId, audienceId, forUpdate);
   if (!row) {
-    throw new AppError('not_found', `Audience ${audienceId} not found. Check the audienceId returned by createAudience (listAudiences lists yours).`);
+    throw new AppError(
+      'not_found',
+      `Audience ${audienceId} not found. Check the audienceId returned by createAudience (listAudiences lists yours).`,
+    );
   }
   return row;
 }
 
 /** The audience, or null when it does not exist (or was deleted): jobs working on one stop quietly then. */
-export async function findAudience(db: Queryable, accountId: number, audienceId: string | number, forUpdate = false): Promise<AudienceRow | null> {
+export async function findAudience(
+  db: Queryable,
+  accountId: number,
+  audienceId: string | number,
+  forUpdate = false,
+): Promise<AudienceRow | null> {
   const result = await db.query<AudienceRow>(
     `SELECT ${audienceColumns} FROM audiences WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
     [accountId, Number(audienceId)],
@@ -105,7 +127,12 @@ export interface SearchParamsInput {
 }
 
 /** Stores the filters (a full replacement: what is not given is cleared or back to its default). Only while DRAFT. */
-export async function setSearchParams(db: Database, accountId: number, audienceId: string, input: SearchParamsInput): Promise<AudienceRow> {
+export async function setSearchParams(
+  db: Database,
+  accountId: number,
+  audienceId: string,
+  input: SearchParamsInput,
+): Promise<AudienceRow> {
   return db.transaction(async (tx) => {
     const audience = await requireAudience(tx, accountId, audienceId, true);
     if (audience.status !== 'DRAFT') throw filtersFrozen(audience);
@@ -114,13 +141,23 @@ export async function setSearchParams(db: Database, accountId: number, audienceI
         'invalid_request',
         'companySearchParams applies only to NORMAL audiences; this audience is START_FROM_PROSPECTS and searches prospects only. ' +
           'Remove companySearchParams, or create a NORMAL audience to filter companies first.',
-        { details: { issues: [{ field: 'companySearchParams', message: 'not used by START_FROM_PROSPECTS audiences' }] } },
+        {
+          details: {
+            issues: [{ field: 'companySearchParams', message: 'not used by START_FROM_PROSPECTS audiences' }],
+          },
+        },
       );
     }
     if (audience.creation_method === 'START_FROM_PROSPECTS' && input.prospectSearchParams === undefined) {
-      throw new AppError('invalid_request', 'A START_FROM_PROSPECTS audience is built from prospectSearchParams alone: give prospectSearchParams.', {
-        details: { issues: [{ field: 'prospectSearchParams', message: 'required for START_FROM_PROSPECTS audiences' }] },
-      });
+      throw new AppError(
+        'invalid_request',
+        'A START_FROM_PROSPECTS audience is built from prospectSearchParams alone: give prospectSearchParams.',
+        {
+          details: {
+            issues: [{ field: 'prospectSearchParams', message: 'required for START_FROM_PROSPECTS audiences' }],
+          },
+        },
+      );
     }
     if (audience.creation_method === 'NORMAL' && input.companySearchParams === undefined) {
       throw new AppError(
@@ -131,8 +168,20 @@ export async function setSearchParams(db: Database, accountId: number, audienceI
       );
     }
     // Another account's list is a 404 here, at once, rather than a failed build later.
-    const companyLists = await requireExclusionLists(tx, accountId, input.companyExclusionListIDs, 'companies', 'companyExclusionListIDs');
-    const prospectLists = await requireExclusionLists(tx, accountId, input.prospectExclusionListIDs, 'prospects', 'prospectExclusionListIDs');
+    const companyLists = await requireExclusionLists(
+      tx,
+      accountId,
+      input.companyExclusionListIDs,
+      'companies',
+      'companyExclusionListIDs',
+    );
+    const prospectLists = await requireExclusionLists(
+      tx,
+      accountId,
+      input.prospectExclusionListIDs,
+      'prospects',
+      'prospectExclusionListIDs',
+    );
     const updated = await tx.query<AudienceRow>(
       `UPDATE audiences SET company_search_params = $3, prospect_search_params = $4, max_companies = $5, max_prospects = $6,
               company_exclusion_list_ids = $7, prospect_exclusion_list_ids = $8, filters_set_at = now()
@@ -156,13 +205,18 @@ export async function setSearchParams(db: Database, accountId: number, audienceI
 export function requireBuilt(audience: AudienceRow, action: string): void {
   if (audience.status === 'NORMAL') return;
   const next: Record<Exclude<AudienceStatus, 'NORMAL'>, string> = {
-    DRAFT: 'it has not been built yet: set its filters with updateAudienceSearchParams, build it with buildAudience, and poll getAudienceStatus until NORMAL',
+    DRAFT:
+      'it has not been built yet: set its filters with updateAudienceSearchParams, build it with buildAudience, and poll getAudienceStatus until NORMAL',
     BUILDING: 'it is still BUILDING: poll getAudienceStatus every 30 to 60 seconds until it is NORMAL, then try again',
     FAILED: `its build FAILED${audience.failure_reason ? ` (${audience.failure_reason})` : ''}: create a new audience`,
   };
-  throw new AppError('invalid_state', `Cannot ${action} audience ${audience.id} while it is ${audience.status}; ${next[audience.status]}.`, {
-    details: { status: audience.status },
-  });
+  throw new AppError(
+    'invalid_state',
+    `Cannot ${action} audience ${audience.id} while it is ${audience.status}; ${next[audience.status]}.`,
+    {
+      details: { status: audience.status },
+    },
+  );
 }
 
 function filtersFrozen(audience: AudienceRow): AppError {
@@ -187,11 +241,16 @@ export function buildRefused(audience: AudienceRow): AppError {
       `Audience ${audience.id} FAILED${audience.failure_reason ? ` (${audience.failure_reason})` : ''} and cannot be built again: ` +
       'create a new audience with the same filters.',
   };
-  return new AppError('invalid_state', messages[audience.status as Exclude<AudienceStatus, 'DRAFT'>], { details: { status: audience.status } });
+  return new AppError('invalid_state', messages[audience.status as Exclude<AudienceStatus, 'DRAFT'>], {
+    details: { status: audience.status },
+  });
 }
 
 /** The stored filters, re-read through their schemas (they were validated when stored). */
-export function storedFilters(audience: AudienceRow): { company: CompanySearchParams | null; prospect: PeopleSearchParams | null } {
+export function storedFilters(audience: AudienceRow): {
+  company: CompanySearchParams | null;
+  prospect: PeopleSearchParams | null;
+} {
   return {
     company: audience.company_search_params ? companySearchParams.parse(audience.company_search_params) : null,
     prospect: audience.prospect_search_params ? peopleSearchParams.parse(audience.prospect_search_params) : null,

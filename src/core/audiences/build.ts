@@ -8,7 +8,14 @@ import type { Database } from '../../store/db.js';
 import { charge } from '../credits.js';
 import { companyConditions } from '../search/company-search.js';
 import { peopleConditions } from '../search/people-search.js';
-import { audienceColumns, buildRefused, findAudience, requireAudience, storedFilters, type AudienceRow } from './audiences.js';
+import {
+  audienceColumns,
+  buildRefused,
+  findAudience,
+  requireAudience,
+  storedFilters,
+  type AudienceRow,
+} from './audiences.js';
 
 /**
  * Building an audience: `startBuild` moves it to BUILDING and queues the build job, which runs
@@ -80,7 +87,12 @@ export async function runBuild(deps: BuildDeps, run: JobRun<{ audienceId: number
   } catch (error) {
     // An exclusion list of its filters was deleted since they were set: retrying cannot help.
     if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
-    await failBuild(deps.db, accountOf(run.job), run.job.payload.audienceId, `${error.message} Nothing was charged; create a new audience with lists that exist.`);
+    await failBuild(
+      deps.db,
+      accountOf(run.job),
+      run.job.payload.audienceId,
+      `${error.message} Nothing was charged; create a new audience with lists that exist.`,
+    );
   }
 }
 
@@ -95,8 +107,14 @@ async function buildSteps(deps: BuildDeps, run: JobRun<{ audienceId: number }>):
 
   const companies = await deps.db.transaction(async (tx) => {
     if (!(await stillBuilding(tx, accountId, audienceId))) return null;
-    await tx.query('DELETE FROM audience_prospects WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
-    await tx.query('DELETE FROM audience_companies WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
+    await tx.query('DELETE FROM audience_prospects WHERE account_id = $1 AND audience_id = $2', [
+      accountId,
+      audienceId,
+    ]);
+    await tx.query('DELETE FROM audience_companies WHERE account_id = $1 AND audience_id = $2', [
+      accountId,
+      audienceId,
+    ]);
     if (audience.creation_method !== 'NORMAL') return 0;
     const sql = await companyConditions(tx, accountId, {
       searchParams: filters.company ?? {},
@@ -109,7 +127,11 @@ async function buildSteps(deps: BuildDeps, run: JobRun<{ audienceId: number }>):
       sql.params,
     );
     const count = inserted.rowCount ?? 0;
-    await tx.query('UPDATE audiences SET num_companies = $3, num_prospects = 0 WHERE account_id = $1 AND id = $2', [accountId, audienceId, count]);
+    await tx.query('UPDATE audiences SET num_companies = $3, num_prospects = 0 WHERE account_id = $1 AND id = $2', [
+      accountId,
+      audienceId,
+      count,
+    ]);
     return count;
   });
   if (companies === null) return;
@@ -119,7 +141,10 @@ async function buildSteps(deps: BuildDeps, run: JobRun<{ audienceId: number }>):
 
   const prospects = await deps.db.transaction(async (tx) => {
     if (!(await stillBuilding(tx, accountId, audienceId))) return null;
-    await tx.query('DELETE FROM audience_prospects WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
+    await tx.query('DELETE FROM audience_prospects WHERE account_id = $1 AND audience_id = $2', [
+      accountId,
+      audienceId,
+    ]);
     if (audience.creation_method === 'NORMAL' && companies === 0) return 0;
     const sql = await peopleConditions(tx, accountId, {
       searchParams: filters.prospect ?? peopleSearchParams.parse({}),
@@ -130,7 +155,9 @@ async function buildSteps(deps: BuildDeps, run: JobRun<{ audienceId: number }>):
     const account = sql.bind(accountId);
     const id = sql.bind(audienceId);
     if (audience.creation_method === 'NORMAL') {
-      sql.add(`p.company_id IN (SELECT ac.company_id FROM audience_companies ac WHERE ac.account_id = ${account} AND ac.audience_id = ${id})`);
+      sql.add(
+        `p.company_id IN (SELECT ac.company_id FROM audience_companies ac WHERE ac.account_id = ${account} AND ac.audience_id = ${id})`,
+      );
     }
     const inserted = await tx.query(
       `INSERT INTO audience_prospects (account_id, audience_id, person_id, company_id)
@@ -139,7 +166,11 @@ async function buildSteps(deps: BuildDeps, run: JobRun<{ audienceId: number }>):
       sql.params,
     );
     const count = inserted.rowCount ?? 0;
-    await tx.query('UPDATE audiences SET num_prospects = $3 WHERE account_id = $1 AND id = $2', [accountId, audienceId, count]);
+    await tx.query('UPDATE audiences SET num_prospects = $3 WHERE account_id = $1 AND id = $2', [
+      accountId,
+      audienceId,
+      count,
+    ]);
     return count;
   });
   if (prospects === null) return;
@@ -152,7 +183,11 @@ async function buildSteps(deps: BuildDeps, run: JobRun<{ audienceId: number }>):
 }
 
 /** Charges and marks NORMAL in one transaction; on a short balance, FAILED and nothing charged. */
-async function settleBuild(db: Database, accountId: number, audienceId: number): Promise<{ status: 'NORMAL' | 'FAILED' | 'unchanged' }> {
+async function settleBuild(
+  db: Database,
+  accountId: number,
+  audienceId: number,
+): Promise<{ status: 'NORMAL' | 'FAILED' | 'unchanged' }> {
   let counts = { companies: 0, prospects: 0 };
   try {
     return await db.transaction(async (tx) => {
@@ -192,8 +227,14 @@ async function settleBuild(db: Database, accountId: number, audienceId: number):
 export async function failBuild(db: Database, accountId: number, audienceId: number, reason: string): Promise<void> {
   await db.transaction(async (tx) => {
     if (!(await stillBuilding(tx, accountId, audienceId))) return;
-    await tx.query('DELETE FROM audience_prospects WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
-    await tx.query('DELETE FROM audience_companies WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
+    await tx.query('DELETE FROM audience_prospects WHERE account_id = $1 AND audience_id = $2', [
+      accountId,
+      audienceId,
+    ]);
+    await tx.query('DELETE FROM audience_companies WHERE account_id = $1 AND audience_id = $2', [
+      accountId,
+      audienceId,
+    ]);
     await tx.query(
       `UPDATE audiences SET status = 'FAILED', failure_reason = $3, num_companies = 0, num_prospects = 0 WHERE account_id = $1 AND id = $2`,
       [accountId, audienceId, reason],
@@ -207,7 +248,11 @@ async function stillBuilding(tx: pg.PoolClient, accountId: number, audienceId: n
   return row?.status === 'BUILDING';
 }
 
-async function memberCounts(tx: pg.PoolClient, accountId: number, audienceId: number): Promise<{ companies: number; prospects: number }> {
+async function memberCounts(
+  tx: pg.PoolClient,
+  accountId: number,
+  audienceId: number,
+): Promise<{ companies: number; prospects: number }> {
   const result = await tx.query<{ companies: number; prospects: number }>(
     `SELECT (SELECT count(*)::int FROM audience_companies WHERE account_id = $1 AND audience_id = $2) AS companies,
             (SELECT count(*)::int FROM audience_prospects WHERE account_id = $1 AND audience_id = $2) AS prospects`,

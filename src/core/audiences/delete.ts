@@ -39,22 +39,29 @@ export interface DeletedAudience {
 
 export const exportFilesPurgeJob = defineJob({
   kind: 'audience.purge-export-files',
-  payload: z.object({ exportIds: z.array(z.number().int().positive()).max(100_000), pass: z.number().int().min(1).max(2).default(1) }),
+  payload: z.object({
+    exportIds: z.array(z.number().int().positive()).max(100_000),
+    pass: z.number().int().min(1).max(2).default(1),
+  }),
   maxAttempts: 8,
   run: (run, context: AppContext) => purgeExportFiles(context, run),
 });
 
-export async function deleteAudience(context: AppContext, accountId: number, audienceId: string): Promise<DeletedAudience> {
+export async function deleteAudience(
+  context: AppContext,
+  accountId: number,
+  audienceId: string,
+): Promise<DeletedAudience> {
   const deleted = await context.db.transaction(async (tx) => {
     const audience = await requireAudience(tx, accountId, audienceId, true);
     const reason = `cancelled: audience ${audience.id} was deleted`;
     const building = audience.status === 'BUILDING';
     await cancelJobs(tx, buildJob.kind, accountId, { audienceId: audience.id }, reason);
 
-    const runs = await tx.query<RunRow>(`SELECT ${runColumns} FROM enrichment_runs WHERE account_id = $1 AND audience_id = $2 FOR UPDATE`, [
-      accountId,
-      audience.id,
-    ]);
+    const runs = await tx.query<RunRow>(
+      `SELECT ${runColumns} FROM enrichment_runs WHERE account_id = $1 AND audience_id = $2 FOR UPDATE`,
+      [accountId, audience.id],
+    );
     let refundedCredits = 0;
     let cancelledRun: number | null = null;
     for (const run of runs.rows) {
@@ -73,10 +80,10 @@ export async function deleteAudience(context: AppContext, accountId: number, aud
       }
     }
 
-    const exports = await tx.query<ExportRow>(`SELECT ${exportRowColumns} FROM audience_exports WHERE account_id = $1 AND audience_id = $2 FOR UPDATE`, [
-      accountId,
-      audience.id,
-    ]);
+    const exports = await tx.query<ExportRow>(
+      `SELECT ${exportRowColumns} FROM audience_exports WHERE account_id = $1 AND audience_id = $2 FOR UPDATE`,
+      [accountId, audience.id],
+    );
     for (const row of exports.rows) {
       await cancelJobs(tx, exportJob.kind, accountId, { exportId: row.id }, reason);
       // Rows of an export that never finished go back to the month's quota, as when one fails.
@@ -94,7 +101,10 @@ export async function deleteAudience(context: AppContext, accountId: number, aud
     for (const table of ['audience_prospects', 'audience_companies', 'audience_enriched_companies']) {
       await tx.query(`DELETE FROM ${table} WHERE account_id = $1 AND audience_id = $2`, [accountId, audience.id]);
     }
-    await tx.query('DELETE FROM enrichment_estimates WHERE account_id = $1 AND audience_id = $2', [accountId, audience.id]);
+    await tx.query('DELETE FROM enrichment_estimates WHERE account_id = $1 AND audience_id = $2', [
+      accountId,
+      audience.id,
+    ]);
     await tx.query('DELETE FROM enrichment_runs WHERE account_id = $1 AND audience_id = $2', [accountId, audience.id]);
     await tx.query('DELETE FROM audiences WHERE account_id = $1 AND id = $2', [accountId, audience.id]);
     return {
@@ -110,7 +120,10 @@ export async function deleteAudience(context: AppContext, accountId: number, aud
 }
 
 /** Removes the files (removing a missing file is no error, so a retried pass is harmless), then once more a little later. */
-async function purgeExportFiles(context: AppContext, run: JobRun<{ exportIds: number[]; pass: number }>): Promise<void> {
+async function purgeExportFiles(
+  context: AppContext,
+  run: JobRun<{ exportIds: number[]; pass: number }>,
+): Promise<void> {
   const accountId = accountOf(run.job);
   const storage = context.services.exportStorage;
   for (const id of run.job.payload.exportIds) {

@@ -59,7 +59,15 @@ export const runColumns = `account_id, id, audience_id, estimate_id, options, us
 
 /** The states of a new run: every step PENDING. */
 export function initialSteps(): StepState[] {
-  return enrichmentSteps.map((name) => ({ name, status: 'PENDING', startedAt: null, completedAt: null, done: 0, total: 0, note: null }));
+  return enrichmentSteps.map((name) => ({
+    name,
+    status: 'PENDING',
+    startedAt: null,
+    completedAt: null,
+    done: 0,
+    total: 0,
+    note: null,
+  }));
 }
 
 /** The state of the step called `name` in this run. */
@@ -74,10 +82,15 @@ export async function requireRun(db: Queryable, accountId: number, runId: number
 }
 
 /** The run, or null when it is gone (its audience was deleted): the run's job then stops. */
-export async function findRun(db: Queryable, accountId: number, runId: number, forUpdate = false): Promise<RunRow | null> {
-  const result = await db.query<RunRow>(`SELECT ${runColumns} FROM enrichment_runs WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`, [
-    accountId,
-    runId,
-  ]);
+export async function findRun(
+  db: Queryable,
+  accountId: number,
+  runId: number,
+  forUpdate = false,
+): Promise<RunRow | null> {
+  const result = await db.query<RunRow>(
+    `SELECT ${runColumns} FROM enrichment_runs WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
+    [accountId, runId],
+  );
   return result.rows[0] ?? null;
 }

@@ -5,7 +5,13 @@ import { accountOf, defineJob, JobInterrupted, wakeWorkers, type JobRun } from '
 import { canonicalJson } from '../search/cursor.js';
 import { credit } from '../credits.js';
 import { requireAudience } from './audiences.js';
-import { enrichmentCreditUnit, findRun, type EnrichmentStepName, type RunRow, type StepState } from './enrichment-row.js';
+import {
+  enrichmentCreditUnit,
+  findRun,
+  type EnrichmentStepName,
+  type RunRow,
+  type StepState,
+} from './enrichment-row.js';
 import { enrichmentStepPlan, type BatchOutcome, type Step, type StepDeps } from './enrichment-steps/index.js';
 import { failExportIn } from './exports.js';
 import { enqueueMail } from './mail.js';
@@ -71,7 +77,10 @@ export async function runEnrichment(context: AppContext, job: JobRun<{ enrichmen
     await context.db.transaction(async (tx) => {
       const locked = await findRun(tx, accountId, runId, true);
       if (locked?.status !== 'NOT_STARTED') return;
-      await tx.query(`UPDATE enrichment_runs SET status = 'RUNNING', started_at = now() WHERE account_id = $1 AND id = $2`, [accountId, runId]);
+      await tx.query(
+        `UPDATE enrichment_runs SET status = 'RUNNING', started_at = now() WHERE account_id = $1 AND id = $2`,
+        [accountId, runId],
+      );
     });
   }
   for (;;) {
@@ -87,7 +96,14 @@ export async function runEnrichment(context: AppContext, job: JobRun<{ enrichmen
     const index = run.step_index;
     const step = stepAt(deps.plan, run, index);
     if (!step.enabled(run)) {
-      await commit(deps, run, index, async () => ({ cursor: null, done: 0, settled: 0, refund: 0, note: 'switched off by the request' }), 'SKIPPED', () => 0);
+      await commit(
+        deps,
+        run,
+        index,
+        async () => ({ cursor: null, done: 0, settled: 0, refund: 0, note: 'switched off by the request' }),
+        'SKIPPED',
+        () => 0,
+      );
       continue;
     }
     if (run.steps[index]?.status === 'PENDING') await markRunning(deps, run, index, step.total(run));
@@ -117,7 +133,11 @@ async function markRunning(deps: RunDeps, seen: RunRow, index: number, total: nu
     step.status = 'RUNNING';
     step.startedAt = new Date().toISOString();
     step.total = total;
-    await tx.query('UPDATE enrichment_runs SET steps = $3 WHERE account_id = $1 AND id = $2', [run.account_id, run.id, JSON.stringify(run.steps)]);
+    await tx.query('UPDATE enrichment_runs SET steps = $3 WHERE account_id = $1 AND id = $2', [
+      run.account_id,
+      run.id,
+      JSON.stringify(run.steps),
+    ]);
   });
 }
 
@@ -138,7 +158,11 @@ async function commit(
   return context.db.transaction(async (tx) => {
     const run = await findRun(tx, seen.account_id, seen.id, true);
     if (!run) throw new JobInterrupted('the run was cancelled: its audience was deleted');
-    if (run.status !== 'RUNNING' || run.step_index !== index || canonicalJson(run.step_cursor) !== canonicalJson(seen.step_cursor)) {
+    if (
+      run.status !== 'RUNNING' ||
+      run.step_index !== index ||
+      canonicalJson(run.step_cursor) !== canonicalJson(seen.step_cursor)
+    ) {
       throw new JobInterrupted('the run was advanced by another worker');
     }
     const step = run.steps[index] as StepState;
@@ -170,7 +194,12 @@ async function commit(
       // poller never sees one of them as the current step.
       while (next < run.steps.length && !stepAt(deps.plan, run, next).enabled(run)) {
         const skipped = run.steps[next] as StepState;
-        Object.assign(skipped, { status: 'SKIPPED', startedAt: now, completedAt: now, note: 'switched off by the request' });
+        Object.assign(skipped, {
+          status: 'SKIPPED',
+          startedAt: now,
+          completedAt: now,
+          note: 'switched off by the request',
+        });
         next += 1;
       }
     }
@@ -218,7 +247,8 @@ export async function failRun(context: AppContext, accountId: number, runId: num
         WHERE account_id = $1 AND id = $2`,
       [accountId, runId, reason, JSON.stringify(run.steps), refund],
     );
-    if (run.export_id !== null) await failExportIn(tx, accountId, run.export_id, 'the enrichment failed before its CSV was written');
+    if (run.export_id !== null)
+      await failExportIn(tx, accountId, run.export_id, 'the enrichment failed before its CSV was written');
     if (run.user_email) {
       const audience = await requireAudience(tx, accountId, run.audience_id);
       await enqueueMail(tx, accountId, {

@@ -6,8 +6,22 @@ import type { Database, Queryable } from '../../store/db.js';
 import { charge } from '../credits.js';
 import { requireAudience, requireBuilt } from './audiences.js';
 import { enrichmentJob } from './enrichment-run.js';
-import { enrichmentCreditUnit, initialSteps, runColumns, type RunRow, type RunStatus, type StepState } from './enrichment-row.js';
-import { measureScope, normalizeOptions, optionsKey, priceScope, type EnrichmentEstimate, type EnrichmentOptionsInput } from './pricing.js';
+import {
+  enrichmentCreditUnit,
+  initialSteps,
+  runColumns,
+  type RunRow,
+  type RunStatus,
+  type StepState,
+} from './enrichment-row.js';
+import {
+  measureScope,
+  normalizeOptions,
+  optionsKey,
+  priceScope,
+  type EnrichmentEstimate,
+  type EnrichmentOptionsInput,
+} from './pricing.js';
 
 /**
  * Estimating and triggering enrichment runs, and reading their status. The run itself is in
@@ -28,7 +42,14 @@ export async function estimateEnrichment(
   const stored = await db.pool.query<{ id: number }>(
     `INSERT INTO enrichment_estimates (account_id, audience_id, options_key, options, total_credits, estimate)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [accountId, audience.id, optionsKey(options), JSON.stringify(options), estimate.totalCredits, JSON.stringify(estimate)],
+    [
+      accountId,
+      audience.id,
+      optionsKey(options),
+      JSON.stringify(options),
+      estimate.totalCredits,
+      JSON.stringify(estimate),
+    ],
   );
   return { estimateId: String((stored.rows[0] as { id: number }).id), ...estimate };
 }
@@ -53,7 +74,9 @@ export async function triggerEnrichment(
 ): Promise<TriggeredRun> {
   const options = normalizeOptions(input);
   const key = optionsKey(options);
-  await requireMailRecipient(context.db.pool, accountId, input.userEmail, { anyRecipient: context.config.MAIL_ANY_RECIPIENT });
+  await requireMailRecipient(context.db.pool, accountId, input.userEmail, {
+    anyRecipient: context.config.MAIL_ANY_RECIPIENT,
+  });
   const triggered = await context.db.transaction(async (tx) => {
     const audience = await requireAudience(tx, accountId, audienceId, true);
     requireBuilt(audience, 'enrich');
@@ -89,7 +112,13 @@ export async function triggerEnrichment(
         'invalid_request',
         `Estimate ${stored.id} is out of date: it said ${stored.total_credits} credits and these values now cost ${fresh.totalCredits} ` +
           '(an earlier enrichment changed what is left to do). Estimate again and confirm the new amount.',
-        { details: { estimateId: String(stored.id), estimatedCredits: stored.total_credits, currentCredits: fresh.totalCredits } },
+        {
+          details: {
+            estimateId: String(stored.id),
+            estimatedCredits: stored.total_credits,
+            currentCredits: fresh.totalCredits,
+          },
+        },
       );
     }
     const steps = initialSteps();
@@ -143,7 +172,11 @@ export interface EnrichmentStatusView {
 }
 
 /** The latest run of the audience. */
-export async function enrichmentStatus(db: Queryable, accountId: number, audienceId: string): Promise<EnrichmentStatusView> {
+export async function enrichmentStatus(
+  db: Queryable,
+  accountId: number,
+  audienceId: string,
+): Promise<EnrichmentStatusView> {
   const audience = await requireAudience(db, accountId, audienceId);
   const result = await db.query<RunRow>(
     `SELECT ${runColumns} FROM enrichment_runs WHERE account_id = $1 AND audience_id = $2 ORDER BY id DESC LIMIT 1`,
@@ -163,8 +196,10 @@ export function statusView(run: RunRow): EnrichmentStatusView {
   const finished = (s: StepState): boolean => s.status === 'COMPLETED' || s.status === 'SKIPPED';
   const current = run.status === 'RUNNING' ? run.steps[run.step_index] : undefined;
   const completedSteps = run.steps.filter(finished).length;
-  const fraction = current && current.status === 'RUNNING' && current.total > 0 ? Math.min(1, current.done / current.total) : 0;
-  const progressPercent = run.status === 'DONE' ? 100 : Math.min(99, Math.floor(((completedSteps + fraction) / run.steps.length) * 100));
+  const fraction =
+    current && current.status === 'RUNNING' && current.total > 0 ? Math.min(1, current.done / current.total) : 0;
+  const progressPercent =
+    run.status === 'DONE' ? 100 : Math.min(99, Math.floor(((completedSteps + fraction) / run.steps.length) * 100));
   const stage =
     run.status === 'NOT_STARTED' || run.status === 'DONE' || run.status === 'FAILED'
       ? run.status

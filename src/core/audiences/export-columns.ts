@@ -14,7 +14,8 @@ interface Column<Row> {
   value: (row: Row) => string;
 }
 
-const text = (value: string | number | null | undefined): string => (value === null || value === undefined ? '' : String(value));
+const text = (value: string | number | null | undefined): string =>
+  value === null || value === undefined ? '' : String(value);
 const list = (values: readonly string[] | null | undefined): string => (values ?? []).join(listSeparator);
 
 /** A company as the export reads it: the search record's row. */
@@ -74,7 +75,10 @@ export const prospectColumns: readonly Column<ProspectExportRow>[] = [
   { name: 'prospect_id', value: (r) => text(r.id) },
   { name: 'first_name', value: (r) => r.clean_first_name ?? r.first_name },
   { name: 'last_name', value: (r) => r.clean_last_name ?? r.last_name },
-  { name: 'full_name', value: (r) => `${r.clean_first_name ?? r.first_name} ${r.clean_last_name ?? r.last_name}`.trim() },
+  {
+    name: 'full_name',
+    value: (r) => `${r.clean_first_name ?? r.first_name} ${r.clean_last_name ?? r.last_name}`.trim(),
+  },
   { name: 'title', value: (r) => r.title },
   { name: 'headline', value: (r) => r.headline },
   { name: 'city', value: (r) => text(r.city) },
@@ -98,7 +102,8 @@ export const prospectColumns: readonly Column<ProspectExportRow>[] = [
   { name: 'live_enriched_at', value: (r) => (r.live_enriched_at ? r.live_enriched_at.toISOString() : '') },
 ];
 
-export const columnsOf = (kind: ExportKind): readonly string[] => (kind === 'companies' ? companyColumns : prospectColumns).map((c) => c.name);
+export const columnsOf = (kind: ExportKind): readonly string[] =>
+  (kind === 'companies' ? companyColumns : prospectColumns).map((c) => c.name);
 
 /** The columns an export writes: all of its kind's, less `excludeFields` (each of which must be one of them). */
 export function chooseColumns(kind: ExportKind, excludeFields: readonly string[] | undefined): string[] {
@@ -110,9 +115,13 @@ export function chooseColumns(kind: ExportKind, excludeFields: readonly string[]
     else issues.push({ field: `excludeFields.${index}`, message: `unknown column "${field}"` });
   });
   if (issues.length) {
-    throw new AppError('invalid_request', `excludeFields names columns that the ${kind} CSV does not have. Its columns: ${all.join(', ')}.`, {
-      details: { issues, columns: all },
-    });
+    throw new AppError(
+      'invalid_request',
+      `excludeFields names columns that the ${kind} CSV does not have. Its columns: ${all.join(', ')}.`,
+      {
+        details: { issues, columns: all },
+      },
+    );
   }
   const columns = all.filter((c) => !excluded.has(c));
   if (columns.length === 0) {

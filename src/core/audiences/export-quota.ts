@@ -12,7 +12,9 @@ import type { ExportRow } from './export-row.js';
 
 /** The first day (UTC) of the current month, as the quota's key. */
 async function currentMonth(db: Queryable): Promise<string> {
-  const result = await db.query<{ month: string }>(`SELECT date_trunc('month', now() AT TIME ZONE 'UTC')::date AS month`);
+  const result = await db.query<{ month: string }>(
+    `SELECT date_trunc('month', now() AT TIME ZONE 'UTC')::date AS month`,
+  );
   return (result.rows[0] as { month: string }).month;
 }
 
@@ -26,7 +28,10 @@ export async function reserveQuota(tx: pg.PoolClient, accountId: number, rows: n
     [accountId, month, rows, quota],
   );
   if ((reserved.rowCount ?? 0) > 0) return month;
-  const used = await tx.query<{ rows: number }>('SELECT rows FROM export_quota_usage WHERE account_id = $1 AND month = $2', [accountId, month]);
+  const used = await tx.query<{ rows: number }>(
+    'SELECT rows FROM export_quota_usage WHERE account_id = $1 AND month = $2',
+    [accountId, month],
+  );
   const usedRows = used.rows[0]?.rows ?? 0;
   const remaining = Math.max(0, quota - usedRows);
   const resetsAt = nextMonthStart(month);

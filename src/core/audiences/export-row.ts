@@ -30,7 +30,12 @@ export interface ExportRow {
 export const exportRowColumns = `account_id, id, audience_id, kind, format, columns, only_with_contacts, user_email, status, estimated_rows, rows,
   bytes, storage_key, quota_month, enrichment_run_id, failure_reason, created_at, completed_at`;
 
-export async function requireExport(db: Queryable, accountId: number, exportId: number | string, forUpdate = false): Promise<ExportRow> {
+export async function requireExport(
+  db: Queryable,
+  accountId: number,
+  exportId: number | string,
+  forUpdate = false,
+): Promise<ExportRow> {
   const result = await db.query<ExportRow>(
     `SELECT ${exportRowColumns} FROM audience_exports WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
     [accountId, Number(exportId)],

@@ -8,7 +8,9 @@ import { csvRecord } from './csv.js';
 
 /** The SQL condition of `onlyWithContacts`: prospects with at least one email or phone. */
 export function contactFilter(onlyWithContacts: boolean): string {
-  return onlyWithContacts ? 'AND (cardinality(ap.work_emails) > 0 OR cardinality(ap.personal_emails) > 0 OR cardinality(ap.phone_numbers) > 0)' : '';
+  return onlyWithContacts
+    ? 'AND (cardinality(ap.work_emails) > 0 OR cardinality(ap.personal_emails) > 0 OR cardinality(ap.phone_numbers) > 0)'
+    : '';
 }
 
 const pageRows = 1000;
@@ -34,7 +36,10 @@ export async function writeExportFile(
     while (rows < limit) {
       checkpoint();
       const take = Math.min(pageRows, limit - rows);
-      const page = row.kind === 'companies' ? await companyPage(db, row, after, take) : await prospectPage(db, row, after, take, prospectCapId);
+      const page =
+        row.kind === 'companies'
+          ? await companyPage(db, row, after, take)
+          : await prospectPage(db, row, after, take, prospectCapId);
       if (page.records.length === 0) break;
       rows += page.records.length;
       after = page.lastId;
@@ -47,7 +52,12 @@ export async function writeExportFile(
   return { rows, bytes };
 }
 
-async function companyPage(db: Database, row: ExportRow, after: number, take: number): Promise<{ records: string[]; lastId: number }> {
+async function companyPage(
+  db: Database,
+  row: ExportRow,
+  after: number,
+  take: number,
+): Promise<{ records: string[]; lastId: number }> {
   const result = await db.pool.query<CompanyExportRow>(
     `SELECT c.id, c.preferred_name, c.description, c.domains, c.network_primary_slug, c.network_org_id, c.standard_industries,
             c.employee_count_min, c.employee_count_max, c.city, c.state_name, c.country_code, c.total_funding_usd, c.last_funding_usd,
@@ -58,7 +68,10 @@ async function companyPage(db: Database, row: ExportRow, after: number, take: nu
     [row.account_id, row.audience_id, after, take],
   );
   const columns = companyColumns.filter((c) => row.columns.includes(c.name));
-  return { records: result.rows.map((r) => csvRecord(columns.map((c) => c.value(r)))), lastId: result.rows.at(-1)?.id ?? after };
+  return {
+    records: result.rows.map((r) => csvRecord(columns.map((c) => c.value(r)))),
+    lastId: result.rows.at(-1)?.id ?? after,
+  };
 }
 
 async function prospectPage(
@@ -79,5 +92,8 @@ async function prospectPage(
     [row.account_id, row.audience_id, after, take, prospectCapId],
   );
   const columns = prospectColumns.filter((c) => row.columns.includes(c.name));
-  return { records: result.rows.map((r) => csvRecord(columns.map((c) => c.value(r)))), lastId: result.rows.at(-1)?.id ?? after };
+  return {
+    records: result.rows.map((r) => csvRecord(columns.map((c) => c.value(r)))),
+    lastId: result.rows.at(-1)?.id ?? after,
+  };
 }

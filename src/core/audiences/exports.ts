@@ -8,7 +8,14 @@ import type { Database, Queryable } from '../../store/db.js';
 import { requireAudience, requireBuilt, type AudienceRow } from './audiences.js';
 import { chooseColumns, columnsOf } from './export-columns.js';
 import { adjustQuota, reserveQuota } from './export-quota.js';
-import { exportRowColumns, requireExport, storageKeyOf, type ExportKind, type ExportRow, type ExportStatus } from './export-row.js';
+import {
+  exportRowColumns,
+  requireExport,
+  storageKeyOf,
+  type ExportKind,
+  type ExportRow,
+  type ExportStatus,
+} from './export-row.js';
 import { contactFilter, writeExportFile } from './export-writer.js';
 import { enqueueMail } from './mail.js';
 import { signedLink } from './services.js';
@@ -55,7 +62,6 @@ export interface ExportRequest {
   userEmail?: string | undefined;
 }
 
-
 export interface AcceptedExport {
   exportId: string;
   message: string;
@@ -65,7 +71,11 @@ export interface AcceptedExport {
 }
 
 /** Validates, reserves quota, records the export and queues its job, in one transaction. */
-export async function requestExport(context: AppContext, accountId: number, input: ExportRequest): Promise<AcceptedExport> {
+export async function requestExport(
+  context: AppContext,
+  accountId: number,
+  input: ExportRequest,
+): Promise<AcceptedExport> {
   const columns = chooseColumns(input.kind, input.excludeFields);
   if (input.maxRowsToExport !== undefined && input.maxRowsToExport > maxRowsAllowed) {
     throw new AppError('invalid_request', `maxRowsToExport is at most ${maxRowsAllowed} (maxRowsAllowed per export).`, {
@@ -73,7 +83,9 @@ export async function requestExport(context: AppContext, accountId: number, inpu
     });
   }
   const cap = Math.min(input.maxRowsToExport ?? maxRowsAllowed, maxRowsAllowed);
-  await requireMailRecipient(context.db.pool, accountId, input.userEmail, { anyRecipient: context.config.MAIL_ANY_RECIPIENT });
+  await requireMailRecipient(context.db.pool, accountId, input.userEmail, {
+    anyRecipient: context.config.MAIL_ANY_RECIPIENT,
+  });
   const { row, available } = await context.db.transaction(async (tx) => {
     const audience = await requireAudience(tx, accountId, input.audienceId);
     requireBuilt(audience, `export the ${input.kind} of`);
@@ -83,7 +95,17 @@ export async function requestExport(context: AppContext, accountId: number, inpu
     const inserted = await tx.query<ExportRow>(
       `INSERT INTO audience_exports (account_id, audience_id, kind, format, columns, only_with_contacts, user_email, estimated_rows, quota_month)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${exportRowColumns}`,
-      [accountId, audience.id, input.kind, input.format, columns, Boolean(input.onlyWithContacts), input.userEmail ?? null, estimated, month],
+      [
+        accountId,
+        audience.id,
+        input.kind,
+        input.format,
+        columns,
+        Boolean(input.onlyWithContacts),
+        input.userEmail ?? null,
+        estimated,
+        month,
+      ],
     );
     const row = inserted.rows[0] as ExportRow;
     await enqueue(tx, exportJob, { accountId, payload: { exportId: row.id } });
@@ -93,13 +115,21 @@ export async function requestExport(context: AppContext, accountId: number, inpu
   const truncated = available > row.estimated_rows;
   const message =
     `Export ${row.id} of ${row.estimated_rows} ${input.kind} accepted.` +
-    (truncated ? ` The audience has ${available} matching ${input.kind}; this export holds the first ${row.estimated_rows}.` : '') +
+    (truncated
+      ? ` The audience has ${available} matching ${input.kind}; this export holds the first ${row.estimated_rows}.`
+      : '') +
     ` Poll getExportStatus (GET /v1/audiences/${row.audience_id}/exports/${row.id}) for the download link` +
     (input.userEmail ? '; the link will also be mailed.' : '.');
   return { exportId: String(row.id), message, estimatedRows: row.estimated_rows, maxRowsAllowed, status: 'PENDING' };
 }
 
-async function countRows(db: Queryable, audience: AudienceRow, kind: ExportKind, onlyWithContacts: boolean, prospectCapId: number | null): Promise<number> {
+async function countRows(
+  db: Queryable,
+  audience: AudienceRow,
+  kind: ExportKind,
+  onlyWithContacts: boolean,
+  prospectCapId: number | null,
+): Promise<number> {
   const result =
     kind === 'companies'
       ? await db.query<{ n: number }>(
@@ -132,10 +162,16 @@ export interface ExportStatusView {
  * The export's status; when READY, a fresh signed link valid for EXPORT_LINK_TTL_SECONDS
  * (each read issues a new one, as object stores do with presigned URLs).
  */
-export async function exportStatus(context: AppContext, accountId: number, audienceId: string, exportId: string): Promise<ExportStatusView> {
+export async function exportStatus(
+  context: AppContext,
+  accountId: number,
+  audienceId: string,
+  exportId: string,
+): Promise<ExportStatusView> {
   const audience = await requireAudience(context.db.pool, accountId, audienceId);
   const row = await requireExport(context.db.pool, accountId, exportId);
-  if (row.audience_id !== audience.id) throw new AppError('not_found', `Export ${exportId} not found in audience ${audienceId}.`);
+  if (row.audience_id !== audience.id)
+    throw new AppError('not_found', `Export ${exportId} not found in audience ${audienceId}.`);
   const link = row.status === 'READY' ? signedLink(context, row) : null;
   return {
     exportId: String(row.id),
@@ -157,14 +193,23 @@ export async function runExport(context: AppContext, run: JobRun<{ exportId: num
   const row = await requireExport(context.db.pool, accountId, exportId);
   // Done by an earlier attempt, or ended (EXPIRED) with its deleted audience.
   if (row.status !== 'PENDING' && row.status !== 'RUNNING') return;
-  await context.db.pool.query(`UPDATE audience_exports SET status = 'RUNNING' WHERE account_id = $1 AND id = $2 AND status = 'PENDING'`, [accountId, exportId]);
-  const written = await writeExportFile(context.db, context.services.exportStorage, row, null, run.checkpoint, () => run.pause(context.config.JOB_STEP_DELAY_MS));
+  await context.db.pool.query(
+    `UPDATE audience_exports SET status = 'RUNNING' WHERE account_id = $1 AND id = $2 AND status = 'PENDING'`,
+    [accountId, exportId],
+  );
+  const written = await writeExportFile(context.db, context.services.exportStorage, row, null, run.checkpoint, () =>
+    run.pause(context.config.JOB_STEP_DELAY_MS),
+  );
   run.checkpoint();
   await finishExport(context, row, written);
   await run.progress({ rows: written.rows, bytes: written.bytes });
 }
 
-export async function finishExport(context: AppContext, row: ExportRow, written: { rows: number; bytes: number }): Promise<void> {
+export async function finishExport(
+  context: AppContext,
+  row: ExportRow,
+  written: { rows: number; bytes: number },
+): Promise<void> {
   const queuedMail = await context.db.transaction((tx) => markExportReady(tx, row, written));
   if (queuedMail) wakeWorkers();
   // Its audience was deleted while the file was being written: the file must not outlive it.
@@ -176,7 +221,11 @@ export async function finishExport(context: AppContext, row: ExportRow, written:
  * READY, quota trued up to the rows written, and (for a standalone export with userEmail) the
  * link mail queued, in the caller's transaction. Returns whether a mail was queued.
  */
-export async function markExportReady(tx: pg.PoolClient, row: ExportRow, written: { rows: number; bytes: number }): Promise<boolean> {
+export async function markExportReady(
+  tx: pg.PoolClient,
+  row: ExportRow,
+  written: { rows: number; bytes: number },
+): Promise<boolean> {
   const current = await requireExport(tx, row.account_id, row.id, true);
   if (current.status !== 'PENDING' && current.status !== 'RUNNING') return false;
   await tx.query(
@@ -190,7 +239,13 @@ export async function markExportReady(tx: pg.PoolClient, row: ExportRow, written
     to: current.user_email,
     // Caller text (the audience's name) stays out of the subject, which mail clients show unasked.
     subject: `Your export ${row.id} of ${written.rows} ${row.kind} is ready`,
-    template: { kind: 'export-ready', exportId: row.id, audienceName: audience.name, rows: written.rows, exportKind: row.kind },
+    template: {
+      kind: 'export-ready',
+      exportId: row.id,
+      audienceName: audience.name,
+      rows: written.rows,
+      exportKind: row.kind,
+    },
   });
   return true;
 }
@@ -201,14 +256,18 @@ export async function failExport(db: Database, accountId: number, exportId: numb
 }
 
 /** As failExport, in the caller's transaction. No effect on an export that is READY or FAILED. */
-export async function failExportIn(tx: pg.PoolClient, accountId: number, exportId: number, reason: string): Promise<void> {
+export async function failExportIn(
+  tx: pg.PoolClient,
+  accountId: number,
+  exportId: number,
+  reason: string,
+): Promise<void> {
   const row = await requireExport(tx, accountId, exportId, true);
   if (row.status !== 'PENDING' && row.status !== 'RUNNING') return;
-  await tx.query(`UPDATE audience_exports SET status = 'FAILED', failure_reason = $3, completed_at = now() WHERE account_id = $1 AND id = $2`, [
-    accountId,
-    exportId,
-    reason,
-  ]);
+  await tx.query(
+    `UPDATE audience_exports SET status = 'FAILED', failure_reason = $3, completed_at = now() WHERE account_id = $1 AND id = $2`,
+    [accountId, exportId, reason],
+  );
   await adjustQuota(tx, row, -row.estimated_rows);
 }
 
@@ -237,7 +296,10 @@ export async function createRunExport(
     );
     return {
       row: inserted.rows[0] as ExportRow,
-      note: available > estimated ? `the export holds the first ${estimated} of ${available} enriched prospects (maxRowsAllowed)` : null,
+      note:
+        available > estimated
+          ? `the export holds the first ${estimated} of ${available} enriched prospects (maxRowsAllowed)`
+          : null,
     };
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'quota_exceeded') throw error;

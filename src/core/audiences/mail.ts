@@ -15,7 +15,13 @@ const id = z.number().int().positive();
 const count = z.number().int().nonnegative();
 
 const mailTemplate = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('export-ready'), exportId: id, audienceName: z.string(), rows: count, exportKind: z.string() }),
+  z.object({
+    kind: z.literal('export-ready'),
+    exportId: id,
+    audienceName: z.string(),
+    rows: count,
+    exportKind: z.string(),
+  }),
   z.object({
     kind: z.literal('enrichment-done'),
     enrichmentId: id,
@@ -60,7 +66,10 @@ export const mailJob = defineJob({
   maxAttempts: 8,
   run: (run, context: AppContext) => sendQueuedMail(context, run),
   exhausted: async (job, error, context: AppContext) => {
-    context.log.error({ jobId: job.id, error, template: job.payload.template.kind }, 'mail not delivered after every attempt');
+    context.log.error(
+      { jobId: job.id, error, template: job.payload.template.kind },
+      'mail not delivered after every attempt',
+    );
   },
 });
 
@@ -98,7 +107,11 @@ async function render(context: AppContext, accountId: number, template: MailTemp
       ];
       if (template.exportId !== null) {
         const link = signedLink(context, { account_id: accountId, id: template.exportId });
-        lines.push('', `Enriched prospects (CSV): ${link.url}`, `This link expires at ${link.expiresAt.toISOString()}.`);
+        lines.push(
+          '',
+          `Enriched prospects (CSV): ${link.url}`,
+          `This link expires at ${link.expiresAt.toISOString()}.`,
+        );
       }
       if (template.exportNote) lines.push('', `Export: ${template.exportNote}`);
       return lines.join('\r\n');
@@ -109,13 +122,15 @@ async function render(context: AppContext, accountId: number, template: MailTemp
         '',
         ...template.lines.map((line) => `- ${line}`),
       ];
-      if (template.newRecords > template.lines.length) lines.push(`- and ${template.newRecords - template.lines.length} more`);
+      if (template.newRecords > template.lines.length)
+        lines.push(`- and ${template.newRecords - template.lines.length} more`);
       lines.push(
         '',
         `All of them: listSavedSearchRunRecords (GET /v1/saved-searches/${template.savedSearchId}/runs/${template.runId}/records?onlyNew=true), free.`,
         `Credits charged: ${template.creditsCharged}.`,
       );
-      if (template.moreNew) lines.push('More new records matched than this run takes at once: the next run delivers them.');
+      if (template.moreNew)
+        lines.push('More new records matched than this run takes at once: the next run delivers them.');
       return lines.join('\r\n');
     }
     case 'enrichment-failed':

@@ -1,7 +1,14 @@
 import type { CompanyRecord, ProfileRecord } from '../../../operations/schemas/records.js';
 import type { Queryable } from '../../store/db.js';
 import type { CursorCodec } from '../search/cursor.js';
-import { companyColumns, profileColumns, toCompanyRecord, toProfileRecord, type CompanyRow, type ProfileRow } from '../search/records.js';
+import {
+  companyColumns,
+  profileColumns,
+  toCompanyRecord,
+  toProfileRecord,
+  type CompanyRow,
+  type ProfileRow,
+} from '../search/records.js';
 import { requireAudience, requireBuilt } from './audiences.js';
 
 /**
@@ -50,7 +57,9 @@ export async function listAudienceProspects(
   requireBuilt(audience, 'list the prospects of');
   const pages = cursors.scope(accountId, 'audienceProspects', { audienceId: audience.id });
   const after = pages.decode(query.cursor);
-  const result = await db.query<ProfileRow & { work_emails: string[]; personal_emails: string[]; phone_numbers: string[] }>(
+  const result = await db.query<
+    ProfileRow & { work_emails: string[]; personal_emails: string[]; phone_numbers: string[] }
+  >(
     `SELECT ${profileColumns({})}, ap.work_emails, ap.personal_emails, ap.phone_numbers
        FROM audience_prospects ap JOIN people p ON p.id = ap.person_id
       WHERE ap.account_id = $1 AND ap.audience_id = $2 AND ap.person_id > $3

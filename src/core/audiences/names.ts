@@ -3,7 +3,24 @@
  * credentials, pronouns and shouting. An export for outreach wants "Ana", not "ANA 🚀, MBA".
  * Cleaning never invents a name: when nothing would be left, the original stays.
  */
-const credentials = new Set(['mba', 'phd', 'ph.d', 'cpa', 'cfa', 'pmp', 'md', 'm.d', 'jd', 'esq', 'msc', 'bsc', 'cissp', 'mph', 'dds', 'rn']);
+const credentials = new Set([
+  'mba',
+  'phd',
+  'ph.d',
+  'cpa',
+  'cfa',
+  'pmp',
+  'md',
+  'm.d',
+  'jd',
+  'esq',
+  'msc',
+  'bsc',
+  'cissp',
+  'mph',
+  'dds',
+  'rn',
+]);
 const honorifics = /^(?:dr|mr|mrs|ms|mx|prof)\.?\s+/i;
 
 export function cleanName(raw: string): string {
@@ -16,14 +33,21 @@ export function cleanName(raw: string): string {
   name = name.replace(/\s+/g, ' ').trim();
   name = name.replace(honorifics, '');
   const words = name.split(' ');
-  const kept = words.length > 1 ? words.filter((word) => !credentials.has(word.toLowerCase().replace(/\.$/, ''))) : words;
-  name = kept.join(' ').replace(/^[^\p{L}]+|[^\p{L}.]+$/gu, '').trim();
+  const kept =
+    words.length > 1 ? words.filter((word) => !credentials.has(word.toLowerCase().replace(/\.$/, ''))) : words;
+  name = kept
+    .join(' ')
+    .replace(/^[^\p{L}]+|[^\p{L}.]+$/gu, '')
+    .trim();
   if (!name) return raw.trim();
   const letters = name.replace(/[^\p{L}]/gu, '');
-  if (letters.length > 1 && (letters === letters.toUpperCase() || letters === letters.toLowerCase())) name = titleCase(name);
+  if (letters.length > 1 && (letters === letters.toUpperCase() || letters === letters.toLowerCase()))
+    name = titleCase(name);
   return name;
 }
 
 function titleCase(name: string): string {
-  return name.toLowerCase().replace(/(^|[\s'’-])(\p{L})/gu, (_match, boundary: string, letter: string) => boundary + letter.toUpperCase());
+  return name
+    .toLowerCase()
+    .replace(/(^|[\s'’-])(\p{L})/gu, (_match, boundary: string, letter: string) => boundary + letter.toUpperCase());
 }

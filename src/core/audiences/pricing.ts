@@ -46,7 +46,14 @@ export const liveFreshHours = 24;
  * Planning figures for the time estimate, in seconds per unit, sized for live outside
  * providers (a run on the embedded dataset finishes much faster).
  */
-const secondsPer = { fixed: 10, salesNav: 0.01, liveFetch: 0.5, cleanName: 0.001, contactLookup: 0.2, validation: 0.02 } as const;
+const secondsPer = {
+  fixed: 10,
+  salesNav: 0.01,
+  liveFetch: 0.5,
+  cleanName: 0.001,
+  contactLookup: 0.2,
+  validation: 0.02,
+} as const;
 
 export interface EnrichmentTypeFlags {
   getWorkEmails: boolean;
@@ -85,14 +92,26 @@ export function normalizeOptions(input: EnrichmentOptionsInput): EnrichmentOptio
     throw new AppError(
       'invalid_request',
       'runContactEnrichment is true but enrichmentType selects no contact type: set getWorkEmails, getPersonalEmails or getPhoneNumbers to true.',
-      { details: { issues: [{ field: 'enrichmentType', message: 'select at least one contact type when runContactEnrichment is true' }] } },
+      {
+        details: {
+          issues: [
+            { field: 'enrichmentType', message: 'select at least one contact type when runContactEnrichment is true' },
+          ],
+        },
+      },
     );
   }
   if (!input.runContactEnrichment && anyType) {
     throw new AppError(
       'invalid_request',
       'enrichmentType selects contact types but runContactEnrichment is false, so none would be revealed: set runContactEnrichment to true, or drop enrichmentType.',
-      { details: { issues: [{ field: 'runContactEnrichment', message: 'must be true when enrichmentType selects a contact type' }] } },
+      {
+        details: {
+          issues: [
+            { field: 'runContactEnrichment', message: 'must be true when enrichmentType selects a contact type' },
+          ],
+        },
+      },
     );
   }
   return {
@@ -120,13 +139,23 @@ export interface EnrichmentScope {
   contactsCharged: { workEmail: number; personalEmail: number; phone: number };
 }
 
-export async function measureScope(db: Queryable, accountId: number, audienceId: number, options: EnrichmentOptions): Promise<EnrichmentScope> {
+export async function measureScope(
+  db: Queryable,
+  accountId: number,
+  audienceId: number,
+  options: EnrichmentOptions,
+): Promise<EnrichmentScope> {
   const selected = `SELECT person_id, company_id, live_enriched_at, work_emails, personal_emails, phone_numbers
                       FROM audience_prospects WHERE account_id = $1 AND audience_id = $2
                      ORDER BY person_id LIMIT $3`;
   const params = [accountId, audienceId, options.maxProspectsToEnrich, liveFreshHours];
   const prospects = await db.query<{
-    prospects: number; cap: number | null; live: number; work: number; personal: number; phone: number;
+    prospects: number;
+    cap: number | null;
+    live: number;
+    work: number;
+    personal: number;
+    phone: number;
   }>(
     `WITH selected AS (${selected})
      SELECT count(*)::int AS prospects, max(person_id) AS cap,
@@ -146,7 +175,14 @@ export async function measureScope(db: Queryable, accountId: number, audienceId:
        LEFT JOIN audience_enriched_companies e ON e.account_id = $1 AND e.audience_id = $2 AND e.company_id = ci.company_id`,
     params,
   );
-  const p = prospects.rows[0] as { prospects: number; cap: number | null; live: number; work: number; personal: number; phone: number };
+  const p = prospects.rows[0] as {
+    prospects: number;
+    cap: number | null;
+    live: number;
+    work: number;
+    personal: number;
+    phone: number;
+  };
   const c = companies.rows[0] as { companies: number; live: number };
   return {
     prospects: p.prospects,
@@ -180,10 +216,14 @@ export interface EnrichmentEstimate {
 export function priceScope(options: EnrichmentOptions, scope: EnrichmentScope): EnrichmentEstimate {
   const liveCompanies = options.runCompanyLiveEnrichment ? scope.liveCompaniesCharged : 0;
   const liveProspects = options.runProfileLiveEnrichment ? scope.liveProspectsCharged : 0;
-  const contacts = options.runContactEnrichment ? options.enrichmentType : { getWorkEmails: false, getPersonalEmails: false, getPhoneNumbers: false };
+  const contacts = options.runContactEnrichment
+    ? options.enrichmentType
+    : { getWorkEmails: false, getPersonalEmails: false, getPhoneNumbers: false };
   const operations = {
     workEmail: contacts.getWorkEmails ? scope.contactsCharged.workEmail * enrichmentPrices.workEmail : 0,
-    personalEmail: contacts.getPersonalEmails ? scope.contactsCharged.personalEmail * enrichmentPrices.personalEmail : 0,
+    personalEmail: contacts.getPersonalEmails
+      ? scope.contactsCharged.personalEmail * enrichmentPrices.personalEmail
+      : 0,
     phone: contacts.getPhoneNumbers ? scope.contactsCharged.phone * enrichmentPrices.phone : 0,
   };
   const waterfallCredits = operations.workEmail + operations.personalEmail + operations.phone;
@@ -205,13 +245,16 @@ export function priceScope(options: EnrichmentOptions, scope: EnrichmentScope): 
     waterfall: { credits: waterfallCredits, originalCredits, discount: originalCredits - waterfallCredits, operations },
     validation: { credits: 0, isFree: true },
   };
-  const typesRequested = Number(contacts.getWorkEmails) + Number(contacts.getPersonalEmails) + Number(contacts.getPhoneNumbers);
+  const typesRequested =
+    Number(contacts.getWorkEmails) + Number(contacts.getPersonalEmails) + Number(contacts.getPhoneNumbers);
   const seconds = Math.ceil(
     secondsPer.fixed +
       (options.runProfileSalesNav ? scope.prospects * secondsPer.salesNav : 0) +
       (liveCompanies + liveProspects) * secondsPer.liveFetch +
       scope.prospects * secondsPer.cleanName +
-      (options.runContactEnrichment ? scope.prospects * secondsPer.contactLookup + scope.prospects * typesRequested * secondsPer.validation : 0),
+      (options.runContactEnrichment
+        ? scope.prospects * secondsPer.contactLookup + scope.prospects * typesRequested * secondsPer.validation
+        : 0),
   );
   return {
     totalCredits: breakdown.liveCompany.credits + breakdown.liveProspect.credits + waterfallCredits,

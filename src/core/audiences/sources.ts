@@ -17,7 +17,11 @@ export interface FoundContacts {
 export interface AudienceContactSource {
   readonly name: string;
   /** Contacts of the types asked, per person id; a person missing from the map found nothing. Throws when the lookup itself failed. */
-  lookup(people: readonly PersonForLookup[], types: EnrichmentTypeFlags, signal?: AbortSignal): Promise<Map<number, FoundContacts>>;
+  lookup(
+    people: readonly PersonForLookup[],
+    types: EnrichmentTypeFlags,
+    signal?: AbortSignal,
+  ): Promise<Map<number, FoundContacts>>;
 }
 
 export interface AudienceLiveSource {

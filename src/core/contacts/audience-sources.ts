@@ -21,10 +21,12 @@ export function waterfallAudienceContactSource(waterfall: ContactWaterfall): Aud
       for (const [id, result] of results) {
         if (result.unavailable) unavailable++;
         const values = valuesOf(result);
-        if (values.workEmails.length || values.personalEmails.length || values.phoneNumbers.length) found.set(id, values);
+        if (values.workEmails.length || values.personalEmails.length || values.phoneNumbers.length)
+          found.set(id, values);
       }
       // "The lookup itself failed" means no provider could be asked for anyone: the caller retries then.
-      if (people.length > 0 && unavailable === people.length) throw new Error('every contact provider failed for this batch');
+      if (people.length > 0 && unavailable === people.length)
+        throw new Error('every contact provider failed for this batch');
       return found;
     },
   };

@@ -16,7 +16,8 @@ export type TaskStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED';
 export const batchReasons = {
   profileNotFound: 'profile not found',
   nothingFound: 'no contact found for the types asked',
-  providersUnavailable: (attempts: number) => `contact providers unavailable after ${attempts} attempts; nothing charged`,
+  providersUnavailable: (attempts: number) =>
+    `contact providers unavailable after ${attempts} attempts; nothing charged`,
   duplicate: (index: number) => `same profile as profileUrls[${index}]: looked up and charged once, there`,
   notPaid: (required: number, balance: number) =>
     `insufficient credits: the contacts found cost ${required} and the balance was ${balance}; contacts withheld, nothing charged`,
@@ -25,9 +26,7 @@ export const batchReasons = {
 } as const;
 
 /** One claimed item's outcome, as the batch job decided it. */
-export type ItemOutcome =
-  | { kind: 'looked-up'; found: FoundContacts }
-  | { kind: 'not-found'; reason: string };
+export type ItemOutcome = { kind: 'looked-up'; found: FoundContacts } | { kind: 'not-found'; reason: string };
 
 export interface ClaimedItem {
   accountId: number;
@@ -42,7 +41,12 @@ export interface ClaimedItem {
  * complete (another worker finished it after this one's lease ran out).
  */
 export async function completeItem(tx: pg.PoolClient, item: ClaimedItem, outcome: ItemOutcome): Promise<boolean> {
-  const task = await tx.query<{ status: TaskStatus; get_work_emails: boolean; get_personal_emails: boolean; get_phone_numbers: boolean }>(
+  const task = await tx.query<{
+    status: TaskStatus;
+    get_work_emails: boolean;
+    get_personal_emails: boolean;
+    get_phone_numbers: boolean;
+  }>(
     `SELECT status, get_work_emails, get_personal_emails, get_phone_numbers FROM contact_batch_tasks
       WHERE account_id = $1 AND id = $2 FOR UPDATE`,
     [item.accountId, item.taskId],
@@ -61,7 +65,9 @@ export async function completeItem(tx: pg.PoolClient, item: ClaimedItem, outcome
     await finishItem(tx, item, 'NOT_FOUND', null, 0, outcome.reason);
   } else {
     const types: ContactTypes = {
-      getWorkEmails: job.get_work_emails, getPersonalEmails: job.get_personal_emails, getPhoneNumbers: job.get_phone_numbers,
+      getWorkEmails: job.get_work_emails,
+      getPersonalEmails: job.get_personal_emails,
+      getPhoneNumbers: job.get_phone_numbers,
     };
     const amount = totalOf(priceOfFound(outcome.found, types));
     try {
@@ -76,11 +82,22 @@ export async function completeItem(tx: pg.PoolClient, item: ClaimedItem, outcome
       // charge() refuses without an SQL error, so the transaction is still usable.
       const balance = await getBalance(tx, item.accountId);
       await finishItem(tx, item, 'NOT_FOUND', null, 0, batchReasons.notPaid(amount, balance));
-      await stopTask(tx, item, `Stopped at profileUrls[${item.itemIndex}]: ${batchReasons.notPaid(amount, balance)}. Items not processed end NOT_FOUND; top up and submit them again.`);
+      await stopTask(
+        tx,
+        item,
+        `Stopped at profileUrls[${item.itemIndex}]: ${batchReasons.notPaid(amount, balance)}. Items not processed end NOT_FOUND; top up and submit them again.`,
+      );
       return true;
     }
     const found = amount > 0;
-    await finishItem(tx, item, found ? 'FOUND' : 'NOT_FOUND', found ? outcome.found : null, amount, found ? null : batchReasons.nothingFound);
+    await finishItem(
+      tx,
+      item,
+      found ? 'FOUND' : 'NOT_FOUND',
+      found ? outcome.found : null,
+      amount,
+      found ? null : batchReasons.nothingFound,
+    );
   }
   await tx.query(
     `UPDATE contact_batch_tasks t SET status = 'DONE', completed_at = now()
@@ -104,8 +121,15 @@ async function finishItem(
             reason = $9, lease_owner = NULL, lease_expires_at = NULL, not_before = NULL, completed_at = now()
       WHERE account_id = $1 AND task_id = $2 AND item_index = $3`,
     [
-      item.accountId, item.taskId, item.itemIndex, status, found?.workEmails ?? [], found?.personalEmails ?? [], found?.phoneNumbers ?? [],
-      credits, reason,
+      item.accountId,
+      item.taskId,
+      item.itemIndex,
+      status,
+      found?.workEmails ?? [],
+      found?.personalEmails ?? [],
+      found?.phoneNumbers ?? [],
+      credits,
+      reason,
     ],
   );
 }
@@ -133,11 +157,15 @@ async function stopTask(
  * reason, and its unprocessed items NOT_FOUND with nothing charged. Completed items keep their
  * results and charges. No effect on a task already DONE or FAILED.
  */
-export async function failTask(tx: pg.PoolClient, task: { accountId: number; taskId: number }, failureReason: string): Promise<void> {
-  const locked = await tx.query<{ status: TaskStatus }>('SELECT status FROM contact_batch_tasks WHERE account_id = $1 AND id = $2 FOR UPDATE', [
-    task.accountId,
-    task.taskId,
-  ]);
+export async function failTask(
+  tx: pg.PoolClient,
+  task: { accountId: number; taskId: number },
+  failureReason: string,
+): Promise<void> {
+  const locked = await tx.query<{ status: TaskStatus }>(
+    'SELECT status FROM contact_batch_tasks WHERE account_id = $1 AND id = $2 FOR UPDATE',
+    [task.accountId, task.taskId],
+  );
   const status = locked.rows[0]?.status;
   if (status === undefined || status === 'DONE' || status === 'FAILED') return;
   await stopTask(tx, task, failureReason, batchReasons.jobFailed);

@@ -114,12 +114,27 @@ export async function runBatchRound(context: AppContext, task: Task, settings: R
     [task.accountId, task.taskId, settings.claimSize, settings.owner, settings.leaseSeconds],
   );
   if (claimed.rows.length === 0) return 0;
-  await processItems(context, task, settings, claimed.rows.sort((a, b) => a.item_index - b.item_index));
+  await processItems(
+    context,
+    task,
+    settings,
+    claimed.rows.sort((a, b) => a.item_index - b.item_index),
+  );
   return claimed.rows.length;
 }
 
-async function processItems(context: AppContext, task: Task, settings: RoundSettings, rows: ClaimedRow[]): Promise<void> {
-  const state = await context.db.pool.query<{ status: string; get_work_emails: boolean; get_personal_emails: boolean; get_phone_numbers: boolean }>(
+async function processItems(
+  context: AppContext,
+  task: Task,
+  settings: RoundSettings,
+  rows: ClaimedRow[],
+): Promise<void> {
+  const state = await context.db.pool.query<{
+    status: string;
+    get_work_emails: boolean;
+    get_personal_emails: boolean;
+    get_phone_numbers: boolean;
+  }>(
     `UPDATE contact_batch_tasks SET status = CASE WHEN status = 'QUEUED' THEN 'RUNNING' ELSE status END,
             started_at = coalesce(started_at, now())
       WHERE account_id = $1 AND id = $2
@@ -130,7 +145,9 @@ async function processItems(context: AppContext, task: Task, settings: RoundSett
   const outcomes = new Map<number, ItemOutcome | 'retry'>();
   if (current && current.status !== 'FAILED') {
     const types: ContactTypes = {
-      getWorkEmails: current.get_work_emails, getPersonalEmails: current.get_personal_emails, getPhoneNumbers: current.get_phone_numbers,
+      getWorkEmails: current.get_work_emails,
+      getPersonalEmails: current.get_personal_emails,
+      getPhoneNumbers: current.get_phone_numbers,
     };
     const personIds = rows.map((r) => r.person_id).filter((id): id is number => id !== null);
     const people = await loadPeopleForLookup(context.db.pool, personIds);
@@ -140,7 +157,8 @@ async function processItems(context: AppContext, task: Task, settings: RoundSett
       const result = row.person_id === null ? undefined : results.get(row.person_id);
       if (!result) outcomes.set(row.item_index, { kind: 'not-found', reason: batchReasons.profileNotFound });
       else if (result.unavailable && row.attempts < maxItemAttempts) outcomes.set(row.item_index, 'retry');
-      else if (result.unavailable) outcomes.set(row.item_index, { kind: 'not-found', reason: batchReasons.providersUnavailable(row.attempts) });
+      else if (result.unavailable)
+        outcomes.set(row.item_index, { kind: 'not-found', reason: batchReasons.providersUnavailable(row.attempts) });
       else outcomes.set(row.item_index, { kind: 'looked-up', found: valuesOf(result) });
     }
   }

@@ -67,9 +67,11 @@ export async function startBatch(
   const firstIndexOf = new Map<number, number>();
   const items = input.profileUrls.map((profileUrl, index) => {
     const personId = personIds[index] ?? null;
-    if (personId === null) return { profileUrl, personId, duplicateOf: null, status: 'NOT_FOUND', reason: batchReasons.profileNotFound };
+    if (personId === null)
+      return { profileUrl, personId, duplicateOf: null, status: 'NOT_FOUND', reason: batchReasons.profileNotFound };
     const first = firstIndexOf.get(personId);
-    if (first !== undefined) return { profileUrl, personId, duplicateOf: first, status: 'DUPLICATE', reason: batchReasons.duplicate(first) };
+    if (first !== undefined)
+      return { profileUrl, personId, duplicateOf: first, status: 'DUPLICATE', reason: batchReasons.duplicate(first) };
     firstIndexOf.set(personId, index);
     return { profileUrl, personId, duplicateOf: null, status: 'PENDING', reason: null };
   });
@@ -88,8 +90,13 @@ export async function startBatch(
        SELECT $1, $2, t.ord - 1, t.url, t.person_id, t.duplicate_of, t.status, t.reason, CASE WHEN t.status = 'PENDING' THEN NULL ELSE now() END
          FROM unnest($3::text[], $4::bigint[], $5::integer[], $6::text[], $7::text[]) WITH ORDINALITY AS t(url, person_id, duplicate_of, status, reason, ord)`,
       [
-        principal.accountId, id, items.map((i) => i.profileUrl), items.map((i) => i.personId), items.map((i) => i.duplicateOf),
-        items.map((i) => i.status), items.map((i) => i.reason),
+        principal.accountId,
+        id,
+        items.map((i) => i.profileUrl),
+        items.map((i) => i.personId),
+        items.map((i) => i.duplicateOf),
+        items.map((i) => i.status),
+        items.map((i) => i.reason),
       ],
     );
     if (pending > 0) await enqueue(tx, batchContactsJob, { accountId: principal.accountId, payload: { taskId: id } });
@@ -106,13 +113,22 @@ function parseAll(profileUrls: string[]): ProfileRef[] {
       return parsePersonIdentifier(url, `profileUrls.${index}`);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      issues.push(...((error.details?.issues as FieldIssue[] | undefined) ?? [{ field: `profileUrls.${index}`, message: error.message }]));
+      issues.push(
+        ...((error.details?.issues as FieldIssue[] | undefined) ?? [
+          { field: `profileUrls.${index}`, message: error.message },
+        ]),
+      );
       return {};
     }
   });
   if (issues.length) {
-    const summary = issues.slice(0, 5).map((i) => `${i.field}: ${i.message}`).join('; ');
-    throw new AppError('invalid_request', `Invalid request: ${summary}${issues.length > 5 ? '; ...' : ''}`, { details: { issues } });
+    const summary = issues
+      .slice(0, 5)
+      .map((i) => `${i.field}: ${i.message}`)
+      .join('; ');
+    throw new AppError('invalid_request', `Invalid request: ${summary}${issues.length > 5 ? '; ...' : ''}`, {
+      details: { issues },
+    });
   }
   return refs;
 }
@@ -136,7 +152,9 @@ export interface BatchPage {
   status: TaskStatus;
   failureReason: string | null;
   overallStats: { total: number; processed: number; found: number; notFound: number; creditsCharged: number };
-  pageResults: Array<FoundContacts & { profileUrl: string; status: ItemStatus; creditsCharged: number; reason: string | null }>;
+  pageResults: Array<
+    FoundContacts & { profileUrl: string; status: ItemStatus; creditsCharged: number; reason: string | null }
+  >;
   nextCursor: string | null;
 }
 
@@ -180,9 +198,20 @@ export async function pollBatch(
       [principal.accountId, taskId],
     ),
     context.db.pool.query<{
-      item_index: number; profile_url: string; status: ItemStatus; work_emails: string[]; personal_emails: string[];
-      phone_numbers: string[]; credits_charged: number; reason: string | null;
-    }>(`${displayedItems} AND i.item_index >= $3 ORDER BY i.item_index LIMIT $4`, [principal.accountId, taskId, from, input.pageSize + 1]),
+      item_index: number;
+      profile_url: string;
+      status: ItemStatus;
+      work_emails: string[];
+      personal_emails: string[];
+      phone_numbers: string[];
+      credits_charged: number;
+      reason: string | null;
+    }>(`${displayedItems} AND i.item_index >= $3 ORDER BY i.item_index LIMIT $4`, [
+      principal.accountId,
+      taskId,
+      from,
+      input.pageSize + 1,
+    ]),
   ]);
   const s = stats.rows[0] as { total: number; processed: number; found: number; not_found: number; credits: number };
   const rows = page.rows.slice(0, input.pageSize);
@@ -191,7 +220,13 @@ export async function pollBatch(
     taskId: input.taskId,
     status: row.status,
     failureReason: row.failure_reason,
-    overallStats: { total: s.total, processed: s.processed, found: s.found, notFound: s.not_found, creditsCharged: s.credits },
+    overallStats: {
+      total: s.total,
+      processed: s.processed,
+      found: s.found,
+      notFound: s.not_found,
+      creditsCharged: s.credits,
+    },
     pageResults: rows.map((r) => ({
       profileUrl: r.profile_url,
       status: r.status,

@@ -59,7 +59,11 @@ export async function validateEmailAddress(context: AppContext, email: string): 
   const normalized = normaliseEmail(email);
   if (!normalized) {
     return {
-      email, normalized: null, valid: false, domain: null, mailDomainCheck: checker.name,
+      email,
+      normalized: null,
+      valid: false,
+      domain: null,
+      mailDomainCheck: checker.name,
       checks: { syntax: false, mailDomain: null, disposable: null, role: null },
       reason: 'not a well-formed address (one @, a local part of allowed characters, a domain of at least two labels)',
     };
@@ -69,9 +73,18 @@ export async function validateEmailAddress(context: AppContext, email: string): 
   const mailDomain = await checker.acceptsMail(domain);
   const disposableDomain = isDisposableDomain(domain);
   const role = isRoleAddress(normalized.slice(0, at));
-  const reason = !mailDomain ? `the domain ${domain} cannot receive mail` : disposableDomain ? `${domain} is a disposable-mail service` : null;
+  const reason = !mailDomain
+    ? `the domain ${domain} cannot receive mail`
+    : disposableDomain
+      ? `${domain} is a disposable-mail service`
+      : null;
   return {
-    email, normalized, valid: mailDomain && !disposableDomain, domain, mailDomainCheck: checker.name, reason,
+    email,
+    normalized,
+    valid: mailDomain && !disposableDomain,
+    domain,
+    mailDomainCheck: checker.name,
+    reason,
     checks: { syntax: true, mailDomain, disposable: disposableDomain, role },
   };
 }

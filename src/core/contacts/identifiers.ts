@@ -21,7 +21,10 @@ export function parsePersonIdentifier(value: string, field: string): ProfileRef 
   if (/^urn:/i.test(trimmed)) {
     const userId = userIdFromUrn(trimmed);
     if (userId && userId <= maxSafeId) return { userId };
-    throw invalidIdentifier(field, 'a sales-tool URN must carry the numeric user ID, e.g. urn:li:fs_salesProfile:(123456,...)');
+    throw invalidIdentifier(
+      field,
+      'a sales-tool URN must carry the numeric user ID, e.g. urn:li:fs_salesProfile:(123456,...)',
+    );
   }
   if (/^\d{1,18}$/.test(trimmed)) {
     // Numeric: a user ID, though a slug may be all digits too; the catalog lookup tries both.
@@ -43,24 +46,34 @@ export type CompanyIdentifierType = 'slug' | 'liUrl' | 'orgId';
  * `orgId` values also match the service's own company ids (`companies.id`); the lookup
  * prefers the network's organisation id. A company URL may carry a slug or a numeric org id.
  */
-export function parseCompanyIdentifier(type: CompanyIdentifierType, value: string): CompanyRef & { serviceId?: number } {
+export function parseCompanyIdentifier(
+  type: CompanyIdentifierType,
+  value: string,
+): CompanyRef & { serviceId?: number } {
   const trimmed = value.trim();
   if (type === 'orgId') {
-    if (!/^\d{1,18}$/.test(trimmed) || Number(trimmed) === 0) throw invalidIdentifier('value', 'with type orgId, expected a numeric organisation ID');
+    if (!/^\d{1,18}$/.test(trimmed) || Number(trimmed) === 0)
+      throw invalidIdentifier('value', 'with type orgId, expected a numeric organisation ID');
     return { orgId: Number(trimmed), serviceId: Number(trimmed) };
   }
   if (type === 'liUrl') {
     const segment = trimmed.includes('/') ? slugFromUrlOrSlug(trimmed, 'company') : null;
     if (!segment || !slugPattern.test(segment)) {
-      throw invalidIdentifier('value', 'with type liUrl, expected a company URL like https://network.example.com/company/acme');
+      throw invalidIdentifier(
+        'value',
+        'with type liUrl, expected a company URL like https://network.example.com/company/acme',
+      );
     }
     return /^\d{1,18}$/.test(segment) ? { orgId: Number(segment), slug: segment } : { slug: segment };
   }
   const slug = slugFromUrlOrSlug(trimmed, 'company');
-  if (!slug || !slugPattern.test(slug)) throw invalidIdentifier('value', 'with type slug, expected a company slug like acme-robotics');
+  if (!slug || !slugPattern.test(slug))
+    throw invalidIdentifier('value', 'with type slug, expected a company slug like acme-robotics');
   return { slug };
 }
 
 function invalidIdentifier(field: string, message: string): AppError {
-  return new AppError('invalid_request', `Invalid ${field}: ${message}.`, { details: { issues: [{ field, message }] } });
+  return new AppError('invalid_request', `Invalid ${field}: ${message}.`, {
+    details: { issues: [{ field, message }] },
+  });
 }

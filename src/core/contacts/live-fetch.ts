@@ -3,7 +3,14 @@ import type { Principal } from '../keys.js';
 import type { AppContext, Services } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import { NetworkSourceError, type CompanyRef, type LiveCompany, type LiveProfile, type NetworkSource, type ProfileRef } from '../ports/network-source.js';
+import {
+  NetworkSourceError,
+  type CompanyRef,
+  type LiveCompany,
+  type LiveProfile,
+  type NetworkSource,
+  type ProfileRef,
+} from '../ports/network-source.js';
 import { alpha3FromAlpha2 } from '../../../reference/iso-countries.js';
 import type { Queryable } from '../../store/db.js';
 import { charge, getBalance, requestEntry, type ChargeOrigin } from '../credits.js';
@@ -71,30 +78,60 @@ export async function liveFetchCompany(
   const stored = await findStoredCompany(context.db.pool, ref);
   await requireLiveFetchBalance(context, principal);
   // Unknown to the catalog: a numeric reference asks the network by id, not as a slug made of digits.
-  const liveRef: CompanyRef = stored ? { slug: stored.network_primary_slug, orgId: stored.network_org_id } : ref.orgId ? { orgId: ref.orgId } : ref;
+  const liveRef: CompanyRef = stored
+    ? { slug: stored.network_primary_slug, orgId: stored.network_org_id }
+    : ref.orgId
+      ? { orgId: ref.orgId }
+      : ref;
   const { networkSource } = context.services;
-  const outcome = await fetchLive(context, log, networkSource, (signal) => networkSource.fetchCompany(liveRef, signal), liveRef.slug || liveRef.orgId);
+  const outcome = await fetchLive(
+    context,
+    log,
+    networkSource,
+    (signal) => networkSource.fetchCompany(liveRef, signal),
+    liveRef.slug || liveRef.orgId,
+  );
 
   if (outcome.status === 'live') {
     const live = outcome.data;
     const record = await context.db.transaction(async (tx) => {
-      await charge(tx, principal.accountId, liveFetchPrice, requestEntry(origin, 'liveEnrichCompany', 'live company fetch'));
+      await charge(
+        tx,
+        principal.accountId,
+        liveFetchPrice,
+        requestEntry(origin, 'liveEnrichCompany', 'live company fetch'),
+      );
       if (!stored) return { ...toCompanyRecord(companyRowFromLive(live)), last_sort_key: '' };
       return toCompanyRecord(await refreshCompany(tx, stored, live));
     });
     return {
-      found: true, source: 'live', fetchedAt: new Date().toISOString(), company: record, creditsCharged: liveFetchPrice,
+      found: true,
+      source: 'live',
+      fetchedAt: new Date().toISOString(),
+      company: record,
+      creditsCharged: liveFetchPrice,
       message: `Live data: ${liveFetchPrice} credits charged.`,
     };
   }
   if (!stored) {
-    const why = outcome.status === 'failed' ? ' The live fetch failed and no stored record exists; retrying later may find it.' : '';
+    const why =
+      outcome.status === 'failed'
+        ? ' The live fetch failed and no stored record exists; retrying later may find it.'
+        : '';
     throw new AppError('not_found', `Company not found for ${input.type} "${input.value}".${why}`, {
-      details: { type: input.type, value: input.value, liveFetch: outcome.status === 'failed' ? 'failed' : 'not_found' },
+      details: {
+        type: input.type,
+        value: input.value,
+        liveFetch: outcome.status === 'failed' ? 'failed' : 'not_found',
+      },
     });
   }
   return {
-    found: true, source: 'stored', fetchedAt: stored.fetched_at.toISOString(), company: toCompanyRecord(stored), creditsCharged: 0,
+    found: true,
+    source: 'stored',
+    fetchedAt: stored.fetched_at.toISOString(),
+    company: toCompanyRecord(stored),
+    creditsCharged: 0,
     message: storedMessage(outcome),
   };
 }
@@ -107,35 +144,66 @@ export async function liveFetchProfile(
   log: Logger,
 ): Promise<LiveProfileResult> {
   const ref = parsePersonIdentifier(input.identifier, 'identifier');
-  const details: ProfileDetailOptions = { getDetailedEducation: input.getDetailedEducation, getDetailedWorkExperience: input.getDetailedWorkExperience };
+  const details: ProfileDetailOptions = {
+    getDetailedEducation: input.getDetailedEducation,
+    getDetailedWorkExperience: input.getDetailedWorkExperience,
+  };
   const stored = await findStoredProfile(context.db.pool, ref);
   await requireLiveFetchBalance(context, principal);
-  const liveRef: ProfileRef = stored ? { slug: stored.network_slug, userId: stored.network_user_id } : ref.userId ? { userId: ref.userId } : ref;
+  const liveRef: ProfileRef = stored
+    ? { slug: stored.network_slug, userId: stored.network_user_id }
+    : ref.userId
+      ? { userId: ref.userId }
+      : ref;
   const { networkSource } = context.services;
-  const outcome = await fetchLive(context, log, networkSource, (signal) => networkSource.fetchProfile(liveRef, signal), liveRef.slug || liveRef.userId);
+  const outcome = await fetchLive(
+    context,
+    log,
+    networkSource,
+    (signal) => networkSource.fetchProfile(liveRef, signal),
+    liveRef.slug || liveRef.userId,
+  );
 
   if (outcome.status === 'live') {
     const live = outcome.data;
     const record = await context.db.transaction(async (tx) => {
-      await charge(tx, principal.accountId, liveFetchPrice, requestEntry(origin, 'liveEnrichPerson', 'live profile fetch'));
+      await charge(
+        tx,
+        principal.accountId,
+        liveFetchPrice,
+        requestEntry(origin, 'liveEnrichPerson', 'live profile fetch'),
+      );
       if (!stored) return { ...toProfileRecord(profileRowFromLive(live), details), last_sort_key: '' };
       return toProfileRecord(await refreshProfile(tx, stored.id, live), details);
     });
     return {
-      found: true, source: 'live', fetchedAt: new Date().toISOString(), profile: record, creditsCharged: liveFetchPrice,
+      found: true,
+      source: 'live',
+      fetchedAt: new Date().toISOString(),
+      profile: record,
+      creditsCharged: liveFetchPrice,
       message: `Live data: ${liveFetchPrice} credits charged.`,
     };
   }
   if (!stored) {
     return {
-      found: false, source: null, fetchedAt: new Date().toISOString(), profile: null, creditsCharged: 0,
-      message: outcome.status === 'failed'
-        ? 'The live fetch failed and no stored profile exists; nothing was charged. Retrying later may find it.'
-        : 'No such profile on the network or in stored data; nothing was charged.',
+      found: false,
+      source: null,
+      fetchedAt: new Date().toISOString(),
+      profile: null,
+      creditsCharged: 0,
+      message:
+        outcome.status === 'failed'
+          ? 'The live fetch failed and no stored profile exists; nothing was charged. Retrying later may find it.'
+          : 'No such profile on the network or in stored data; nothing was charged.',
     };
   }
   return {
-    found: true, source: 'stored', fetchedAt: stored.fetched_at.toISOString(), profile: toProfileRecord(stored, details), creditsCharged: 0,
+    found: true,
+    source: 'stored',
+    fetchedAt: stored.fetched_at.toISOString(),
+    profile: toProfileRecord(stored, details),
+    creditsCharged: 0,
     message: storedMessage(outcome),
   };
 }
@@ -145,12 +213,24 @@ export async function liveFetchProfile(
  * priced the work themselves (audience enrichment charges upfront). True when live data was
  * stored; false when the network had nothing or failed, and the stored record stands.
  */
-export async function refreshCompanyFromNetwork(context: LiveFetchDeps, companyId: number, log: Logger, signal?: AbortSignal): Promise<boolean> {
+export async function refreshCompanyFromNetwork(
+  context: LiveFetchDeps,
+  companyId: number,
+  log: Logger,
+  signal?: AbortSignal,
+): Promise<boolean> {
   const stored = await findStoredCompany(context.db.pool, { serviceId: companyId });
   if (!stored) return false;
   const { networkSource } = context.services;
   const ref: CompanyRef = { slug: stored.network_primary_slug, orgId: stored.network_org_id };
-  const outcome = await fetchLive(context, log, networkSource, (s) => networkSource.fetchCompany(ref, s), ref.slug || ref.orgId, signal);
+  const outcome = await fetchLive(
+    context,
+    log,
+    networkSource,
+    (s) => networkSource.fetchCompany(ref, s),
+    ref.slug || ref.orgId,
+    signal,
+  );
   // A caller that gave up (a job stopping) hears so, rather than "nothing new".
   signal?.throwIfAborted();
   if (outcome.status !== 'live') return false;
@@ -159,7 +239,12 @@ export async function refreshCompanyFromNetwork(context: LiveFetchDeps, companyI
 }
 
 /** As refreshCompanyFromNetwork, for one catalog person. */
-export async function refreshPersonFromNetwork(context: LiveFetchDeps, personId: number, log: Logger, signal?: AbortSignal): Promise<boolean> {
+export async function refreshPersonFromNetwork(
+  context: LiveFetchDeps,
+  personId: number,
+  log: Logger,
+  signal?: AbortSignal,
+): Promise<boolean> {
   const row = await context.db.pool.query<{ network_slug: string | null; network_user_id: number | null }>(
     'SELECT network_slug, network_user_id FROM people WHERE id = $1',
     [personId],
@@ -168,7 +253,14 @@ export async function refreshPersonFromNetwork(context: LiveFetchDeps, personId:
   if (!stored) return false;
   const { networkSource } = context.services;
   const ref: ProfileRef = { slug: stored.network_slug, userId: stored.network_user_id };
-  const outcome = await fetchLive(context, log, networkSource, (s) => networkSource.fetchProfile(ref, s), ref.slug || ref.userId, signal);
+  const outcome = await fetchLive(
+    context,
+    log,
+    networkSource,
+    (s) => networkSource.fetchProfile(ref, s),
+    ref.slug || ref.userId,
+    signal,
+  );
   signal?.throwIfAborted();
   if (outcome.status !== 'live') return false;
   await refreshProfile(context.db.pool, personId, outcome.data);
@@ -185,9 +277,13 @@ function storedMessage(outcome: LiveOutcome<unknown>): string {
 async function requireLiveFetchBalance(context: AppContext, principal: Principal): Promise<void> {
   const balance = await getBalance(context.db.pool, principal.accountId);
   if (balance < liveFetchPrice) {
-    throw new AppError('insufficient_credits', `A live fetch needs ${liveFetchPrice} credits and the balance is ${balance}. Nothing was charged.`, {
-      details: { required: liveFetchPrice, balance },
-    });
+    throw new AppError(
+      'insufficient_credits',
+      `A live fetch needs ${liveFetchPrice} credits and the balance is ${balance}. Nothing was charged.`,
+      {
+        details: { required: liveFetchPrice, balance },
+      },
+    );
   }
 }
 
@@ -222,8 +318,13 @@ async function fetchLive<T>(
     return data === null ? { status: 'absent' } : { status: 'live', data };
   } catch (error) {
     const reason = (error as Error).message;
-    if (error instanceof NetworkSourceError) log.warn({ source: source.name, kind: error.kind, reason }, 'live fetch failed; answering from stored data');
-    else log.error({ source: source.name, err: error }, 'live fetch raised an unexpected error; answering from stored data');
+    if (error instanceof NetworkSourceError)
+      log.warn({ source: source.name, kind: error.kind, reason }, 'live fetch failed; answering from stored data');
+    else
+      log.error(
+        { source: source.name, err: error },
+        'live fetch raised an unexpected error; answering from stored data',
+      );
     return { status: 'failed', reason };
   } finally {
     clearTimeout(timer);
@@ -231,14 +332,22 @@ async function fetchLive<T>(
   }
 }
 
-async function findStoredCompany(db: Queryable, ref: CompanyRef & { serviceId?: number }): Promise<StoredCompanyRow | undefined> {
+async function findStoredCompany(
+  db: Queryable,
+  ref: CompanyRef & { serviceId?: number },
+): Promise<StoredCompanyRow | undefined> {
   const select = `SELECT ${companyColumns}, c.tlds, coalesce(c.live_fetched_at, c.updated_at) AS fetched_at FROM companies c`;
   if (ref.orgId) {
-    const byOrg = await db.query<StoredCompanyRow>(`${select} WHERE c.network_org_id = $1 ORDER BY c.id LIMIT 1`, [ref.orgId]);
+    const byOrg = await db.query<StoredCompanyRow>(`${select} WHERE c.network_org_id = $1 ORDER BY c.id LIMIT 1`, [
+      ref.orgId,
+    ]);
     if (byOrg.rows[0]) return byOrg.rows[0];
   }
   if (ref.slug) {
-    const bySlug = await db.query<StoredCompanyRow>(`${select} WHERE c.network_primary_slug = $1 ORDER BY c.id LIMIT 1`, [ref.slug]);
+    const bySlug = await db.query<StoredCompanyRow>(
+      `${select} WHERE c.network_primary_slug = $1 ORDER BY c.id LIMIT 1`,
+      [ref.slug],
+    );
     if (bySlug.rows[0]) return bySlug.rows[0];
   }
   if (ref.serviceId) {
@@ -252,11 +361,15 @@ async function findStoredProfile(db: Queryable, ref: ProfileRef): Promise<Stored
   const select = `SELECT ${profileColumns({ getDetailedEducation: true, getDetailedWorkExperience: true })}, p.network_user_id,
     coalesce(p.live_fetched_at, p.updated_at) AS fetched_at FROM people p`;
   if (ref.userId) {
-    const byId = await db.query<StoredProfileRow>(`${select} WHERE p.network_user_id = $1 ORDER BY p.id LIMIT 1`, [ref.userId]);
+    const byId = await db.query<StoredProfileRow>(`${select} WHERE p.network_user_id = $1 ORDER BY p.id LIMIT 1`, [
+      ref.userId,
+    ]);
     if (byId.rows[0]) return byId.rows[0];
   }
   if (ref.slug) {
-    const bySlug = await db.query<StoredProfileRow>(`${select} WHERE p.network_slug = $1 ORDER BY p.id LIMIT 1`, [ref.slug]);
+    const bySlug = await db.query<StoredProfileRow>(`${select} WHERE p.network_slug = $1 ORDER BY p.id LIMIT 1`, [
+      ref.slug,
+    ]);
     return bySlug.rows[0];
   }
   return undefined;
@@ -287,8 +400,20 @@ async function refreshCompany(db: Queryable, stored: StoredCompanyRow, live: Liv
      WHERE c.id = $1
      RETURNING ${companyColumns}`,
     [
-      stored.id, live.name, live.description, domains, tlds, live.slug, live.orgId, live.industries, live.employeeCountMin,
-      live.employeeCountMax, live.city, live.stateName, live.countryCode, live.foundedOn,
+      stored.id,
+      live.name,
+      live.description,
+      domains,
+      tlds,
+      live.slug,
+      live.orgId,
+      live.industries,
+      live.employeeCountMin,
+      live.employeeCountMax,
+      live.city,
+      live.stateName,
+      live.countryCode,
+      live.foundedOn,
     ],
   );
   return result.rows[0] as CompanyRow;
@@ -327,10 +452,22 @@ async function refreshProfile(db: Queryable, personId: number, live: LiveProfile
      WHERE p.id = $1
      RETURNING ${profileColumns({ getDetailedEducation: true, getDetailedWorkExperience: true })}`,
     [
-      personId, live.firstName, live.lastName, live.title, live.headline, live.city, live.countryCode,
+      personId,
+      live.firstName,
+      live.lastName,
+      live.title,
+      live.headline,
+      live.city,
+      live.countryCode,
       live.countryCode ? (alpha3FromAlpha2(live.countryCode) ?? null) : null,
-      company?.name ?? null, company?.slug ?? null, company?.domain ?? null, live.slug, live.userId,
-      JSON.stringify(live.languages), JSON.stringify(live.education), JSON.stringify(live.workExperiences),
+      company?.name ?? null,
+      company?.slug ?? null,
+      company?.domain ?? null,
+      live.slug,
+      live.userId,
+      JSON.stringify(live.languages),
+      JSON.stringify(live.education),
+      JSON.stringify(live.workExperiences),
     ],
   );
   return result.rows[0] as ProfileRow;
@@ -339,20 +476,45 @@ async function refreshProfile(db: Queryable, personId: number, live: LiveProfile
 /** A company the catalog does not hold: shown as the network has it, not stored (catalog ids come from imports). */
 function companyRowFromLive(live: LiveCompany): CompanyRow {
   return {
-    id: 0, preferred_name: live.name, description: live.description ?? '', domains: live.domains, network_primary_slug: live.slug,
-    network_org_id: live.orgId, standard_industries: live.industries, employee_count_min: live.employeeCountMin,
-    employee_count_max: live.employeeCountMax, city: live.city, state_name: live.stateName, country_code: live.countryCode,
-    total_funding_usd: null, last_funding_usd: null, last_funded_on: null, founded_on: live.foundedOn, stage: null, special_flags: [],
+    id: 0,
+    preferred_name: live.name,
+    description: live.description ?? '',
+    domains: live.domains,
+    network_primary_slug: live.slug,
+    network_org_id: live.orgId,
+    standard_industries: live.industries,
+    employee_count_min: live.employeeCountMin,
+    employee_count_max: live.employeeCountMax,
+    city: live.city,
+    state_name: live.stateName,
+    country_code: live.countryCode,
+    total_funding_usd: null,
+    last_funding_usd: null,
+    last_funded_on: null,
+    founded_on: live.foundedOn,
+    stage: null,
+    special_flags: [],
   };
 }
 
 function profileRowFromLive(live: LiveProfile): ProfileRow {
   return {
-    id: 0, first_name: live.firstName, last_name: live.lastName, title: live.title, headline: live.headline, city: live.city,
-    country_code: live.countryCode, country3: live.countryCode ? (alpha3FromAlpha2(live.countryCode) ?? null) : null,
-    company_name: live.currentCompany?.name ?? null, company_slug: live.currentCompany?.slug ?? null,
-    company_domain: live.currentCompany?.domain ?? null, network_slug: live.slug, years_experience: null, tags: [],
-    languages: live.languages, education: live.education, work_experiences: live.workExperiences,
+    id: 0,
+    first_name: live.firstName,
+    last_name: live.lastName,
+    title: live.title,
+    headline: live.headline,
+    city: live.city,
+    country_code: live.countryCode,
+    country3: live.countryCode ? (alpha3FromAlpha2(live.countryCode) ?? null) : null,
+    company_name: live.currentCompany?.name ?? null,
+    company_slug: live.currentCompany?.slug ?? null,
+    company_domain: live.currentCompany?.domain ?? null,
+    network_slug: live.slug,
+    years_experience: null,
+    tags: [],
+    languages: live.languages,
+    education: live.education,
+    work_experiences: live.workExperiences,
   };
 }
-

@@ -72,7 +72,12 @@ export async function revealContactDetails(
 export async function loadPeopleForLookup(db: Queryable, personIds: readonly number[]): Promise<PersonForLookup[]> {
   if (personIds.length === 0) return [];
   const rows = await db.query<{
-    id: number; first_name: string; last_name: string; company_name: string | null; company_domain: string | null; network_slug: string | null;
+    id: number;
+    first_name: string;
+    last_name: string;
+    company_name: string | null;
+    company_domain: string | null;
+    network_slug: string | null;
   }>(
     `SELECT id, first_name, last_name, company_name, company_domain, network_slug FROM people WHERE id = ANY($1::bigint[]) ORDER BY id`,
     [personIds],

@@ -40,13 +40,16 @@ export function priceOfFound(found: FoundContacts, types: ContactTypes): Credits
   };
 }
 
-export const totalOf = (credits: CreditsByType): number => credits.workEmails + credits.personalEmails + credits.phoneNumbers;
+export const totalOf = (credits: CreditsByType): number =>
+  credits.workEmails + credits.personalEmails + credits.phoneNumbers;
 
 /** The most one person can cost for these types. */
 export function worstCaseOf(types: ContactTypes): number {
-  return (types.getWorkEmails ? contactTypePrices.workEmail : 0) +
+  return (
+    (types.getWorkEmails ? contactTypePrices.workEmail : 0) +
     (types.getPersonalEmails ? contactTypePrices.personalEmail : 0) +
-    (types.getPhoneNumbers ? contactTypePrices.phone : 0);
+    (types.getPhoneNumbers ? contactTypePrices.phone : 0)
+  );
 }
 
 /** The cheapest type asked for: below it, nothing found could be paid for. */
@@ -83,13 +86,25 @@ export async function revealSync(
   const personId = await findPersonId(context.db.pool, ref);
   const none = { workEmails: 0, personalEmails: 0, phoneNumbers: 0 };
   if (personId === null) {
-    return { profileUrl: input.profileUrl, found: false, workEmails: [], personalEmails: [], phoneNumbers: [], creditsByType: none, creditsCharged: 0 };
+    return {
+      profileUrl: input.profileUrl,
+      found: false,
+      workEmails: [],
+      personalEmails: [],
+      phoneNumbers: [],
+      creditsByType: none,
+      creditsCharged: 0,
+    };
   }
   const balance = await getBalance(context.db.pool, principal.accountId);
   if (balance < cheapestOf(types)) {
-    throw new AppError('insufficient_credits', `A contact found here costs at least ${cheapestOf(types)} credits and the balance is ${balance}. Nothing was charged.`, {
-      details: { required: cheapestOf(types), balance },
-    });
+    throw new AppError(
+      'insufficient_credits',
+      `A contact found here costs at least ${cheapestOf(types)} credits and the balance is ${balance}. Nothing was charged.`,
+      {
+        details: { required: cheapestOf(types), balance },
+      },
+    );
   }
   const result = (await revealContactDetails(context, [personId], types)).get(personId);
   if (!result || result.unavailable) throw providersUnavailable();
@@ -122,37 +137,66 @@ export async function revealSingle(
   const ref = parsePersonIdentifier(input.profileUrl, 'profileUrl');
   const balance = await getBalance(context.db.pool, principal.accountId);
   if (balance < singleRevealPrice) {
-    throw new AppError('insufficient_credits', `A reveal attempt costs ${singleRevealPrice} credit and the balance is ${balance}. Nothing was charged.`, {
-      details: { required: singleRevealPrice, balance },
-    });
+    throw new AppError(
+      'insufficient_credits',
+      `A reveal attempt costs ${singleRevealPrice} credit and the balance is ${balance}. Nothing was charged.`,
+      {
+        details: { required: singleRevealPrice, balance },
+      },
+    );
   }
   const personId = await findPersonId(context.db.pool, ref);
   let workEmail: string | null = null;
   let directPhone: string | null = null;
   if (personId !== null) {
-    const result = (await revealContactDetails(context, [personId], { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: true })).get(personId);
+    const result = (
+      await revealContactDetails(context, [personId], {
+        getWorkEmails: true,
+        getPersonalEmails: false,
+        getPhoneNumbers: true,
+      })
+    ).get(personId);
     if (!result || result.unavailable) throw providersUnavailable();
     workEmail = result.workEmails[0]?.value ?? null;
     directPhone = result.phoneNumbers[0]?.value ?? null;
   }
   await context.db.transaction((tx) =>
-    charge(tx, principal.accountId, singleRevealPrice, requestEntry(origin, 'revealContactSingle', 'single contact reveal')),
+    charge(
+      tx,
+      principal.accountId,
+      singleRevealPrice,
+      requestEntry(origin, 'revealContactSingle', 'single contact reveal'),
+    ),
   );
-  return { profileUrl: input.profileUrl, found: workEmail !== null || directPhone !== null, workEmail, directPhone, creditsCharged: singleRevealPrice };
+  return {
+    profileUrl: input.profileUrl,
+    found: workEmail !== null || directPhone !== null,
+    workEmail,
+    directPhone,
+    creditsCharged: singleRevealPrice,
+  };
 }
 
 function providersUnavailable(): AppError {
-  return new AppError('upstream_unavailable', 'The contact-data providers could not be reached. Nothing was charged; retry in a minute.');
+  return new AppError(
+    'upstream_unavailable',
+    'The contact-data providers could not be reached. Nothing was charged; retry in a minute.',
+  );
 }
 
 /** The catalog id of the person a reference names, or null. A numeric reference is a user ID first, then a slug. */
 export async function findPersonId(db: Queryable, ref: ProfileRef): Promise<number | null> {
   if (ref.userId) {
-    const byId = await db.query<{ id: number }>('SELECT id FROM people WHERE network_user_id = $1 ORDER BY id LIMIT 1', [ref.userId]);
+    const byId = await db.query<{ id: number }>(
+      'SELECT id FROM people WHERE network_user_id = $1 ORDER BY id LIMIT 1',
+      [ref.userId],
+    );
     if (byId.rows[0]) return byId.rows[0].id;
   }
   if (ref.slug) {
-    const bySlug = await db.query<{ id: number }>('SELECT id FROM people WHERE network_slug = $1 ORDER BY id LIMIT 1', [ref.slug]);
+    const bySlug = await db.query<{ id: number }>('SELECT id FROM people WHERE network_slug = $1 ORDER BY id LIMIT 1', [
+      ref.slug,
+    ]);
     if (bySlug.rows[0]) return bySlug.rows[0].id;
   }
   return null;

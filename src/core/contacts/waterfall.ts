@@ -36,7 +36,11 @@ export class ContactWaterfall {
     private readonly log?: Logger,
   ) {}
 
-  async reveal(people: readonly PersonForLookup[], types: ContactTypes, signal?: AbortSignal): Promise<Map<number, WaterfallResult>> {
+  async reveal(
+    people: readonly PersonForLookup[],
+    types: ContactTypes,
+    signal?: AbortSignal,
+  ): Promise<Map<number, WaterfallResult>> {
     const wanted = kindsOf(types);
     const results = new Map<number, WaterfallResult>();
     const missing = new Map<number, Set<ContactKind>>();
@@ -58,7 +62,10 @@ export class ContactWaterfall {
         } catch (error) {
           // Stopped by the caller: not a provider failure, and no reason to ask the next one.
           if (signal?.aborted) throw signal.reason;
-          this.log?.warn({ provider: provider.name, people: group.people.length, err: (error as Error).message }, 'contact provider failed');
+          this.log?.warn(
+            { provider: provider.name, people: group.people.length, err: (error as Error).message },
+            'contact provider failed',
+          );
           for (const person of group.people) results.get(person.id)?.failedProviders.push(provider.name);
           continue;
         }

@@ -26,7 +26,11 @@ export function kindsOf(types: ContactTypes): ContactKind[] {
 
 export function typesOf(kinds: Iterable<ContactKind>): ContactTypes {
   const set = new Set(kinds);
-  return { getWorkEmails: set.has('workEmails'), getPersonalEmails: set.has('personalEmails'), getPhoneNumbers: set.has('phoneNumbers') };
+  return {
+    getWorkEmails: set.has('workEmails'),
+    getPersonalEmails: set.has('personalEmails'),
+    getPhoneNumbers: set.has('phoneNumbers'),
+  };
 }
 
 /** What a provider is told about a person: enough to find them, nothing more. */
@@ -70,5 +74,9 @@ export interface ContactProvider {
    * enrichment asks for thousands). Answers only for the types asked; a person missing from
    * the map, or an empty list, means not found. Throws when the lookup itself failed.
    */
-  lookup(people: readonly PersonForLookup[], types: ContactTypes, signal?: AbortSignal): Promise<Map<number, ContactFindings>>;
+  lookup(
+    people: readonly PersonForLookup[],
+    types: ContactTypes,
+    signal?: AbortSignal,
+  ): Promise<Map<number, ContactFindings>>;
 }

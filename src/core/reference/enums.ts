@@ -1,6 +1,12 @@
 import { iso31662 } from 'iso-3166';
 import {
-  COMMON_SECOND_LANGUAGES, COMPANY_FLAGS, FUNDING_STAGES, ISO_COUNTRIES, LANGUAGES, PROFICIENCY_NAMES, PROSPECT_TAGS,
+  COMMON_SECOND_LANGUAGES,
+  COMPANY_FLAGS,
+  FUNDING_STAGES,
+  ISO_COUNTRIES,
+  LANGUAGES,
+  PROFICIENCY_NAMES,
+  PROSPECT_TAGS,
 } from '../../../reference/index.js';
 
 /**
@@ -32,7 +38,11 @@ export function listTimeZones(now = new Date()) {
   if (!timeZones) {
     const names = Intl.supportedValuesOf('timeZone');
     // ICU leaves the plain UTC zone out of its list; people look for it.
-    timeZones = [...(names.includes('UTC') ? [] : ['UTC']), ...names].map((name) => ({ name, area: name.split('/')[0] as string, utcOffset: '' }));
+    timeZones = [...(names.includes('UTC') ? [] : ['UTC']), ...names].map((name) => ({
+      name,
+      area: name.split('/')[0] as string,
+      utcOffset: '',
+    }));
   }
   return {
     asOf: now.toISOString(),
@@ -41,7 +51,9 @@ export function listTimeZones(now = new Date()) {
 }
 
 function utcOffsetOf(timeZone: string, at: Date): string {
-  const part = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(at).find((p) => p.type === 'timeZoneName');
+  const part = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+    .formatToParts(at)
+    .find((p) => p.type === 'timeZoneName');
   const text = part?.value ?? 'GMT';
   return text === 'GMT' ? '+00:00' : text.replace('GMT', '');
 }
@@ -55,7 +67,13 @@ export function listCountrySubdivisions(countryCode?: string) {
     .filter((s) => !wanted || s.code.startsWith(`${wanted}-`))
     .map((s) => {
       const country = s.code.slice(0, 2);
-      return { code: s.code, name: s.name, countryCode: country, countryName: countryNames.get(country) ?? null, parent: s.parent === country ? null : s.parent };
+      return {
+        code: s.code,
+        name: s.name,
+        countryCode: country,
+        countryName: countryNames.get(country) ?? null,
+        parent: s.parent === country ? null : s.parent,
+      };
     });
   return { countryCode: wanted ?? null, subdivisions };
 }

@@ -12,9 +12,22 @@ import { companyConditions } from '../search/company-search.js';
 import { countCompanies, countPeople, type CountResult } from '../search/count.js';
 import type { CursorCodec } from '../search/cursor.js';
 import { peopleConditions } from '../search/people-search.js';
-import { companyColumns, profileColumns, toCompanyRecord, toProfileRecord, type CompanyRow, type ProfileRow } from '../search/records.js';
+import {
+  companyColumns,
+  profileColumns,
+  toCompanyRecord,
+  toProfileRecord,
+  type CompanyRow,
+  type ProfileRow,
+} from '../search/records.js';
 import type { SqlConditions } from '../search/sql.js';
-import { findSavedSearch, nextAfter, queueScheduledRun, requireSavedSearch, type SavedSearchRow } from './saved-searches.js';
+import {
+  findSavedSearch,
+  nextAfter,
+  queueScheduledRun,
+  requireSavedSearch,
+  type SavedSearchRow,
+} from './saved-searches.js';
 
 /**
  * Runs of a saved search. A run finds what matches the search now (counted as companyCount and
@@ -65,7 +78,12 @@ export const savedSearchRunJob = defineJob({
   maxAttempts: 5,
   run: (run, context: AppContext) => runSavedSearchJob(context, run),
   exhausted: (job, error, context: AppContext) =>
-    failRun(context, accountOf(job), job.payload.runId, `the run stopped after repeated errors (${error.slice(0, 200)}); nothing was charged`),
+    failRun(
+      context,
+      accountOf(job),
+      job.payload.runId,
+      `the run stopped after repeated errors (${error.slice(0, 200)}); nothing was charged`,
+    ),
 });
 
 export function runView(row: RunRow) {
@@ -88,7 +106,12 @@ export function runView(row: RunRow) {
 }
 
 /** Starts a run by hand: queued as a job, charged when it completes. */
-export async function startManualRun(context: AppContext, accountId: number, savedSearchId: string, maxNewRecords: number): Promise<RunRow> {
+export async function startManualRun(
+  context: AppContext,
+  accountId: number,
+  savedSearchId: string,
+  maxNewRecords: number,
+): Promise<RunRow> {
   const run = await context.db.transaction(async (tx) => {
     const search = await requireSavedSearch(tx, accountId, savedSearchId, true);
     const active = await activeRun(tx, accountId, search.id);
@@ -106,12 +129,18 @@ export async function startManualRun(context: AppContext, accountId: number, sav
 }
 
 /** The schedule job's work: start the run due at `dueAt`, unless the schedule moved since; queue the next one. */
-export async function startScheduledRun(context: AppContext, accountId: number, savedSearchId: number, dueAt: string): Promise<void> {
+export async function startScheduledRun(
+  context: AppContext,
+  accountId: number,
+  savedSearchId: number,
+  dueAt: string,
+): Promise<void> {
   await context.db.transaction(async (tx) => {
     const search = await findSavedSearch(tx, accountId, savedSearchId, true);
     if (!search || search.schedule === 'manual' || search.next_run_at?.toISOString() !== dueAt) return;
     // A run still going (a long manual one) covers this turn; the schedule goes on.
-    if (!(await activeRun(tx, accountId, search.id))) await createRun(tx, search, 'schedule', search.max_new_records_per_run);
+    if (!(await activeRun(tx, accountId, search.id)))
+      await createRun(tx, search, 'schedule', search.max_new_records_per_run);
     await queueScheduledRun(tx, search, nextAfter(search.schedule, new Date(dueAt)));
   });
   wakeWorkers();
@@ -125,21 +154,29 @@ async function activeRun(tx: Queryable, accountId: number, savedSearchId: number
   return result.rows[0] ?? null;
 }
 
-async function createRun(tx: pg.PoolClient, search: SavedSearchRow, trigger: 'manual' | 'schedule', maxNewRecords: number): Promise<RunRow> {
+async function createRun(
+  tx: pg.PoolClient,
+  search: SavedSearchRow,
+  trigger: 'manual' | 'schedule',
+  maxNewRecords: number,
+): Promise<RunRow> {
   const inserted = await tx.query<RunRow>(
     `INSERT INTO saved_search_runs (account_id, saved_search_id, trigger, max_new_records) VALUES ($1, $2, $3, $4) RETURNING ${runColumns}`,
     [search.account_id, search.id, trigger, maxNewRecords],
   );
   const run = inserted.rows[0] as RunRow;
-  await enqueue(tx, savedSearchRunJob, { accountId: search.account_id, payload: { savedSearchId: search.id, runId: run.id } });
+  await enqueue(tx, savedSearchRunJob, {
+    accountId: search.account_id,
+    payload: { savedSearchId: search.id, runId: run.id },
+  });
   return run;
 }
 
 async function findRun(db: Queryable, accountId: number, runId: number, forUpdate = false): Promise<RunRow | null> {
-  const result = await db.query<RunRow>(`SELECT ${runColumns} FROM saved_search_runs WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`, [
-    accountId,
-    runId,
-  ]);
+  const result = await db.query<RunRow>(
+    `SELECT ${runColumns} FROM saved_search_runs WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
+    [accountId, runId],
+  );
   return result.rows[0] ?? null;
 }
 
@@ -160,7 +197,10 @@ async function conditionsOf(db: Queryable, search: SavedSearchRow): Promise<SqlC
   });
 }
 
-export async function runSavedSearchJob(context: AppContext, job: JobRun<{ savedSearchId: number; runId: number }>): Promise<void> {
+export async function runSavedSearchJob(
+  context: AppContext,
+  job: JobRun<{ savedSearchId: number; runId: number }>,
+): Promise<void> {
   const accountId = accountOf(job.job);
   const { runId } = job.job.payload;
   const seen = await findRun(context.db.pool, accountId, runId);
@@ -189,23 +229,28 @@ export async function runSavedSearchJob(context: AppContext, job: JobRun<{ saved
 }
 
 /** Step 1: the run's candidates, replacing what an interrupted attempt left. Null when the run is gone or over. */
-async function findNewRecords(context: AppContext, accountId: number, runId: number): Promise<{ candidates: number; more: boolean; matched: CountResult } | null> {
+async function findNewRecords(
+  context: AppContext,
+  accountId: number,
+  runId: number,
+): Promise<{ candidates: number; more: boolean; matched: CountResult } | null> {
   const stored = await context.db.transaction(async (tx) => {
     const run = await findRun(tx, accountId, runId, true);
     if (run?.status !== 'RUNNING') return null;
     const search = await findSavedSearch(tx, accountId, run.saved_search_id);
     if (!search) return null;
-    await tx.query('DELETE FROM saved_search_records WHERE account_id = $1 AND saved_search_id = $2 AND run_id = $3 AND NOT delivered', [
-      accountId,
-      search.id,
-      runId,
-    ]);
+    await tx.query(
+      'DELETE FROM saved_search_records WHERE account_id = $1 AND saved_search_id = $2 AND run_id = $3 AND NOT delivered',
+      [accountId, search.id, runId],
+    );
     const sql = await conditionsOf(tx, search);
     if (!sql) return { search, candidates: 0, more: false };
     const alias = search.kind === 'companies' ? 'c' : 'p';
     const account = sql.bind(accountId);
     const searchId = sql.bind(search.id);
-    sql.add(`NOT EXISTS (SELECT 1 FROM saved_search_records r WHERE r.account_id = ${account} AND r.saved_search_id = ${searchId} AND r.record_id = ${alias}.id)`);
+    sql.add(
+      `NOT EXISTS (SELECT 1 FROM saved_search_records r WHERE r.account_id = ${account} AND r.saved_search_id = ${searchId} AND r.record_id = ${alias}.id)`,
+    );
     const result = await tx.query<{ found: number; inserted: number }>(
       `WITH found AS (
          SELECT ${alias}.id FROM ${search.kind === 'companies' ? 'companies c' : 'people p'} ${sql.where()}
@@ -229,17 +274,27 @@ async function countMatches(context: AppContext, search: SavedSearchRow): Promis
   const { query } = search;
   const options = { budgetMs: context.config.COUNT_EXACT_BUDGET_MS };
   if (search.kind === 'companies') {
-    return countCompanies(context.db.pool, search.account_id, {
-      searchParams: companySearchParams.parse(query.searchParams),
-      companyExclusionListIDs: query.companyExclusionListIDs,
-    }, options);
+    return countCompanies(
+      context.db.pool,
+      search.account_id,
+      {
+        searchParams: companySearchParams.parse(query.searchParams),
+        companyExclusionListIDs: query.companyExclusionListIDs,
+      },
+      options,
+    );
   }
-  return countPeople(context.db.pool, search.account_id, {
-    searchParams: peopleSearchParams.parse(query.searchParams),
-    currentCompanies: query.currentCompanies,
-    companyExclusionListIDs: query.companyExclusionListIDs,
-    prospectExclusionListIDs: query.prospectExclusionListIDs,
-  }, options);
+  return countPeople(
+    context.db.pool,
+    search.account_id,
+    {
+      searchParams: peopleSearchParams.parse(query.searchParams),
+      currentCompanies: query.currentCompanies,
+      companyExclusionListIDs: query.companyExclusionListIDs,
+      prospectExclusionListIDs: query.prospectExclusionListIDs,
+    },
+    options,
+  );
 }
 
 /** Step 2: charge, deliver and finish in one transaction; on a short balance, FAILED with nothing charged or delivered. */
@@ -315,16 +370,14 @@ export async function failRun(context: AppContext, accountId: number, runId: num
   await context.db.transaction(async (tx) => {
     const run = await findRun(tx, accountId, runId, true);
     if (!run || (run.status !== 'QUEUED' && run.status !== 'RUNNING')) return;
-    await tx.query('DELETE FROM saved_search_records WHERE account_id = $1 AND saved_search_id = $2 AND run_id = $3 AND NOT delivered', [
-      accountId,
-      run.saved_search_id,
-      runId,
-    ]);
-    await tx.query(`UPDATE saved_search_runs SET status = 'FAILED', failure_reason = $3, completed_at = now() WHERE account_id = $1 AND id = $2`, [
-      accountId,
-      runId,
-      reason,
-    ]);
+    await tx.query(
+      'DELETE FROM saved_search_records WHERE account_id = $1 AND saved_search_id = $2 AND run_id = $3 AND NOT delivered',
+      [accountId, run.saved_search_id, runId],
+    );
+    await tx.query(
+      `UPDATE saved_search_runs SET status = 'FAILED', failure_reason = $3, completed_at = now() WHERE account_id = $1 AND id = $2`,
+      [accountId, runId, reason],
+    );
   });
 }
 
@@ -347,10 +400,16 @@ async function describeRecords(tx: Queryable, search: SavedSearchRow, runId: num
   return result.rows.map((r) => r.line);
 }
 
-export async function requireRun(db: Queryable, accountId: number, savedSearchId: string, runId: string): Promise<RunRow> {
+export async function requireRun(
+  db: Queryable,
+  accountId: number,
+  savedSearchId: string,
+  runId: string,
+): Promise<RunRow> {
   const search = await requireSavedSearch(db, accountId, savedSearchId);
   const run = await findRun(db, accountId, Number(runId));
-  if (!run || run.saved_search_id !== search.id) throw new AppError('not_found', `Run ${runId} of saved search ${savedSearchId} not found.`);
+  if (!run || run.saved_search_id !== search.id)
+    throw new AppError('not_found', `Run ${runId} of saved search ${savedSearchId} not found.`);
   return run;
 }
 
@@ -382,7 +441,13 @@ export async function listRunRecords(
   db: Queryable,
   cursors: CursorCodec,
   accountId: number,
-  query: { savedSearchId: string; runId: string; onlyNew: boolean; pageSize: number; cursor?: string | null | undefined },
+  query: {
+    savedSearchId: string;
+    runId: string;
+    onlyNew: boolean;
+    pageSize: number;
+    cursor?: string | null | undefined;
+  },
 ) {
   const run = await requireRun(db, accountId, query.savedSearchId, query.runId);
   const search = await requireSavedSearch(db, accountId, query.savedSearchId);
@@ -393,8 +458,18 @@ export async function listRunRecords(
   type Row<T> = T & { run_id: number };
   const rows =
     search.kind === 'companies'
-      ? (await db.query<Row<CompanyRow>>(`SELECT ${companyColumns}, r.run_id FROM saved_search_records r JOIN companies c ON c.id = r.record_id WHERE ${which} ORDER BY r.record_id LIMIT $5`, params)).rows
-      : (await db.query<Row<ProfileRow>>(`SELECT ${profileColumns({})}, r.run_id FROM saved_search_records r JOIN people p ON p.id = r.record_id WHERE ${which} ORDER BY r.record_id LIMIT $5`, params)).rows;
+      ? (
+          await db.query<Row<CompanyRow>>(
+            `SELECT ${companyColumns}, r.run_id FROM saved_search_records r JOIN companies c ON c.id = r.record_id WHERE ${which} ORDER BY r.record_id LIMIT $5`,
+            params,
+          )
+        ).rows
+      : (
+          await db.query<Row<ProfileRow>>(
+            `SELECT ${profileColumns({})}, r.run_id FROM saved_search_records r JOIN people p ON p.id = r.record_id WHERE ${which} ORDER BY r.record_id LIMIT $5`,
+            params,
+          )
+        ).rows;
   const page = rows.slice(0, query.pageSize);
   const last = page.at(-1);
   return {

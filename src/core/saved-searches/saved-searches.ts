@@ -1,6 +1,13 @@
 import type pg from 'pg';
 import { z } from 'zod';
-import { companySearchParams, currentCompany, peopleSearchParams, type CompanySearchParams, type CurrentCompany, type PeopleSearchParams } from '../../../operations/schemas/filters.js';
+import {
+  companySearchParams,
+  currentCompany,
+  peopleSearchParams,
+  type CompanySearchParams,
+  type CurrentCompany,
+  type PeopleSearchParams,
+} from '../../../operations/schemas/filters.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { accountOf, cancelJobs, defineJob, enqueue, wakeWorkers } from '../../jobs/index.js';
@@ -53,7 +60,8 @@ export interface SavedSearchRow {
   updated_at: Date;
 }
 
-export const savedSearchColumns = 'account_id, id, name, kind, query, schedule, max_new_records_per_run, user_email, next_run_at, created_at, updated_at';
+export const savedSearchColumns =
+  'account_id, id, name, kind, query, schedule, max_new_records_per_run, user_email, next_run_at, created_at, updated_at';
 
 export interface SavedSearchQueryInput {
   companySearchParams?: CompanySearchParams | undefined;
@@ -75,7 +83,8 @@ export const scheduleJob = defineJob({
   kind: 'saved-search.schedule',
   payload: z.object({ savedSearchId: z.number().int().positive(), dueAt: z.string() }),
   maxAttempts: 10,
-  run: (run, context: AppContext) => startScheduledRun(context, accountOf(run.job), run.job.payload.savedSearchId, run.job.payload.dueAt),
+  run: (run, context: AppContext) =>
+    startScheduledRun(context, accountOf(run.job), run.job.payload.savedSearchId, run.job.payload.dueAt),
 });
 
 export function viewOf(row: SavedSearchRow) {
@@ -96,15 +105,29 @@ export function viewOf(row: SavedSearchRow) {
   };
 }
 
-export async function createSavedSearch(context: AppContext, accountId: number, input: CreateSavedSearchInput): Promise<SavedSearchRow> {
+export async function createSavedSearch(
+  context: AppContext,
+  accountId: number,
+  input: CreateSavedSearchInput,
+): Promise<SavedSearchRow> {
   const query = queryOf(input.kind, input);
-  await requireMailRecipient(context.db.pool, accountId, input.userEmail, { anyRecipient: context.config.MAIL_ANY_RECIPIENT });
+  await requireMailRecipient(context.db.pool, accountId, input.userEmail, {
+    anyRecipient: context.config.MAIL_ANY_RECIPIENT,
+  });
   const created = await context.db.transaction(async (tx) => {
     await requireListsOf(tx, accountId, input.kind, query);
     const inserted = await tx.query<SavedSearchRow>(
       `INSERT INTO saved_searches (account_id, name, kind, query, schedule, max_new_records_per_run, user_email)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${savedSearchColumns}`,
-      [accountId, input.name, input.kind, JSON.stringify(query), input.schedule, input.maxNewRecordsPerRun, input.userEmail ?? null],
+      [
+        accountId,
+        input.name,
+        input.kind,
+        JSON.stringify(query),
+        input.schedule,
+        input.maxNewRecordsPerRun,
+        input.userEmail ?? null,
+      ],
     );
     return scheduleNext(tx, inserted.rows[0] as SavedSearchRow);
   });
@@ -124,13 +147,24 @@ export interface UpdateSavedSearchInput extends SavedSearchQueryInput {
  * currentCompanies and lists); records earlier runs delivered stay delivered, so a run after the
  * change charges only for records no run delivered before.
  */
-export async function updateSavedSearch(context: AppContext, accountId: number, savedSearchId: string, input: UpdateSavedSearchInput): Promise<SavedSearchRow> {
-  if (input.userEmail) await requireMailRecipient(context.db.pool, accountId, input.userEmail, { anyRecipient: context.config.MAIL_ANY_RECIPIENT });
+export async function updateSavedSearch(
+  context: AppContext,
+  accountId: number,
+  savedSearchId: string,
+  input: UpdateSavedSearchInput,
+): Promise<SavedSearchRow> {
+  if (input.userEmail)
+    await requireMailRecipient(context.db.pool, accountId, input.userEmail, {
+      anyRecipient: context.config.MAIL_ANY_RECIPIENT,
+    });
   const updated = await context.db.transaction(async (tx) => {
     const current = await requireSavedSearch(tx, accountId, savedSearchId, true);
     const filtersGiven =
-      input.companySearchParams !== undefined || input.peopleSearchParams !== undefined || input.currentCompanies !== undefined ||
-      input.companyExclusionListIDs !== undefined || input.prospectExclusionListIDs !== undefined;
+      input.companySearchParams !== undefined ||
+      input.peopleSearchParams !== undefined ||
+      input.currentCompanies !== undefined ||
+      input.companyExclusionListIDs !== undefined ||
+      input.prospectExclusionListIDs !== undefined;
     const query = filtersGiven ? queryOf(current.kind, withKindFilters(current, input)) : current.query;
     if (filtersGiven) await requireListsOf(tx, accountId, current.kind, query);
     const schedule = input.schedule ?? current.schedule;
@@ -203,13 +237,23 @@ export function nextAfter(schedule: Exclude<Schedule, 'manual'>, dueAt: Date, no
   return new Date(next);
 }
 
-export async function requireSavedSearch(db: Queryable, accountId: number, savedSearchId: string | number, forUpdate = false): Promise<SavedSearchRow> {
+export async function requireSavedSearch(
+  db: Queryable,
+  accountId: number,
+  savedSearchId: string | number,
+  forUpdate = false,
+): Promise<SavedSearchRow> {
   const row = await findSavedSearch(db, accountId, savedSearchId, forUpdate);
   if (!row) throw new AppError('not_found', `Saved search ${savedSearchId} not found. listSavedSearches lists yours.`);
   return row;
 }
 
-export async function findSavedSearch(db: Queryable, accountId: number, savedSearchId: string | number, forUpdate = false): Promise<SavedSearchRow | null> {
+export async function findSavedSearch(
+  db: Queryable,
+  accountId: number,
+  savedSearchId: string | number,
+  forUpdate = false,
+): Promise<SavedSearchRow | null> {
   const result = await db.query<SavedSearchRow>(
     `SELECT ${savedSearchColumns} FROM saved_searches WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
     [accountId, Number(savedSearchId)],
@@ -235,13 +279,20 @@ export async function listSavedSearches(
 }
 
 /** Deletes the saved search, its runs and records; a queued or running run is cancelled (nothing it found is charged). */
-export async function deleteSavedSearch(db: Database, accountId: number, savedSearchId: string): Promise<{ savedSearchId: string; deleted: true }> {
+export async function deleteSavedSearch(
+  db: Database,
+  accountId: number,
+  savedSearchId: string,
+): Promise<{ savedSearchId: string; deleted: true }> {
   return db.transaction(async (tx) => {
     const row = await requireSavedSearch(tx, accountId, savedSearchId, true);
     const reason = `cancelled: saved search ${row.id} was deleted`;
     await cancelJobs(tx, 'saved-search.run', accountId, { savedSearchId: row.id }, reason);
     await cancelJobs(tx, scheduleJob.kind, accountId, { savedSearchId: row.id }, reason);
-    await tx.query('DELETE FROM saved_search_records WHERE account_id = $1 AND saved_search_id = $2', [accountId, row.id]);
+    await tx.query('DELETE FROM saved_search_records WHERE account_id = $1 AND saved_search_id = $2', [
+      accountId,
+      row.id,
+    ]);
     await tx.query('DELETE FROM saved_search_runs WHERE account_id = $1 AND saved_search_id = $2', [accountId, row.id]);
     await tx.query('DELETE FROM saved_searches WHERE account_id = $1 AND id = $2', [accountId, row.id]);
     return { savedSearchId: String(row.id), deleted: true as const };
@@ -251,26 +302,41 @@ export async function deleteSavedSearch(db: Database, accountId: number, savedSe
 /** The stored query of a saved search of `kind`, from the operation's fields; 400 naming the field that does not fit the kind. */
 function queryOf(kind: SavedSearchKind, input: SavedSearchQueryInput): StoredQuery {
   const refuse = (field: string, message: string): never => {
-    throw new AppError('invalid_request', `Invalid request: ${field}: ${message}`, { details: { issues: [{ field, message }] } });
+    throw new AppError('invalid_request', `Invalid request: ${field}: ${message}`, {
+      details: { issues: [{ field, message }] },
+    });
   };
   if (kind === 'companies') {
-    if (input.peopleSearchParams !== undefined) refuse('peopleSearchParams', 'a companies saved search takes companySearchParams');
+    if (input.peopleSearchParams !== undefined)
+      refuse('peopleSearchParams', 'a companies saved search takes companySearchParams');
     if (input.currentCompanies?.length) refuse('currentCompanies', 'only people saved searches take currentCompanies');
-    if (input.prospectExclusionListIDs?.length) refuse('prospectExclusionListIDs', 'only people saved searches take prospect lists');
-    if (input.companySearchParams === undefined) refuse('companySearchParams', 'required for a companies saved search ({} matches every company)');
+    if (input.prospectExclusionListIDs?.length)
+      refuse('prospectExclusionListIDs', 'only people saved searches take prospect lists');
+    if (input.companySearchParams === undefined)
+      refuse('companySearchParams', 'required for a companies saved search ({} matches every company)');
   } else {
-    if (input.companySearchParams !== undefined) refuse('companySearchParams', 'a people saved search takes peopleSearchParams');
+    if (input.companySearchParams !== undefined)
+      refuse('companySearchParams', 'a people saved search takes peopleSearchParams');
     if (input.peopleSearchParams === undefined) refuse('peopleSearchParams', 'required for a people saved search');
   }
   return {
-    searchParams: (kind === 'companies' ? input.companySearchParams : input.peopleSearchParams) as Record<string, unknown>,
+    searchParams: (kind === 'companies' ? input.companySearchParams : input.peopleSearchParams) as Record<
+      string,
+      unknown
+    >,
     currentCompanies: input.currentCompanies ?? [],
     companyExclusionListIDs: input.companyExclusionListIDs ?? [],
     prospectExclusionListIDs: input.prospectExclusionListIDs ?? [],
   };
 }
 
-async function requireListsOf(db: Queryable, accountId: number, kind: SavedSearchKind, query: StoredQuery): Promise<void> {
+async function requireListsOf(
+  db: Queryable,
+  accountId: number,
+  kind: SavedSearchKind,
+  query: StoredQuery,
+): Promise<void> {
   await requireExclusionLists(db, accountId, query.companyExclusionListIDs, 'companies', 'companyExclusionListIDs');
-  if (kind === 'people') await requireExclusionLists(db, accountId, query.prospectExclusionListIDs, 'prospects', 'prospectExclusionListIDs');
+  if (kind === 'people')
+    await requireExclusionLists(db, accountId, query.prospectExclusionListIDs, 'prospects', 'prospectExclusionListIDs');
 }

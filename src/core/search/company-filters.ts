@@ -15,7 +15,8 @@ export function addCompanyConditions(sql: SqlConditions, params: CompanySearchPa
   }
   if (params.nameLike) sql.add(`c.preferred_name ILIKE ${sql.bind(containsPattern(params.nameLike))}`);
   // bpchar[] matches the char(2) column: a text[] would cast the column, hiding its statistics and index.
-  if (params.headquartersCountryCode?.length) sql.add(`c.country_code = ANY(${sql.bind(params.headquartersCountryCode)}::bpchar[])`);
+  if (params.headquartersCountryCode?.length)
+    sql.add(`c.country_code = ANY(${sql.bind(params.headquartersCountryCode)}::bpchar[])`);
   if (params.headquartersStateName?.length) {
     sql.add(`lower(c.state_name) = ANY(${sql.bind(params.headquartersStateName.map((s) => s.toLowerCase()))}::text[])`);
   }
@@ -32,13 +33,15 @@ export function addCompanyConditions(sql: SqlConditions, params: CompanySearchPa
   addRange(sql, 'c.last_funded_on', params.lastFundedOn, 'date');
   addRange(sql, 'c.founded_on', params.foundedOn, 'date');
   if (params.stage?.length) sql.add(`c.stage = ANY(${sql.bind(params.stage)}::text[])`);
-  if (params.industriesV2?.length) sql.add(`c.standard_industries && ${sql.bind(params.industriesV2.map((s) => s.toLowerCase()))}::text[]`);
+  if (params.industriesV2?.length)
+    sql.add(`c.standard_industries && ${sql.bind(params.industriesV2.map((s) => s.toLowerCase()))}::text[]`);
   if (params.domains?.length) sql.add(`c.domains && ${sql.bind(params.domains.map(normaliseDomain))}::text[]`);
   if (params.networkSlugs?.length) {
     sql.add(`c.network_primary_slug = ANY(${sql.bind(params.networkSlugs.map((s) => s.toLowerCase()))}::text[])`);
   }
   if (params.tlds?.length) sql.add(`c.tlds && ${sql.bind(params.tlds)}::text[]`);
-  if (params.specialFlags?.length) sql.add(`c.special_flags && ${sql.bind(params.specialFlags.map((f) => f.toUpperCase()))}::text[]`);
+  if (params.specialFlags?.length)
+    sql.add(`c.special_flags && ${sql.bind(params.specialFlags.map((f) => f.toUpperCase()))}::text[]`);
 }
 
 export function addRange(
@@ -64,7 +67,12 @@ export function addRange(
  * a page of 25). A fractional bound is rounded inwards (at least 2.5 years is at least 3), which
  * matches the same rows; a bound no integer column can reach keeps the numeric comparison.
  */
-export function addIntegerBound(sql: SqlConditions, column: string, operator: '>=' | '<=', bound: number | string | undefined): void {
+export function addIntegerBound(
+  sql: SqlConditions,
+  column: string,
+  operator: '>=' | '<=',
+  bound: number | string | undefined,
+): void {
   if (bound === undefined) return;
   const value = Number(bound);
   const whole = operator === '>=' ? Math.ceil(value) : Math.floor(value);

@@ -16,7 +16,13 @@ export interface CompanyQuery {
 export async function companyConditions(db: Queryable, accountId: number, query: CompanyQuery): Promise<SqlConditions> {
   const sql = new SqlConditions();
   addCompanyConditions(sql, query.searchParams);
-  const excluded = await requireExclusionLists(db, accountId, query.companyExclusionListIDs, 'companies', 'companyExclusionListIDs');
+  const excluded = await requireExclusionLists(
+    db,
+    accountId,
+    query.companyExclusionListIDs,
+    'companies',
+    'companyExclusionListIDs',
+  );
   if (excluded.length) {
     sql.add(notInExclusionLists(sql, 'c.id', accountId, excluded));
   }
@@ -34,7 +40,10 @@ export async function searchCompanies(
   accountId: number,
   query: CompanyQuery & { pageSize: number; cursor?: string | null | undefined },
 ): Promise<Page<CompanyRecord>> {
-  const pages = cursors.scope(accountId, 'companySearch', { searchParams: query.searchParams, lists: query.companyExclusionListIDs ?? [] });
+  const pages = cursors.scope(accountId, 'companySearch', {
+    searchParams: query.searchParams,
+    lists: query.companyExclusionListIDs ?? [],
+  });
   const after = pages.decode(query.cursor);
   const sql = await companyConditions(db, accountId, query);
   sql.add(`c.id > ${sql.bind(after)}`);

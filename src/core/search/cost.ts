@@ -4,7 +4,10 @@ import type { CompanySearchParams, PeopleSearchParams } from '../../../operation
  * Substring terms of a search: each is compared against every candidate row that the indexed
  * filters leave, so they, not the page size, decide what a search costs the database.
  */
-export function substringTerms(filters: { company?: CompanySearchParams | undefined; people?: PeopleSearchParams | undefined }): number {
+export function substringTerms(filters: {
+  company?: CompanySearchParams | undefined;
+  people?: PeopleSearchParams | undefined;
+}): number {
   const company = filters.company;
   const people = filters.people;
   return (

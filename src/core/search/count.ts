@@ -37,21 +37,37 @@ export interface CountOptions {
   signal?: AbortSignal | undefined;
 }
 
-export async function countCompanies(db: Queryable, accountId: number, query: CompanyQuery, options: CountOptions): Promise<CountResult> {
+export async function countCompanies(
+  db: Queryable,
+  accountId: number,
+  query: CompanyQuery,
+  options: CountOptions,
+): Promise<CountResult> {
   return withOneConnection(db, async (client) => {
     const sql = await companyConditions(client, accountId, query);
     const { nameLike, headquartersLocation } = query.searchParams;
-    return countWhere(client, 'companies c', sql, { ...options, unindexableSubstring: anyShort([nameLike, ...(headquartersLocation ?? [])]) });
+    return countWhere(client, 'companies c', sql, {
+      ...options,
+      unindexableSubstring: anyShort([nameLike, ...(headquartersLocation ?? [])]),
+    });
   });
 }
 
-export async function countPeople(db: Queryable, accountId: number, query: PeopleQuery, options: CountOptions): Promise<CountResult> {
+export async function countPeople(
+  db: Queryable,
+  accountId: number,
+  query: PeopleQuery,
+  options: CountOptions,
+): Promise<CountResult> {
   return withOneConnection(db, async (client) => {
     const sql = await peopleConditions(client, accountId, query);
     // currentCompanies given and none of them exists: nobody can match, and that is certain.
     if (!sql) return { count: 0, exact: true };
     const { jobTitleV2, education } = query.searchParams;
-    return countWhere(client, 'people p', sql, { ...options, unindexableSubstring: anyShort([...(jobTitleV2?.included ?? []), ...(education?.schools ?? [])]) });
+    return countWhere(client, 'people p', sql, {
+      ...options,
+      unindexableSubstring: anyShort([...(jobTitleV2?.included ?? []), ...(education?.schools ?? [])]),
+    });
   });
 }
 
@@ -61,7 +77,8 @@ export async function countPeople(db: Queryable, accountId: number, query: Peopl
  * 150 to 200 ms past a 40 ms timeout at 200,000 people). Counts with one read in row order
  * instead, which stops at the timeout.
  */
-const anyShort = (terms: ReadonlyArray<string | undefined>): boolean => terms.some((term) => term !== undefined && term.trim().length < 3);
+const anyShort = (terms: ReadonlyArray<string | undefined>): boolean =>
+  terms.some((term) => term !== undefined && term.trim().length < 3);
 
 async function countWhere(
   client: Queryable,
@@ -73,7 +90,9 @@ async function countWhere(
   const select = `SELECT 1 FROM ${from} ${sql.where()}`;
   await client.query('BEGIN READ ONLY');
   try {
-    await client.query(`SELECT set_config('statement_timeout', $1, true)`, [String(Math.max(1, Math.round(options.budgetMs)))]);
+    await client.query(`SELECT set_config('statement_timeout', $1, true)`, [
+      String(Math.max(1, Math.round(options.budgetMs))),
+    ]);
     if (options.unindexableSubstring) await client.query('SET LOCAL enable_bitmapscan = off');
     await client.query('SAVEPOINT exact_count');
     let counted: number | null = null;
@@ -107,7 +126,10 @@ async function countWhere(
 
 /** The planner's estimate of the rows a query returns. */
 async function plannerRows(client: Queryable, select: string, params: unknown[]): Promise<number> {
-  const result = await client.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(`EXPLAIN (FORMAT JSON) ${select}`, params);
+  const result = await client.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
+    `EXPLAIN (FORMAT JSON) ${select}`,
+    params,
+  );
   const rows = result.rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0;
   return Math.max(0, Math.round(rows));
 }

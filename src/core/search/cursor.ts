@@ -37,7 +37,9 @@ export class CursorCodec {
     const fingerprint = queryFingerprint(scope, query);
     return {
       encode: (lastId) => {
-        const payload = Buffer.from(JSON.stringify({ v: 2, k: lastId, f: fingerprint } satisfies CursorPayload)).toString('base64url');
+        const payload = Buffer.from(
+          JSON.stringify({ v: 2, k: lastId, f: fingerprint } satisfies CursorPayload),
+        ).toString('base64url');
         return `${payload}.${this.sign(accountId, payload).toString('base64url')}`;
       },
       decode: (cursor) => {
@@ -53,7 +55,13 @@ export class CursorCodec {
         } catch {
           throw invalidCursor();
         }
-        if (parsed?.v !== 2 || !Number.isSafeInteger(parsed.k) || (parsed.k as number) < 0 || typeof parsed.f !== 'string') throw invalidCursor();
+        if (
+          parsed?.v !== 2 ||
+          !Number.isSafeInteger(parsed.k) ||
+          (parsed.k as number) < 0 ||
+          typeof parsed.f !== 'string'
+        )
+          throw invalidCursor();
         if (parsed.f !== fingerprint) {
           throw new AppError(
             'cursor_mismatch',
@@ -72,9 +80,13 @@ export class CursorCodec {
 }
 
 function invalidCursor(): AppError {
-  return new AppError('invalid_request', 'The cursor is not valid: pass the nextCursor of the previous response unchanged.', {
-    details: { issues: [{ field: 'cursor', message: 'not a cursor issued by this service' }] },
-  });
+  return new AppError(
+    'invalid_request',
+    'The cursor is not valid: pass the nextCursor of the previous response unchanged.',
+    {
+      details: { issues: [{ field: 'cursor', message: 'not a cursor issued by this service' }] },
+    },
+  );
 }
 
 /** JSON with object keys sorted, so that equal queries give equal fingerprints. */

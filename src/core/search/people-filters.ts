@@ -19,9 +19,12 @@ export function addPeopleConditions(sql: SqlConditions, params: PeopleSearchPara
   if (tags?.anyOf?.length) sql.add(`p.tags && ${sql.bind(tags.anyOf)}::text[]`);
   if (tags?.allOf?.length) sql.add(`p.tags @> ${sql.bind(tags.allOf)}::text[]`);
   if (tags?.noneOf?.length) sql.add(`NOT (p.tags && ${sql.bind(tags.noneOf)}::text[])`);
-  if (params.education?.degreeTypes?.length) sql.add(`p.degree_types && ${sql.bind(params.education.degreeTypes)}::text[]`);
+  if (params.education?.degreeTypes?.length)
+    sql.add(`p.degree_types && ${sql.bind(params.education.degreeTypes)}::text[]`);
   if (params.education?.schools?.length) {
-    sql.add(`EXISTS (SELECT 1 FROM unnest(p.schools) AS school WHERE school ILIKE ANY(${sql.bind(params.education.schools.map(containsPattern))}::text[]))`);
+    sql.add(
+      `EXISTS (SELECT 1 FROM unnest(p.schools) AS school WHERE school ILIKE ANY(${sql.bind(params.education.schools.map(containsPattern))}::text[]))`,
+    );
   }
 }
 
@@ -52,7 +55,8 @@ export function addPeopleConditions(sql: SqlConditions, params: PeopleSearchPara
  */
 function addTitleConditions(sql: SqlConditions, included: readonly string[], excluded: readonly string[]): void {
   // `least(missing bits, 1)`: 0 when the title's mask has every bit of the text's, else 1.
-  const missing = (title: string) => `least(~title_bigram_mask(p.title) & title_bigram_mask(${sql.bind(title)}::text), 1)`;
+  const missing = (title: string) =>
+    `least(~title_bigram_mask(p.title) & title_bigram_mask(${sql.bind(title)}::text), 1)`;
   // A text of one character has no pair of letters to test.
   const hasPairs = (title: string) => [...title].length >= 2;
   for (const title of excluded) {

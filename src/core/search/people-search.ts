@@ -20,7 +20,11 @@ export interface PeopleQuery {
  * The WHERE clause of a people query for an account, on alias `p`, or null when the query
  * cannot match anyone (currentCompanies given but none of them resolves).
  */
-export async function peopleConditions(db: Queryable, accountId: number, query: PeopleQuery): Promise<SqlConditions | null> {
+export async function peopleConditions(
+  db: Queryable,
+  accountId: number,
+  query: PeopleQuery,
+): Promise<SqlConditions | null> {
   const sql = new SqlConditions();
   addPeopleConditions(sql, query.searchParams);
   if (query.currentCompanies?.length) {
@@ -28,10 +32,23 @@ export async function peopleConditions(db: Queryable, accountId: number, query: 
     if (companyIds.length === 0) return null;
     sql.add(`p.company_id = ANY(${sql.bind(companyIds)}::bigint[])`);
   }
-  const prospectLists = await requireExclusionLists(db, accountId, query.prospectExclusionListIDs, 'prospects', 'prospectExclusionListIDs');
-  const companyLists = await requireExclusionLists(db, accountId, query.companyExclusionListIDs, 'companies', 'companyExclusionListIDs');
+  const prospectLists = await requireExclusionLists(
+    db,
+    accountId,
+    query.prospectExclusionListIDs,
+    'prospects',
+    'prospectExclusionListIDs',
+  );
+  const companyLists = await requireExclusionLists(
+    db,
+    accountId,
+    query.companyExclusionListIDs,
+    'companies',
+    'companyExclusionListIDs',
+  );
   if (prospectLists.length) sql.add(notInExclusionLists(sql, 'p.id', accountId, prospectLists));
-  if (companyLists.length) sql.add(`(p.company_id IS NULL OR ${notInExclusionLists(sql, 'p.company_id', accountId, companyLists)})`);
+  if (companyLists.length)
+    sql.add(`(p.company_id IS NULL OR ${notInExclusionLists(sql, 'p.company_id', accountId, companyLists)})`);
   return sql;
 }
 

@@ -5,9 +5,24 @@ import { profileUrlOf } from '../network-urls.js';
 
 /** The stored columns a company record is made of. */
 const companyRecordColumns = [
-  'id', 'preferred_name', 'description', 'domains', 'network_primary_slug', 'network_org_id', 'standard_industries',
-  'employee_count_min', 'employee_count_max', 'city', 'state_name', 'country_code', 'total_funding_usd', 'last_funding_usd',
-  'last_funded_on', 'founded_on', 'stage', 'special_flags',
+  'id',
+  'preferred_name',
+  'description',
+  'domains',
+  'network_primary_slug',
+  'network_org_id',
+  'standard_industries',
+  'employee_count_min',
+  'employee_count_max',
+  'city',
+  'state_name',
+  'country_code',
+  'total_funding_usd',
+  'last_funding_usd',
+  'last_funded_on',
+  'founded_on',
+  'stage',
+  'special_flags',
 ] as const satisfies ReadonlyArray<keyof StoredCompanyRow>;
 
 /** The select list of a company record, on the alias `c`. */
@@ -44,8 +59,21 @@ export interface ProfileDetailOptions {
 
 /** The stored columns a profile record is made of, less the detailed ones. */
 const profileRecordColumns = [
-  'id', 'first_name', 'last_name', 'title', 'headline', 'city', 'country_code', 'country3', 'company_name', 'company_slug',
-  'company_domain', 'network_slug', 'years_experience', 'tags', 'languages',
+  'id',
+  'first_name',
+  'last_name',
+  'title',
+  'headline',
+  'city',
+  'country_code',
+  'country3',
+  'company_name',
+  'company_slug',
+  'company_domain',
+  'network_slug',
+  'years_experience',
+  'tags',
+  'languages',
 ] as const satisfies ReadonlyArray<keyof PersonRow>;
 
 /** Detailed education and work history are large: they are read only when asked for. */

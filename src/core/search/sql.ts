@@ -34,7 +34,12 @@ export function containsPattern(text: string): string {
  * 5,000-entry list at 10,000,000 people (BENCHMARKS.md, search-large). Items are never null, so
  * NOT IN means "not one of them".
  */
-export function notInExclusionLists(sql: SqlConditions, column: string, accountId: number, listIds: readonly number[]): string {
+export function notInExclusionLists(
+  sql: SqlConditions,
+  column: string,
+  accountId: number,
+  listIds: readonly number[],
+): string {
   return `${column} NOT IN (SELECT x.item_id FROM exclusion_list_items x
     WHERE x.account_id = ${sql.bind(accountId)} AND x.list_id = ANY(${sql.bind(listIds)}::bigint[]))`;
 }

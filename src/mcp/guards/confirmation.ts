@@ -24,8 +24,7 @@ interface SignedClaims extends ConfirmationClaims {
 }
 
 export type RedeemResult =
-  | { ok: true; tokenId: string; credits: number }
-  | { ok: false; reason: 'malformed' | 'mismatch' | 'expired' | 'used' };
+  { ok: true; tokenId: string; credits: number } | { ok: false; reason: 'malformed' | 'mismatch' | 'expired' | 'used' };
 
 /** The record of redeemed tokens: what makes a token single-use. */
 export interface UsedConfirmations {
@@ -50,7 +49,10 @@ export class PostgresUsedConfirmations implements UsedConfirmations {
   }
 
   async release(accountId: number, tokenId: string): Promise<void> {
-    await this.db.query('DELETE FROM mcp_used_confirmations WHERE account_id = $1 AND token_id = $2', [accountId, tokenId]);
+    await this.db.query('DELETE FROM mcp_used_confirmations WHERE account_id = $1 AND token_id = $2', [
+      accountId,
+      tokenId,
+    ]);
   }
 
   async purgeExpired(): Promise<void> {
@@ -69,7 +71,9 @@ export class ConfirmationTokens {
     const expiresAt = Math.floor(this.now() / 1000) + confirmationTtlSeconds;
     const signed: SignedClaims = { ...claims, tokenId: randomBytes(12).toString('base64url'), expiresAt };
     const body = Buffer.from(JSON.stringify(signed)).toString('base64url');
-    const mac = createHmac('sha256', await this.key()).update(`confirm.${body}`).digest('base64url');
+    const mac = createHmac('sha256', await this.key())
+      .update(`confirm.${body}`)
+      .digest('base64url');
     return { token: `ct1.${body}.${mac}`, expiresAt: new Date(expiresAt * 1000).toISOString() };
   }
 
@@ -77,11 +81,20 @@ export class ConfirmationTokens {
   async redeem(token: string, call: Omit<ConfirmationClaims, 'credits'>): Promise<RedeemResult> {
     const claims = await this.verify(token);
     if (!claims) return { ok: false, reason: 'malformed' };
-    if (claims.accountId !== call.accountId || claims.operationId !== call.operationId || claims.payloadHash !== call.payloadHash) {
+    if (
+      claims.accountId !== call.accountId ||
+      claims.operationId !== call.operationId ||
+      claims.payloadHash !== call.payloadHash
+    ) {
       return { ok: false, reason: 'mismatch' };
     }
     if (claims.expiresAt * 1000 <= this.now()) return { ok: false, reason: 'expired' };
-    const first = await this.used.claim({ accountId: claims.accountId, tokenId: claims.tokenId, operationId: claims.operationId, expiresAt: claims.expiresAt });
+    const first = await this.used.claim({
+      accountId: claims.accountId,
+      tokenId: claims.tokenId,
+      operationId: claims.operationId,
+      expiresAt: claims.expiresAt,
+    });
     if (!first) return { ok: false, reason: 'used' };
     return { ok: true, tokenId: claims.tokenId, credits: claims.credits };
   }
@@ -98,12 +111,19 @@ export class ConfirmationTokens {
     const parts = token.split('.');
     if (parts.length !== 3 || parts[0] !== 'ct1') return null;
     const [, body, mac] = parts as [string, string, string];
-    const expected = createHmac('sha256', await this.key()).update(`confirm.${body}`).digest();
+    const expected = createHmac('sha256', await this.key())
+      .update(`confirm.${body}`)
+      .digest();
     const given = Buffer.from(mac, 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     try {
       const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as SignedClaims;
-      if (typeof claims.accountId !== 'number' || typeof claims.tokenId !== 'string' || typeof claims.expiresAt !== 'number') return null;
+      if (
+        typeof claims.accountId !== 'number' ||
+        typeof claims.tokenId !== 'string' ||
+        typeof claims.expiresAt !== 'number'
+      )
+        return null;
       return claims;
     } catch {
       return null;

@@ -15,7 +15,12 @@ export interface CachedPoll {
 /** The last status answers the gateway serves early polls from. */
 export interface PollAnswers {
   /** The answer remembered for this resource, when it is younger than the interval. */
-  fresh(accountId: number, operationId: string, resourceKey: string, intervalSeconds: number): Promise<CachedPoll | null>;
+  fresh(
+    accountId: number,
+    operationId: string,
+    resourceKey: string,
+    intervalSeconds: number,
+  ): Promise<CachedPoll | null>;
   remember(accountId: number, operationId: string, resourceKey: string, answer: unknown): Promise<void>;
   /** A change made through the gateway (a build, a trigger) makes the account's earlier status answers stale. */
   forgetAccount(accountId: number): Promise<void>;
@@ -24,7 +29,12 @@ export interface PollAnswers {
 export class PollCache implements PollAnswers {
   constructor(private readonly db: Queryable) {}
 
-  async fresh(accountId: number, operationId: string, resourceKey: string, intervalSeconds: number): Promise<CachedPoll | null> {
+  async fresh(
+    accountId: number,
+    operationId: string,
+    resourceKey: string,
+    intervalSeconds: number,
+  ): Promise<CachedPoll | null> {
     const result = await this.db.query<{ answer: unknown; age: number }>(
       `SELECT answer, EXTRACT(EPOCH FROM (now() - fetched_at))::float8 AS age
          FROM mcp_poll_cache
@@ -51,9 +61,18 @@ export class PollCache implements PollAnswers {
   }
 
   async purgeOlderThan(seconds: number): Promise<number> {
-    return (await this.db.query('DELETE FROM mcp_poll_cache WHERE fetched_at < now() - make_interval(secs => $1)', [seconds])).rowCount ?? 0;
+    return (
+      (
+        await this.db.query('DELETE FROM mcp_poll_cache WHERE fetched_at < now() - make_interval(secs => $1)', [
+          seconds,
+        ])
+      ).rowCount ?? 0
+    );
   }
 }
 
 /** Retention: poll answers older than an hour are of use to no one. */
-export const pollCacheRetention: RetentionTask = { name: 'mcpPollAnswersDeleted', sweep: (db) => new PollCache(db).purgeOlderThan(3600) };
+export const pollCacheRetention: RetentionTask = {
+  name: 'mcpPollAnswersDeleted',
+  sweep: (db) => new PollCache(db).purgeOlderThan(3600),
+};

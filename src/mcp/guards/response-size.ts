@@ -43,7 +43,13 @@ export function largestArrayField(output: unknown): string | null {
  * the rest of the answer, leaving `reserveChars` for the gateway's own notes. At least one record
  * is always shown, so that reading slice after slice always advances.
  */
-export function sliceToBudget(answer: Envelope, field: string, offset: number, budgetTokens: number, reserveChars = 1500): Slice {
+export function sliceToBudget(
+  answer: Envelope,
+  field: string,
+  offset: number,
+  budgetTokens: number,
+  reserveChars = 1500,
+): Slice {
   const output = answer.output as Record<string, unknown>;
   const records = (output[field] ?? []) as unknown[];
   const emptied = { ...answer, output: { ...output, [field]: [] } };

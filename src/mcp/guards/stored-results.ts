@@ -25,7 +25,11 @@ export interface ResultStore {
 export class StoredResults implements ResultStore {
   constructor(private readonly db: Queryable) {}
 
-  async store(accountId: number, operationId: string, answer: unknown): Promise<{ resultId: string; expiresAt: string }> {
+  async store(
+    accountId: number,
+    operationId: string,
+    answer: unknown,
+  ): Promise<{ resultId: string; expiresAt: string }> {
     const resultId = `r_${randomBytes(12).toString('base64url')}`;
     const result = await this.db.query<{ expires_at: Date }>(
       `INSERT INTO mcp_stored_results (account_id, result_id, operation_id, answer, expires_at)
@@ -44,7 +48,9 @@ export class StoredResults implements ResultStore {
       [accountId, resultId],
     );
     const row = result.rows[0];
-    return row ? { resultId, operationId: row.operation_id, answer: row.answer, expiresAt: row.expires_at.toISOString() } : null;
+    return row
+      ? { resultId, operationId: row.operation_id, answer: row.answer, expiresAt: row.expires_at.toISOString() }
+      : null;
   }
 
   /** Deletes the results past their expiry; returns how many. */
@@ -54,4 +60,7 @@ export class StoredResults implements ResultStore {
 }
 
 /** Retention: stored results past their 24 hours. */
-export const storedResultsRetention: RetentionTask = { name: 'mcpResultsDeleted', sweep: (db) => new StoredResults(db).purgeExpired() };
+export const storedResultsRetention: RetentionTask = {
+  name: 'mcpResultsDeleted',
+  sweep: (db) => new StoredResults(db).purgeExpired(),
+};

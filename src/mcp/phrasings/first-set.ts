@@ -150,7 +150,10 @@ export const intents: readonly { query: string; expected: string }[] = [
   { query: 'drop the whole suppression list', expected: 'deleteExclusionList' },
   // createExclusionListFromAudience
   { query: 'turn the prospects of my audience into an exclusion list', expected: 'createExclusionListFromAudience' },
-  { query: 'suppress everyone already contacted in audience 7 from future lists', expected: 'createExclusionListFromAudience' },
+  {
+    query: 'suppress everyone already contacted in audience 7 from future lists',
+    expected: 'createExclusionListFromAudience',
+  },
   // deleteAudience
   { query: 'delete audience 12', expected: 'deleteAudience' },
   { query: 'cancel the build and get rid of this audience', expected: 'deleteAudience' },

@@ -10,18 +10,22 @@ const input = z.object({
   payload: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe('The operation\'s fields as a JSON object (path parameters such as audienceId included; no apiKey). See get_endpoint_details_full.'),
+    .describe(
+      "The operation's fields as a JSON object (path parameters such as audienceId included; no apiKey). See get_endpoint_details_full.",
+    ),
   confirmationToken: z
     .string()
     .optional()
-    .describe('Only after the user confirmed the cost: the token from the previous answer to exactly this call (single-use, 15 minutes).'),
+    .describe(
+      'Only after the user confirmed the cost: the token from the previous answer to exactly this call (single-use, 15 minutes).',
+    ),
   resultId: z.string().optional().describe('Read more of a stored result that was truncated (free); give offset too.'),
   offset: z.number().int().nonnegative().optional().describe('With resultId: the first record to return.'),
 });
 
 const description =
   'Run an operation by operationId with a JSON payload, as your account. The payload is validated first (errors name the fields). ' +
-  'Calls that can charge many credits, and every triggerEnrichment, need the user\'s confirmation: the gateway asks through the client when it can, ' +
+  "Calls that can charge many credits, and every triggerEnrichment, need the user's confirmation: the gateway asks through the client when it can, " +
   'otherwise it answers with the cost and a confirmationToken to send back after the user agreed. Status polls sooner than their interval are answered from cache. ' +
   'Large results are cut to fit, and the rest stays readable free with resultId and offset.';
 
@@ -57,7 +61,11 @@ export function operationTools(gateway: Gateway): McpTool[] {
       mayAsk: true,
       run: (args, caller, channel) => {
         const { confirmationToken, ...payload } = (args ?? {}) as Record<string, unknown>;
-        const call: CallArguments = { operationId: operation.operationId, payload, ...(typeof confirmationToken === 'string' ? { confirmationToken } : {}) };
+        const call: CallArguments = {
+          operationId: operation.operationId,
+          payload,
+          ...(typeof confirmationToken === 'string' ? { confirmationToken } : {}),
+        };
         return gateway.callOperation(call, caller, channel);
       },
     };

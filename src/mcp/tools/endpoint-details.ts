@@ -32,7 +32,12 @@ export function endpointDetailsTool(rateLimits: Record<RateLimitClass, number>):
       const details = endpointDetails(entry, rateLimits);
       const { operation } = entry;
       // The reference is the largest answer an agent reads: given once, as JSON text.
-      return answered(textResult(`${operationId}: ${operation.summary} ${operation.method} ${operation.path}. Credits: ${operation.credits.rule}`, details));
+      return answered(
+        textResult(
+          `${operationId}: ${operation.summary} ${operation.method} ${operation.path}. Credits: ${operation.credits.rule}`,
+          details,
+        ),
+      );
     },
   };
 }

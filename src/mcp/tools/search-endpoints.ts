@@ -7,11 +7,28 @@ import { categories, searchEndpoints } from '../search.js';
 import { answered, type McpTool } from './table.js';
 
 const input = z.object({
-  query: z.string().trim().min(1).max(500).describe('What you want to do, in plain words ("find fintech companies in Germany", "how many credits are left").'),
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .describe(
+      'What you want to do, in plain words ("find fintech companies in Germany", "how many credits are left").',
+    ),
   freeOnly: z.boolean().optional().describe('Only operations that charge nothing.'),
-  maxCreditsPerCall: z.number().int().nonnegative().optional().describe('Only operations whose typical call (their example payload) can cost at most this many credits; operations whose cost cannot be known in advance are left out.'),
+  maxCreditsPerCall: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe(
+      'Only operations whose typical call (their example payload) can cost at most this many credits; operations whose cost cannot be known in advance are left out.',
+    ),
   readOnlyOnly: z.boolean().optional().describe('Only operations that change nothing.'),
-  category: z.enum(categories as [string, ...string[]]).optional().describe('search, audience, enrichment, contact or account.'),
+  category: z
+    .enum(categories as [string, ...string[]])
+    .optional()
+    .describe('search, audience, enrichment, contact or account.'),
   limit: z.number().int().min(1).max(25).optional().describe('How many recommendations (default 5).'),
 });
 
@@ -30,8 +47,14 @@ export function searchEndpointsTool(): McpTool {
     mayAsk: false,
     run: async (args) => {
       const { query, limit, ...filters } = args as z.output<typeof input>;
-      const results = searchEndpoints(query, { ...filters, category: filters.category as OperationCategory | undefined, limit: limit ?? 5 });
-      const lines = results.map((r, i) => `${i + 1}. ${r.operationId} (${r.method} ${r.path}): ${r.summary} Credits: ${r.credits}`);
+      const results = searchEndpoints(query, {
+        ...filters,
+        category: filters.category as OperationCategory | undefined,
+        limit: limit ?? 5,
+      });
+      const lines = results.map(
+        (r, i) => `${i + 1}. ${r.operationId} (${r.method} ${r.path}): ${r.summary} Credits: ${r.credits}`,
+      );
       const summary = results.length
         ? `Best matches for "${query}":\n${lines.join('\n')}`
         : `No operation matches "${query}" with these filters. Try other words, or drop a filter.`;

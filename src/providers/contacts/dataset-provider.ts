@@ -1,7 +1,19 @@
 import type { Queryable } from '../../store/db.js';
-import { emptyFindings, kindsOf, type ContactFindings, type ContactKind, type ContactProvider, type ContactTypes, type PersonForLookup } from '../../core/ports/contact-providers.js';
+import {
+  emptyFindings,
+  kindsOf,
+  type ContactFindings,
+  type ContactKind,
+  type ContactProvider,
+  type ContactTypes,
+  type PersonForLookup,
+} from '../../core/ports/contact-providers.js';
 
-const kindColumn: Record<ContactKind, string> = { workEmails: 'work_email', personalEmails: 'personal_email', phoneNumbers: 'phone' };
+const kindColumn: Record<ContactKind, string> = {
+  workEmails: 'work_email',
+  personalEmails: 'personal_email',
+  phoneNumbers: 'phone',
+};
 const kindOfColumn = new Map(Object.entries(kindColumn).map(([kind, column]) => [column, kind as ContactKind]));
 
 /**
@@ -13,7 +25,11 @@ export class DatasetContactProvider implements ContactProvider {
 
   constructor(private readonly db: Queryable) {}
 
-  async lookup(people: readonly PersonForLookup[], types: ContactTypes, signal?: AbortSignal): Promise<Map<number, ContactFindings>> {
+  async lookup(
+    people: readonly PersonForLookup[],
+    types: ContactTypes,
+    signal?: AbortSignal,
+  ): Promise<Map<number, ContactFindings>> {
     signal?.throwIfAborted();
     const kinds = kindsOf(types);
     const found = new Map<number, ContactFindings>();

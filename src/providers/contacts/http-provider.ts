@@ -32,10 +32,17 @@ export interface HttpContactProviderOptions {
   chunkSize?: number;
 }
 
-const vendorKind: Record<ContactKind, string> = { workEmails: 'work_email', personalEmails: 'personal_email', phoneNumbers: 'phone' };
+const vendorKind: Record<ContactKind, string> = {
+  workEmails: 'work_email',
+  personalEmails: 'personal_email',
+  phoneNumbers: 'phone',
+};
 
 const contactValue = z.union([
-  z.string().min(1).transform((value) => ({ value, confidence: 'medium' as Confidence })),
+  z
+    .string()
+    .min(1)
+    .transform((value) => ({ value, confidence: 'medium' as Confidence })),
   z.looseObject({ value: z.string().min(1), confidence: z.enum(['high', 'medium', 'low']).default('medium') }),
 ]);
 
@@ -63,7 +70,11 @@ export class HttpContactProvider implements ContactProvider {
     this.dispatcher = createDispatcher(options.timeoutMs);
   }
 
-  async lookup(people: readonly PersonForLookup[], types: ContactTypes, signal?: AbortSignal): Promise<Map<number, ContactFindings>> {
+  async lookup(
+    people: readonly PersonForLookup[],
+    types: ContactTypes,
+    signal?: AbortSignal,
+  ): Promise<Map<number, ContactFindings>> {
     const kinds = kindsOf(types);
     const found = new Map<number, ContactFindings>();
     if (people.length === 0 || kinds.length === 0) return found;
@@ -81,7 +92,8 @@ export class HttpContactProvider implements ContactProvider {
           phoneNumbers: result.phones,
         };
         for (const kind of kinds) {
-          for (const item of lists[kind] ?? []) findings[kind].push({ value: item.value.trim(), confidence: item.confidence, provider: this.name });
+          for (const item of lists[kind] ?? [])
+            findings[kind].push({ value: item.value.trim(), confidence: item.confidence, provider: this.name });
         }
         found.set(Number(result.ref), findings);
       }
@@ -93,7 +105,11 @@ export class HttpContactProvider implements ContactProvider {
     await this.dispatcher.close();
   }
 
-  private async call(chunk: readonly PersonForLookup[], kinds: ContactKind[], signal: AbortSignal | undefined): Promise<z.infer<typeof vendorReply>> {
+  private async call(
+    chunk: readonly PersonForLookup[],
+    kinds: ContactKind[],
+    signal: AbortSignal | undefined,
+  ): Promise<z.infer<typeof vendorReply>> {
     let response;
     try {
       response = await httpJson({
@@ -121,7 +137,11 @@ export class HttpContactProvider implements ContactProvider {
     }
     if (response.status !== 200) throw new ContactProviderError(this.name, `answered HTTP ${response.status}`);
     const parsed = vendorReply.safeParse(response.body);
-    if (!parsed.success) throw new ContactProviderError(this.name, `sent a reply that does not parse: ${parsed.error.issues[0]?.message ?? ''}`);
+    if (!parsed.success)
+      throw new ContactProviderError(
+        this.name,
+        `sent a reply that does not parse: ${parsed.error.issues[0]?.message ?? ''}`,
+      );
     return parsed.data;
   }
 }

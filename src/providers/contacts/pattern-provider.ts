@@ -1,4 +1,10 @@
-import { emptyFindings, type ContactFindings, type ContactProvider, type ContactTypes, type PersonForLookup } from '../../core/ports/contact-providers.js';
+import {
+  emptyFindings,
+  type ContactFindings,
+  type ContactProvider,
+  type ContactTypes,
+  type PersonForLookup,
+} from '../../core/ports/contact-providers.js';
 
 /**
  * Guesses a work email from the most common corporate pattern, first.last@domain. A guess
@@ -8,7 +14,11 @@ import { emptyFindings, type ContactFindings, type ContactProvider, type Contact
 export class PatternEmailProvider implements ContactProvider {
   readonly name = 'pattern';
 
-  async lookup(people: readonly PersonForLookup[], types: ContactTypes, signal?: AbortSignal): Promise<Map<number, ContactFindings>> {
+  async lookup(
+    people: readonly PersonForLookup[],
+    types: ContactTypes,
+    signal?: AbortSignal,
+  ): Promise<Map<number, ContactFindings>> {
     signal?.throwIfAborted();
     const found = new Map<number, ContactFindings>();
     if (!types.getWorkEmails) return found;
@@ -23,7 +33,9 @@ export class PatternEmailProvider implements ContactProvider {
   }
 }
 
-export function guessWorkEmail(person: Pick<PersonForLookup, 'firstName' | 'lastName' | 'companyDomain'>): string | null {
+export function guessWorkEmail(
+  person: Pick<PersonForLookup, 'firstName' | 'lastName' | 'companyDomain'>,
+): string | null {
   const first = localPart(person.firstName);
   const last = localPart(person.lastName);
   const domain = person.companyDomain?.trim().toLowerCase();

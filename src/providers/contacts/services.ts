@@ -27,14 +27,32 @@ export interface ContactServices {
  */
 export function createContactServices(config: Config, db: Queryable, log?: Logger): ContactServices {
   const networkSource: NetworkSource = config.NETWORK_SOURCE_URL
-    ? new HttpNetworkSource({ baseUrl: config.NETWORK_SOURCE_URL, apiKey: config.NETWORK_SOURCE_API_KEY, timeoutMs: config.NETWORK_SOURCE_TIMEOUT_MS })
-    : new SimulatedNetworkSource(db, { failureRate: config.NETWORK_SOURCE_FAILURE_RATE, latencyMs: config.NETWORK_SOURCE_LATENCY_MS });
+    ? new HttpNetworkSource({
+        baseUrl: config.NETWORK_SOURCE_URL,
+        apiKey: config.NETWORK_SOURCE_API_KEY,
+        timeoutMs: config.NETWORK_SOURCE_TIMEOUT_MS,
+      })
+    : new SimulatedNetworkSource(db, {
+        failureRate: config.NETWORK_SOURCE_FAILURE_RATE,
+        latencyMs: config.NETWORK_SOURCE_LATENCY_MS,
+      });
   const providers: ContactProvider[] = [new DatasetContactProvider(db)];
   if (config.CONTACT_PROVIDER_URL) {
-    providers.push(new HttpContactProvider({ baseUrl: config.CONTACT_PROVIDER_URL, apiKey: config.CONTACT_PROVIDER_API_KEY, timeoutMs: config.CONTACT_PROVIDER_TIMEOUT_MS }));
+    providers.push(
+      new HttpContactProvider({
+        baseUrl: config.CONTACT_PROVIDER_URL,
+        apiKey: config.CONTACT_PROVIDER_API_KEY,
+        timeoutMs: config.CONTACT_PROVIDER_TIMEOUT_MS,
+      }),
+    );
   }
   providers.push(new PatternEmailProvider());
-  const checker: MailDomainChecker = config.CONTACT_EMAIL_VALIDATION === 'dns' ? new DnsMailDomainChecker() : new EmbeddedMailDomainChecker();
-  const contactWaterfall = new ContactWaterfall(providers, new ContactValidator(checker), log?.child({ component: 'contact-waterfall' }));
+  const checker: MailDomainChecker =
+    config.CONTACT_EMAIL_VALIDATION === 'dns' ? new DnsMailDomainChecker() : new EmbeddedMailDomainChecker();
+  const contactWaterfall = new ContactWaterfall(
+    providers,
+    new ContactValidator(checker),
+    log?.child({ component: 'contact-waterfall' }),
+  );
   return { networkSource, contactWaterfall, mailDomainChecker: checker };
 }

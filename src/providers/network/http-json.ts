@@ -36,7 +36,12 @@ export class HttpCallError extends Error {
 
 /** One connection pool per adapter instance keeps sockets warm between calls. */
 export function createDispatcher(timeoutMs: number): Agent {
-  return new Agent({ connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 30_000 });
+  return new Agent({
+    connectTimeout: timeoutMs,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    keepAliveTimeout: 30_000,
+  });
 }
 
 export async function httpJson(options: HttpJsonOptions): Promise<HttpJsonResponse> {
@@ -67,8 +72,13 @@ export async function httpJson(options: HttpJsonOptions): Promise<HttpJsonRespon
       error instanceof undiciErrors.HeadersTimeoutError ||
       error instanceof undiciErrors.BodyTimeoutError ||
       error instanceof undiciErrors.ConnectTimeoutError;
-    if (timedOut) throw new HttpCallError('timeout', `no answer from ${hostOf(options.url)} within ${options.timeoutMs} ms`, { cause: error });
-    throw new HttpCallError('unavailable', `call to ${hostOf(options.url)} failed: ${(error as Error).message}`, { cause: error });
+    if (timedOut)
+      throw new HttpCallError('timeout', `no answer from ${hostOf(options.url)} within ${options.timeoutMs} ms`, {
+        cause: error,
+      });
+    throw new HttpCallError('unavailable', `call to ${hostOf(options.url)} failed: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 

@@ -29,8 +29,16 @@ export interface HttpNetworkSourceOptions {
   timeoutMs: number;
 }
 
-const nullableString = z.string().nullish().transform((v) => (v ? v : null));
-const nullableInt = z.number().int().nonnegative().nullish().transform((v) => v ?? null);
+const nullableString = z
+  .string()
+  .nullish()
+  .transform((v) => (v ? v : null));
+const nullableInt = z
+  .number()
+  .int()
+  .nonnegative()
+  .nullish()
+  .transform((v) => v ?? null);
 /** Dates arrive as YYYY, YYYY-MM or YYYY-MM-DD; ours are full dates. */
 const partialDate = z
   .string()
@@ -57,7 +65,10 @@ const upstreamExperience = z.looseObject({
   company: z.string().min(1),
   company_universal_name: nullableString,
   company_domain: nullableString,
-  title: z.string().nullish().transform((v) => v ?? ''),
+  title: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   starts_at: partialDate,
   ends_at: partialDate,
 });
@@ -66,8 +77,16 @@ const upstreamEducation = z.looseObject({
   school: z.string().min(1),
   degree_name: nullableString,
   field_of_study: nullableString,
-  start_year: z.number().int().nullish().transform((v) => v ?? null),
-  end_year: z.number().int().nullish().transform((v) => v ?? null),
+  start_year: z
+    .number()
+    .int()
+    .nullish()
+    .transform((v) => v ?? null),
+  end_year: z
+    .number()
+    .int()
+    .nullish()
+    .transform((v) => v ?? null),
 });
 
 const upstreamProfile = z.looseObject({
@@ -75,7 +94,10 @@ const upstreamProfile = z.looseObject({
   member_id: z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)]).nullish(),
   first_name: z.string(),
   last_name: z.string(),
-  headline: z.string().nullish().transform((v) => v ?? ''),
+  headline: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   occupation: nullableString,
   city: nullableString,
   country_code: nullableString,
@@ -100,7 +122,11 @@ export class HttpNetworkSource implements NetworkSource {
     const body = await this.get(path, signal);
     if (body === null) return null;
     const parsed = upstreamCompany.safeParse(body);
-    if (!parsed.success) throw new NetworkSourceError('invalid_response', `the network source sent a company record that does not parse: ${parsed.error.issues[0]?.message ?? ''}`);
+    if (!parsed.success)
+      throw new NetworkSourceError(
+        'invalid_response',
+        `the network source sent a company record that does not parse: ${parsed.error.issues[0]?.message ?? ''}`,
+      );
     return toLiveCompany(parsed.data);
   }
 
@@ -110,7 +136,11 @@ export class HttpNetworkSource implements NetworkSource {
     const body = await this.get(path, signal);
     if (body === null) return null;
     const parsed = upstreamProfile.safeParse(body);
-    if (!parsed.success) throw new NetworkSourceError('invalid_response', `the network source sent a profile that does not parse: ${parsed.error.issues[0]?.message ?? ''}`);
+    if (!parsed.success)
+      throw new NetworkSourceError(
+        'invalid_response',
+        `the network source sent a profile that does not parse: ${parsed.error.issues[0]?.message ?? ''}`,
+      );
     return toLiveProfile(parsed.data);
   }
 
@@ -135,8 +165,10 @@ export class HttpNetworkSource implements NetworkSource {
       throw error;
     }
     if (response.status === 404) return null;
-    if (response.status !== 200) throw new NetworkSourceError('unavailable', `the network source answered HTTP ${response.status}`);
-    if (response.body === undefined) throw new NetworkSourceError('invalid_response', 'the network source answered 200 without a JSON body');
+    if (response.status !== 200)
+      throw new NetworkSourceError('unavailable', `the network source answered HTTP ${response.status}`);
+    if (response.body === undefined)
+      throw new NetworkSourceError('invalid_response', 'the network source answered 200 without a JSON body');
     return response.body;
   }
 }
@@ -192,7 +224,9 @@ function toLiveProfile(u: z.infer<typeof upstreamProfile>): LiveProfile {
     headline: u.headline,
     city: u.city,
     countryCode: country && /^[A-Z]{2}$/.test(country) ? country : null,
-    currentCompany: current ? { name: current.company_name, slug: current.company_slug, domain: current.company_domain } : null,
+    currentCompany: current
+      ? { name: current.company_name, slug: current.company_slug, domain: current.company_domain }
+      : null,
     languages: (u.languages ?? []).map((l) => ({ name: l.name, proficiency_name: l.proficiency ?? '' })),
     education: degrees,
     workExperiences: positions,
@@ -221,6 +255,7 @@ export function degreeTypeOf(name: string | null): string | null {
  * slugs first; this adapter does not trust that they did.
  */
 function pathSegment(value: string): string {
-  if (value === '' || value === '.' || value === '..') throw new Error(`refusing a dot segment as an upstream path: "${value}"`);
+  if (value === '' || value === '.' || value === '..')
+    throw new Error(`refusing a dot segment as an upstream path: "${value}"`);
   return encodeURIComponent(value);
 }

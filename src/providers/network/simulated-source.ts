@@ -83,7 +83,10 @@ export class SimulatedNetworkSource implements NetworkSource {
       headline: row.headline,
       city: row.city,
       countryCode: row.country_code,
-      currentCompany: row.company_name || row.company_slug ? { name: row.company_name, slug: row.company_slug, domain: row.company_domain } : null,
+      currentCompany:
+        row.company_name || row.company_slug
+          ? { name: row.company_name, slug: row.company_slug, domain: row.company_domain }
+          : null,
       languages: row.languages,
       education: row.education,
       workExperiences: row.work_experiences,
@@ -128,11 +131,17 @@ export class SimulatedNetworkSource implements NetworkSource {
   private async findCompany(ref: CompanyRef): Promise<CompanyRow | undefined> {
     const columns = companyColumns.join(', ');
     if (ref.slug) {
-      const bySlug = await this.db.query<CompanyRow>(`SELECT ${columns} FROM companies WHERE network_primary_slug = $1 ORDER BY id LIMIT 1`, [ref.slug]);
+      const bySlug = await this.db.query<CompanyRow>(
+        `SELECT ${columns} FROM companies WHERE network_primary_slug = $1 ORDER BY id LIMIT 1`,
+        [ref.slug],
+      );
       if (bySlug.rows[0]) return bySlug.rows[0];
     }
     if (ref.orgId) {
-      const byId = await this.db.query<CompanyRow>(`SELECT ${columns} FROM companies WHERE network_org_id = $1 ORDER BY id LIMIT 1`, [ref.orgId]);
+      const byId = await this.db.query<CompanyRow>(
+        `SELECT ${columns} FROM companies WHERE network_org_id = $1 ORDER BY id LIMIT 1`,
+        [ref.orgId],
+      );
       return byId.rows[0];
     }
     return undefined;
@@ -141,11 +150,17 @@ export class SimulatedNetworkSource implements NetworkSource {
   private async findProfile(ref: ProfileRef): Promise<ProfileRow | undefined> {
     const columns = profileColumns.join(', ');
     if (ref.slug) {
-      const bySlug = await this.db.query<ProfileRow>(`SELECT ${columns} FROM people WHERE network_slug = $1 ORDER BY id LIMIT 1`, [ref.slug]);
+      const bySlug = await this.db.query<ProfileRow>(
+        `SELECT ${columns} FROM people WHERE network_slug = $1 ORDER BY id LIMIT 1`,
+        [ref.slug],
+      );
       if (bySlug.rows[0]) return bySlug.rows[0];
     }
     if (ref.userId) {
-      const byId = await this.db.query<ProfileRow>(`SELECT ${columns} FROM people WHERE network_user_id = $1 ORDER BY id LIMIT 1`, [ref.userId]);
+      const byId = await this.db.query<ProfileRow>(
+        `SELECT ${columns} FROM people WHERE network_user_id = $1 ORDER BY id LIMIT 1`,
+        [ref.userId],
+      );
       return byId.rows[0];
     }
     return undefined;
@@ -154,15 +169,41 @@ export class SimulatedNetworkSource implements NetworkSource {
 
 /** What the simulated network reads of a stored company. */
 const companyColumns = [
-  'id', 'preferred_name', 'description', 'domains', 'network_primary_slug', 'network_org_id', 'standard_industries',
-  'employee_count_min', 'employee_count_max', 'city', 'state_name', 'country_code', 'founded_on', 'live_fetched_at',
+  'id',
+  'preferred_name',
+  'description',
+  'domains',
+  'network_primary_slug',
+  'network_org_id',
+  'standard_industries',
+  'employee_count_min',
+  'employee_count_max',
+  'city',
+  'state_name',
+  'country_code',
+  'founded_on',
+  'live_fetched_at',
 ] as const satisfies ReadonlyArray<keyof (StoredCompanyRow & CompanyMaintainedColumns)>;
 type CompanyRow = Pick<StoredCompanyRow & CompanyMaintainedColumns, (typeof companyColumns)[number]>;
 
 /** What the simulated network reads of a stored profile. */
 const profileColumns = [
-  'id', 'first_name', 'last_name', 'title', 'headline', 'city', 'country_code', 'company_name', 'company_slug', 'company_domain',
-  'network_slug', 'network_user_id', 'languages', 'education', 'work_experiences', 'live_fetched_at',
+  'id',
+  'first_name',
+  'last_name',
+  'title',
+  'headline',
+  'city',
+  'country_code',
+  'company_name',
+  'company_slug',
+  'company_domain',
+  'network_slug',
+  'network_user_id',
+  'languages',
+  'education',
+  'work_experiences',
+  'live_fetched_at',
 ] as const satisfies ReadonlyArray<keyof (PersonRow & PersonMaintainedColumns)>;
 type ProfileRow = Pick<PersonRow & PersonMaintainedColumns, Exclude<(typeof profileColumns)[number], 'languages'>> & {
   languages: LiveProfile['languages'];
@@ -175,7 +216,14 @@ function unitHash(text: string): number {
 
 /** The headcount bands the network shows (the last one open-ended in reality). */
 const headcountBands: ReadonlyArray<readonly [number, number]> = [
-  [1, 10], [11, 50], [51, 200], [201, 500], [501, 1000], [1001, 5000], [5001, 10000], [10001, 1000000],
+  [1, 10],
+  [11, 50],
+  [51, 200],
+  [201, 500],
+  [501, 1000],
+  [1001, 5000],
+  [5001, 10000],
+  [10001, 1000000],
 ];
 
 /**
@@ -184,7 +232,12 @@ const headcountBands: ReadonlyArray<readonly [number, number]> = [
  * that crosses an edge, the band changes. A range that is not a band (imported data) is
  * scaled by the same growth.
  */
-export function driftHeadcount(id: number, min: number | null, max: number | null, day: number): { min: number | null; max: number | null } {
+export function driftHeadcount(
+  id: number,
+  min: number | null,
+  max: number | null,
+  day: number,
+): { min: number | null; max: number | null } {
   if (min === null) return { min, max };
   const growth = -0.03 + 0.11 * unitHash(`company:${id}:${day}`);
   const band = headcountBands.findIndex(([low, high]) => low === min && high === max);
@@ -195,13 +248,16 @@ export function driftHeadcount(id: number, min: number | null, max: number | nul
   const [low, high] = headcountBands[band] as readonly [number, number];
   // Log-uniform within the band: small companies are more common than large ones at any size.
   const position = unitHash(`company-size:${id}`);
-  const headcount = Math.round(Math.exp(Math.log(low) + position * (Math.log(Math.min(high, low * 10)) - Math.log(low))) * (1 + growth));
+  const headcount = Math.round(
+    Math.exp(Math.log(low) + position * (Math.log(Math.min(high, low * 10)) - Math.log(low))) * (1 + growth),
+  );
   const next = headcountBands.find(([, top]) => headcount <= top) ?? headcountBands.at(-1);
   const [newLow, newHigh] = (headcount < 1 ? headcountBands[0] : next) as readonly [number, number];
   return { min: newLow, max: newHigh };
 }
 
-const topOfLadder = /^(lead|principal|staff|head|director|vp|vice president|chief|founder|co-founder|owner|partner|president|managing|c[etfomi]o\b)/i;
+const topOfLadder =
+  /^(lead|principal|staff|head|director|vp|vice president|chief|founder|co-founder|owner|partner|president|managing|c[etfomi]o\b)/i;
 
 /** The next step up of a title, or null when there is no obvious next step. */
 export function promotedTitle(title: string): string | null {

@@ -30,7 +30,15 @@ import {
   uniqueNumber,
 } from './random.js';
 import { compile, render, slugPart, tldsOf, withArticle, withThousands } from './text.js';
-import { countryTable, genericTldTable, industriesByGroup, industryTable, locationText, pickPlace, type Place } from './weighted-tables.js';
+import {
+  countryTable,
+  genericTldTable,
+  industriesByGroup,
+  industryTable,
+  locationText,
+  pickPlace,
+  type Place,
+} from './weighted-tables.js';
 
 // Generated companies: a pure function of (seed, id); see random.ts.
 
@@ -61,9 +69,16 @@ export const EMPLOYEE_BUCKETS: readonly { min: number; max: number }[] = [
 // Share of companies per bucket: most companies are tiny, a handful are huge.
 const BUCKET_SHARES = [0.52, 0.26, 0.12, 0.05, 0.022, 0.018, 0.005, 0.005];
 
-
 const STEM_SPACE = NAME_PREFIXES.length * NAME_SUFFIXES.length;
-const STAGE_ORDER: readonly FundingStage[] = ['PRE_SEED', 'SEED', 'SERIES_A', 'SERIES_B', 'SERIES_C', 'LATE_STAGE', 'IPO'];
+const STAGE_ORDER: readonly FundingStage[] = [
+  'PRE_SEED',
+  'SEED',
+  'SERIES_A',
+  'SERIES_B',
+  'SERIES_C',
+  'LATE_STAGE',
+  'IPO',
+];
 
 // Probability that a company of each bucket has raised outside money, before the industry factor.
 const FUNDED_BY_BUCKET = [0.07, 0.2, 0.28, 0.3, 0.33, 0.42, 0.55, 0.65];
@@ -119,7 +134,9 @@ const STAGE_AGE: Readonly<Record<FundingStage, readonly [number, number]>> = {
 const UNFUNDED_MEDIAN_AGE = [5, 9, 14, 19, 24, 30, 38, 50];
 
 /** Total raised (median and log spread, USD) and the share of it the last round was. */
-const STAGE_FUNDING: Readonly<Record<string, { median: number; sigma: number; lastShare: readonly [number, number]; recentYears: number }>> = {
+const STAGE_FUNDING: Readonly<
+  Record<string, { median: number; sigma: number; lastShare: readonly [number, number]; recentYears: number }>
+> = {
   PRE_SEED: { median: 400_000, sigma: 0.7, lastShare: [0.7, 1], recentYears: 2.5 },
   SEED: { median: 2_800_000, sigma: 0.6, lastShare: [0.55, 1], recentYears: 3 },
   SERIES_A: { median: 16_000_000, sigma: 0.5, lastShare: [0.5, 0.75], recentYears: 3.5 },
@@ -160,7 +177,11 @@ export function bucketOf(key: number, id: number): number {
  * the whole space get a number appended. The stem alone is never reused within a layer,
  * so labels, domains and slugs are unique without any shared state.
  */
-function stemOf(layers: Map<number, RangePermutation>, stemKey: number, id: number): { stem: string; form: number; round: number } {
+function stemOf(
+  layers: Map<number, RangePermutation>,
+  stemKey: number,
+  id: number,
+): { stem: string; form: number; round: number } {
   const n = id - 1;
   const layer = Math.floor(n / STEM_SPACE);
   const form = layer % DOMAIN_FORMS.length;
@@ -220,7 +241,9 @@ export function createCompanyGenerator(seed: number): CompanyGenerator {
     const nonProfit = NON_PROFIT_INDUSTRIES.has(first.slug);
     let stage: FundingStage | null = null;
     let funded = false;
-    const fundedChance = nonProfit ? 0 : Math.min(0.9, (FUNDED_BY_BUCKET[bucket] as number) * FUNDING_PROPENSITY[first.group]);
+    const fundedChance = nonProfit
+      ? 0
+      : Math.min(0.9, (FUNDED_BY_BUCKET[bucket] as number) * FUNDING_PROPENSITY[first.group]);
     if (rng.chance(fundedChance)) {
       funded = true;
       stage = (stageTables[bucket] as Weighted<FundingStage>).pick(rng);
@@ -258,7 +281,9 @@ export function createCompanyGenerator(seed: number): CompanyGenerator {
     if (rng.chance(0.18)) name = `${name} ${rng.pick(country.legalSuffixes)}`;
 
     const primaryTld =
-      country.code2 !== 'US' && rng.chance(country.region === 'Europe' ? 0.6 : 0.45) ? country.tld : genericTldTable.pick(rng);
+      country.code2 !== 'US' && rng.chance(country.region === 'Europe' ? 0.6 : 0.45)
+        ? country.tld
+        : genericTldTable.pick(rng);
     const domains = [`${label}${primaryTld}`];
     if (rng.chance(0.22)) {
       const alternative =
@@ -292,19 +317,25 @@ export function createCompanyGenerator(seed: number): CompanyGenerator {
 
     const flags: string[] = [];
     const tech = industry.group === 'Technology, Information and Media';
-    if (rng.chance((stage && stage !== 'IPO' && stage !== 'BOOTSTRAPPED' ? 0.22 : 0.05) + (tech ? 0.05 : 0))) flags.push('HIGH_GROWTH');
+    if (rng.chance((stage && stage !== 'IPO' && stage !== 'BOOTSTRAPPED' ? 0.22 : 0.05) + (tech ? 0.05 : 0)))
+      flags.push('HIGH_GROWTH');
     if (rng.chance(Math.min(0.85, 0.12 + bucket * 0.1))) flags.push('HIRING');
     if (stage === 'BOOTSTRAPPED') flags.push('BOOTSTRAPPED');
     if (core.funded && stage !== 'IPO') flags.push('VC_BACKED');
     if (stage === 'IPO') flags.push('PUBLIC');
     if (rng.chance(tech ? 0.14 : 0.03)) flags.push('REMOTE_FIRST');
-    const consumerFacing = industry.group === 'Retail' || industry.group === 'Accommodation Services' || industry.group === 'Consumer Services' || industry.group === 'Entertainment Providers';
+    const consumerFacing =
+      industry.group === 'Retail' ||
+      industry.group === 'Accommodation Services' ||
+      industry.group === 'Consumer Services' ||
+      industry.group === 'Entertainment Providers';
     if (NON_PROFIT_INDUSTRIES.has(industry.slug)) flags.push('NON_PROFIT');
     else flags.push(consumerFacing ? (rng.chance(0.85) ? 'B2C' : 'B2B') : rng.chance(0.8) ? 'B2B' : 'B2C');
     if (stage === 'IPO' && bucket === 7 && place.country.code2 === 'US' && rng.chance(0.35)) flags.push('FORTUNE_500');
     if (lastFundedOn && AS_OF_DAYS - daysFromIso(lastFundedOn) <= 365) flags.push('RECENTLY_FUNDED');
     if (bucket >= 1 && rng.chance(0.02)) flags.push('ACQUIRED');
-    if (!core.funded && stage !== 'IPO' && core.ageDays > 15 * DAYS_PER_YEAR && rng.chance(0.12)) flags.push('FAMILY_OWNED');
+    if (!core.funded && stage !== 'IPO' && core.ageDays > 15 * DAYS_PER_YEAR && rng.chance(0.12))
+      flags.push('FAMILY_OWNED');
 
     const second = core.industries[1];
     const keywords = second ? [...new Set([...industry.keywords, ...second.keywords.slice(0, 3)])] : industry.keywords;
@@ -312,7 +343,7 @@ export function createCompanyGenerator(seed: number): CompanyGenerator {
     const n = keywords.length;
     const i1 = rng.int(n);
     const i2 = (i1 + 1 + rng.int(n - 2)) % n;
-    const i3 = (i2 + 1 + rng.int(Math.max(1, (i1 - i2 + n) % n - 1))) % n;
+    const i3 = (i2 + 1 + rng.int(Math.max(1, ((i1 - i2 + n) % n) - 1))) % n;
     const [k1, k2, k3] = [keywords[i1], keywords[i2], keywords[i3]] as [string, string, string];
     const foundedYear = foundedOn ? foundedOn.slice(0, 4) : `${asOfYear - Math.floor(core.ageDays / DAYS_PER_YEAR)}`;
     const values = {

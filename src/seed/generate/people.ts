@@ -42,7 +42,14 @@ import {
   uniqueNumber,
 } from './random.js';
 import { capitalise, emailPart, slugPart } from './text.js';
-import { countryTable, cultureTables, functionTables, personalEmailTable, pickPlace, seniorityTables } from './weighted-tables.js';
+import {
+  countryTable,
+  cultureTables,
+  functionTables,
+  personalEmailTable,
+  pickPlace,
+  seniorityTables,
+} from './weighted-tables.js';
 
 // Generated people and their contact points: a pure function of (seed, id, number of
 // companies); see random.ts.
@@ -101,7 +108,11 @@ export interface PeopleGenerator {
  * (8 bytes per company) is the only state; it is built from the companies' buckets,
  * which cost one hash each.
  */
-export function createPeopleGenerator(seed: number, companyCount: number, companies?: CompanyGenerator): PeopleGenerator {
+export function createPeopleGenerator(
+  seed: number,
+  companyCount: number,
+  companies?: CompanyGenerator,
+): PeopleGenerator {
   if (!Number.isInteger(companyCount) || companyCount < 1) {
     throw new Error('people need at least one company to work at');
   }
@@ -184,7 +195,7 @@ export function createPeopleGenerator(seed: number, companyCount: number, compan
     const title = titleFor(rng, jobFunction, seniority);
 
     const [minYears, maxYears] = SENIORITY_EXPERIENCE[seniority];
-    const yearsExperience = Math.round(minYears + (maxYears - minYears) * (rng.next() + rng.next()) / 2);
+    const yearsExperience = Math.round(minYears + ((maxYears - minYears) * (rng.next() + rng.next())) / 2);
     const careerMonths = Math.max(1, yearsExperience * 12 + rng.int(12));
 
     // Current job: never older than the company, nor than the career.
@@ -214,10 +225,12 @@ export function createPeopleGenerator(seed: number, companyCount: number, compan
       const last = experiences.length === 4;
       const duration = last ? remaining : Math.min(remaining, rng.between(10, 60));
       pastSeniority = stepDown(rng, pastSeniority);
-      const sameCompany = experiences.length === 1 && seniority !== 'OWNER' && seniority !== 'ENTRY' && rng.chance(0.15);
+      const sameCompany =
+        experiences.length === 1 && seniority !== 'OWNER' && seniority !== 'ENTRY' && rng.chance(0.15);
       const pastCompany = sameCompany ? company : identityOf(pickCompanyId(rng));
       if (sameCompany) promotedInPlace = true;
-      const pastFunction = jobFunction === 'general-management' || rng.chance(0.12) ? anyFunctionFor(rng, pastCompany) : jobFunction;
+      const pastFunction =
+        jobFunction === 'general-management' || rng.chance(0.12) ? anyFunctionFor(rng, pastCompany) : jobFunction;
       const end = cursor - (sameCompany ? 0 : rng.int(3));
       experiences.push({
         company_name: pastCompany.name,
@@ -238,7 +251,8 @@ export function createPeopleGenerator(seed: number, companyCount: number, compan
     const tags: string[] = [];
     const senior = seniority === 'DIRECTOR' || seniority === 'VP' || seniority === 'CXO' || seniority === 'OWNER';
     if (senior && rng.chance(0.9)) tags.push('decision-maker');
-    if ((seniority === 'VP' || seniority === 'CXO' || seniority === 'OWNER') && rng.chance(0.75)) tags.push('budget-holder');
+    if ((seniority === 'VP' || seniority === 'CXO' || seniority === 'OWNER') && rng.chance(0.75))
+      tags.push('budget-holder');
     if (seniority !== 'ENTRY' && seniority !== 'SENIOR' && rng.chance(0.3)) tags.push('hiring-manager');
     if (promotedInPlace && tenure <= 12) tags.push('recently-promoted');
     if (tenure <= 12) tags.push('new-in-role');
@@ -282,7 +296,11 @@ export function createPeopleGenerator(seed: number, companyCount: number, compan
     const contacts: GeneratedContact[] = [];
     if (rng.chance(0.6)) {
       const pattern = mix32(rowSeed(patternKey, company.id)) % 100;
-      contacts.push({ person_id: id, kind: 'work_email', value: `${workLocalPart(pattern, first, lastPart)}@${company.domain}` });
+      contacts.push({
+        person_id: id,
+        kind: 'work_email',
+        value: `${workLocalPart(pattern, first, lastPart)}@${company.domain}`,
+      });
     }
     if (rng.chance(0.3)) {
       contacts.push({ person_id: id, kind: 'personal_email', value: personalEmail(rng, first, lastPart) });
@@ -307,7 +325,8 @@ const SENIORITY_RANK: Readonly<Record<Seniority, number>> = {
 };
 
 function titleFor(rng: Rng, jobFunction: JobFunction, seniority: Seniority): string {
-  const titles = TITLES[jobFunction][seniority] ?? TITLES['general-management'][seniority] ?? TITLES['general-management'].CXO;
+  const titles =
+    TITLES[jobFunction][seniority] ?? TITLES['general-management'][seniority] ?? TITLES['general-management'].CXO;
   return rng.pick(titles as readonly string[]);
 }
 
@@ -330,7 +349,8 @@ function headlineFor(rng: Rng, title: string, company: CompanyIdentity, industry
   if (roll < 0.55) return `${title} at ${company.name}`;
   if (roll < 0.7) return `${title} @ ${company.name}`;
   const vocabulary = GROUP_VOCABULARY[industry.group];
-  if (roll < 0.85) return `${title} at ${company.name} | Helping ${rng.pick(vocabulary.customers)} ${rng.pick(vocabulary.outcomes)}`;
+  if (roll < 0.85)
+    return `${title} at ${company.name} | Helping ${rng.pick(vocabulary.customers)} ${rng.pick(vocabulary.outcomes)}`;
   const a = rng.pick(industry.keywords);
   const b = rng.pick(industry.keywords);
   return a === b ? `${title} | ${capitalise(a)}` : `${title} | ${capitalise(a)} | ${capitalise(b)}`;
@@ -378,23 +398,49 @@ function educationFor(
   const firstRoll = rng.next();
   let undergradEnd = Math.min(asOfYear, careerStartYear - (rng.chance(0.7) ? 0 : 1));
   if (frontline && firstRoll < 0.45) {
-    entries.push({ school: rng.pick(HIGH_SCHOOLS), degree_type: 'HIGH_SCHOOL', field_of_study: null, start_year: undergradEnd - 4, end_year: undergradEnd });
+    entries.push({
+      school: rng.pick(HIGH_SCHOOLS),
+      degree_type: 'HIGH_SCHOOL',
+      field_of_study: null,
+      start_year: undergradEnd - 4,
+      end_year: undergradEnd,
+    });
     return entries;
   }
   const colleges = collegesOf(country.code2);
   if (colleges.length > 0 && firstRoll < 0.09) {
-    entries.push({ school: rng.pick(colleges), degree_type: 'ASSOCIATES', field_of_study: fieldFor(rng, jobFunction), start_year: undergradEnd - 2, end_year: undergradEnd });
+    entries.push({
+      school: rng.pick(colleges),
+      degree_type: 'ASSOCIATES',
+      field_of_study: fieldFor(rng, jobFunction),
+      start_year: undergradEnd - 2,
+      end_year: undergradEnd,
+    });
   } else {
-    entries.push({ school: schoolFor(rng, country), degree_type: 'BACHELORS', field_of_study: fieldFor(rng, jobFunction), start_year: undergradEnd - 4, end_year: undergradEnd });
+    entries.push({
+      school: schoolFor(rng, country),
+      degree_type: 'BACHELORS',
+      field_of_study: fieldFor(rng, jobFunction),
+      start_year: undergradEnd - 4,
+      end_year: undergradEnd,
+    });
   }
 
   const graduate: DegreeType | null = /Physician|Medical Director|Chief Medical/.test(title)
     ? 'MD'
     : /Attorney|Counsel|Solicitor|Partner/.test(title) && jobFunction === 'legal'
       ? 'JD'
-      : rng.chance(jobFunction === 'research' ? 0.35 : jobFunction === 'education' || jobFunction === 'data' ? 0.12 : 0.025)
+      : rng.chance(
+            jobFunction === 'research' ? 0.35 : jobFunction === 'education' || jobFunction === 'data' ? 0.12 : 0.025,
+          )
         ? 'PHD'
-        : rng.chance(seniority === 'ENTRY' ? 0.05 : ['general-management', 'finance', 'consulting', 'sales'].includes(jobFunction) ? 0.22 : 0.1)
+        : rng.chance(
+              seniority === 'ENTRY'
+                ? 0.05
+                : ['general-management', 'finance', 'consulting', 'sales'].includes(jobFunction)
+                  ? 0.22
+                  : 0.1,
+            )
           ? 'MBA'
           : rng.chance(0.24)
             ? 'MASTERS'
@@ -402,35 +448,70 @@ function educationFor(
   if (graduate) {
     const years = DEGREE_YEARS[graduate];
     // An MBA comes after a few years of work; other degrees follow the first one directly.
-    const start = graduate === 'MBA' ? Math.max(undergradEnd, careerStartYear + rng.between(3, 8)) : undergradEnd + (rng.chance(0.6) ? 0 : 1);
+    const start =
+      graduate === 'MBA'
+        ? Math.max(undergradEnd, careerStartYear + rng.between(3, 8))
+        : undergradEnd + (rng.chance(0.6) ? 0 : 1);
     const end = start + years;
     // Degrees still in progress are left out rather than dated in the future.
     if (end <= asOfYear) {
       const school = graduate === 'MBA' && rng.chance(0.4) ? rng.pick(BUSINESS_SCHOOLS) : schoolFor(rng, country);
-      const field = graduate === 'MBA' ? 'Business Administration' : graduate === 'MD' ? 'Medicine' : graduate === 'JD' ? 'Law' : fieldFor(rng, jobFunction);
+      const field =
+        graduate === 'MBA'
+          ? 'Business Administration'
+          : graduate === 'MD'
+            ? 'Medicine'
+            : graduate === 'JD'
+              ? 'Law'
+              : fieldFor(rng, jobFunction);
       entries.unshift({ school, degree_type: graduate, field_of_study: field, start_year: start, end_year: end });
       undergradEnd = end;
     }
   }
   if (rng.chance(0.08)) {
     const year = Math.min(asOfYear, Math.max(undergradEnd, careerStartYear) + rng.between(0, 6));
-    entries.unshift({ school: rng.pick(CERTIFICATE_PROVIDERS), degree_type: 'CERTIFICATE', field_of_study: fieldFor(rng, jobFunction), start_year: year - 1, end_year: year });
+    entries.unshift({
+      school: rng.pick(CERTIFICATE_PROVIDERS),
+      degree_type: 'CERTIFICATE',
+      field_of_study: fieldFor(rng, jobFunction),
+      start_year: year - 1,
+      end_year: year,
+    });
   }
   return entries;
 }
 
 function languagesFor(rng: Rng, country: Country, culture: NameCulture): GeneratedLanguage[] {
   if (rng.chance(0.3)) return []; // many profiles list no languages
-  const native = culture === 'anglo' && country.languages[0] !== 'English' && rng.chance(0.5) ? 'English' : (country.languages[0] as string);
+  const native =
+    culture === 'anglo' && country.languages[0] !== 'English' && rng.chance(0.5)
+      ? 'English'
+      : (country.languages[0] as string);
   const out: GeneratedLanguage[] = [{ name: native, proficiency_name: NATIVE_PROFICIENCY }];
   if (native !== 'English' && rng.chance(0.75)) {
-    out.push({ name: 'English', proficiency_name: rng.pick(['Full professional proficiency', 'Professional working proficiency', 'Professional working proficiency', 'Limited working proficiency']) });
+    out.push({
+      name: 'English',
+      proficiency_name: rng.pick([
+        'Full professional proficiency',
+        'Professional working proficiency',
+        'Professional working proficiency',
+        'Limited working proficiency',
+      ]),
+    });
   }
   if (rng.chance(native === 'English' ? 0.3 : 0.25)) {
     const candidates = [...country.languages.slice(1), ...COMMON_SECOND_LANGUAGES];
     const extra = rng.pick(candidates);
     if (!out.some((l) => l.name === extra)) {
-      out.push({ name: extra, proficiency_name: rng.pick(['Elementary proficiency', 'Limited working proficiency', 'Professional working proficiency', 'Native or bilingual proficiency']) });
+      out.push({
+        name: extra,
+        proficiency_name: rng.pick([
+          'Elementary proficiency',
+          'Limited working proficiency',
+          'Professional working proficiency',
+          'Native or bilingual proficiency',
+        ]),
+      });
     }
   }
   return out;

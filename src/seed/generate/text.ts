@@ -1,7 +1,19 @@
 import { tldOf } from '../../core/network-urls.js';
 
 const FOLDS: Record<string, string> = {
-  ß: 'ss', æ: 'ae', Æ: 'AE', ø: 'o', Ø: 'O', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', ı: 'i', œ: 'oe', Œ: 'OE', þ: 'th',
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'AE',
+  ø: 'o',
+  Ø: 'O',
+  ł: 'l',
+  Ł: 'L',
+  đ: 'd',
+  Đ: 'D',
+  ı: 'i',
+  œ: 'oe',
+  Œ: 'OE',
+  þ: 'th',
 };
 
 /** Latin-script text without diacritics, for slugs and email addresses. */
@@ -25,7 +37,9 @@ const emailPartCache = new Map<string, string>();
 export function emailPart(name: string): string {
   let part = emailPartCache.get(name);
   if (part === undefined) {
-    part = foldToAscii(name).toLowerCase().replace(/[^a-z0-9]/g, '');
+    part = foldToAscii(name)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '');
     emailPartCache.set(name, part);
   }
   return part;

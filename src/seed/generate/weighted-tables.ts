@@ -38,7 +38,10 @@ export const cityTables = new Map<string, Weighted<{ state: string | null; city:
         const stateWeight = stateWeights[state.name] ?? 1;
         const cityWeightSum = FIRST_CITY_WEIGHT + state.cities.length - 1;
         state.cities.forEach((city, i) => {
-          entries.push([{ state: state.name, city }, (stateWeight * (i === 0 ? FIRST_CITY_WEIGHT : 1)) / cityWeightSum]);
+          entries.push([
+            { state: state.name, city },
+            (stateWeight * (i === 0 ? FIRST_CITY_WEIGHT : 1)) / cityWeightSum,
+          ]);
         });
       }
     } else {

@@ -148,7 +148,11 @@ function setPath(target: Record<string, unknown>, dotted: string, value: unknown
 }
 
 /** Turns CSV cells into the JSON shape the schema expects; empty cells are left out. */
-export function csvToObject(header: readonly string[], kinds: readonly CsvKind[], fields: readonly string[]): { value: Record<string, unknown>; problems: string[] } {
+export function csvToObject(
+  header: readonly string[],
+  kinds: readonly CsvKind[],
+  fields: readonly string[],
+): { value: Record<string, unknown>; problems: string[] } {
   const value: Record<string, unknown> = {};
   const problems: string[] = [];
   header.forEach((column, i) => {
@@ -157,7 +161,11 @@ export function csvToObject(header: readonly string[], kinds: readonly CsvKind[]
     const kind = kinds[i] as CsvKind;
     let converted: unknown = raw;
     if (kind === 'number') converted = /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : raw;
-    else if (kind === 'list') converted = raw.split(';').map((s) => s.trim()).filter(Boolean);
+    else if (kind === 'list')
+      converted = raw
+        .split(';')
+        .map((s) => s.trim())
+        .filter(Boolean);
     else if (kind === 'json') {
       try {
         converted = JSON.parse(raw);

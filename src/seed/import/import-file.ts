@@ -6,10 +6,24 @@ import { companiesTable } from '../../store/tables/companies.js';
 import { copyText } from '../../store/tables/copy-text.js';
 import { CopyWriter } from '../../store/tables/copy-writers.js';
 import { peopleTable } from '../../store/tables/people.js';
-import { ImportFileError, type ImportFormat, type ImportKind, type ImportRejection, type ImportResult } from './results.js';
+import {
+  ImportFileError,
+  type ImportFormat,
+  type ImportKind,
+  type ImportRejection,
+  type ImportResult,
+} from './results.js';
 import { companyImportSchema, personImportSchema, type CompanyImport, type PersonImport } from './schemas.js';
 import { readCsvRows, readJsonLines, type SourceRow } from './sources.js';
-import { COMPANY_FIELDS, NOT_NULL_DEFAULTS, PERSON_FIELDS, formatIssues, presenceMask, toCompanyRow, toPersonRow } from './to-rows.js';
+import {
+  COMPANY_FIELDS,
+  NOT_NULL_DEFAULTS,
+  PERSON_FIELDS,
+  formatIssues,
+  presenceMask,
+  toCompanyRow,
+  toPersonRow,
+} from './to-rows.js';
 
 /*
  * Operators load their own companies and people from JSON Lines or CSV files. Each row is
@@ -28,7 +42,9 @@ export function detectFormat(file: string, format?: string): ImportFormat {
   const chosen = format ?? (/\.(jsonl|ndjson|json)$/i.test(file) ? 'jsonl' : /\.csv$/i.test(file) ? 'csv' : undefined);
   if (chosen === 'jsonl' || chosen === 'csv') return chosen;
   if (format !== undefined) throw new ImportFileError(`unknown format "${format}": use jsonl or csv`);
-  throw new ImportFileError(`cannot tell the format of ${path.basename(file)} from its extension: pass --format jsonl or --format csv`);
+  throw new ImportFileError(
+    `cannot tell the format of ${path.basename(file)} from its extension: pass --format jsonl or --format csv`,
+  );
 }
 
 export interface ImportOptions {
@@ -167,7 +183,10 @@ async function importRows(
     const assignments = fields
       .flatMap(([, cols], bit) =>
         cols.map((column) => {
-          const incoming = column in NOT_NULL_DEFAULTS ? `coalesce(t.${column}, ${NOT_NULL_DEFAULTS[column as keyof typeof NOT_NULL_DEFAULTS]})` : `t.${column}`;
+          const incoming =
+            column in NOT_NULL_DEFAULTS
+              ? `coalesce(t.${column}, ${NOT_NULL_DEFAULTS[column as keyof typeof NOT_NULL_DEFAULTS]})`
+              : `t.${column}`;
           return `${column} = CASE WHEN t.present & ${1 << bit} <> 0 THEN ${incoming} ELSE c.${column} END`;
         }),
       )
@@ -178,7 +197,11 @@ async function importRows(
     // A column no input field writes is left to its database default on a new row.
     const imported = new Set<string>(fields.flatMap(([, cols]) => cols));
     const insertColumns = columns.filter((column) => column === 'id' || imported.has(column));
-    const insertValues = insertColumns.map((column) => (column in NOT_NULL_DEFAULTS ? `coalesce(t.${column}, ${NOT_NULL_DEFAULTS[column as keyof typeof NOT_NULL_DEFAULTS]})` : `t.${column}`));
+    const insertValues = insertColumns.map((column) =>
+      column in NOT_NULL_DEFAULTS
+        ? `coalesce(t.${column}, ${NOT_NULL_DEFAULTS[column as keyof typeof NOT_NULL_DEFAULTS]})`
+        : `t.${column}`,
+    );
     const inserted = await client.query(
       `INSERT INTO ${target} (${insertColumns.join(', ')})
        SELECT ${insertValues.join(', ')} FROM ${table} t

@@ -24,10 +24,19 @@ const stringList = (item: z.ZodType<string>, max = 100) =>
 
 /** Numeric identifiers of the network arrive as numbers or as strings of digits. */
 const numericId = z.union(
-  [z.int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,15}$/).transform(Number)],
+  [
+    z.int().positive().max(Number.MAX_SAFE_INTEGER),
+    z
+      .string()
+      .regex(/^\d{1,15}$/)
+      .transform(Number),
+  ],
   { error: 'expected a positive whole number' },
 );
-const rowId = z.int({ error: 'expected a positive whole number' }).positive({ error: 'expected a positive whole number' }).max(Number.MAX_SAFE_INTEGER);
+const rowId = z
+  .int({ error: 'expected a positive whole number' })
+  .positive({ error: 'expected a positive whole number' })
+  .max(Number.MAX_SAFE_INTEGER);
 const usd = z.number({ error: 'expected a number of US dollars' }).nonnegative().max(1e15).transform(Math.round);
 const isoDate = z.iso.date({ error: 'expected a date as YYYY-MM-DD' });
 /** Work history dates are often known to the month only. */
@@ -56,7 +65,9 @@ const domain = z
       .replace(/[/?#].*$/, '')
       .replace(/\.$/, ''),
   )
-  .refine((s) => /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/.test(s), { error: 'not a domain name' });
+  .refine((s) => /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/.test(s), {
+    error: 'not a domain name',
+  });
 
 const slug = z
   .string({ error: 'expected a string' })
@@ -82,7 +93,9 @@ export const companyImportSchema = z.strictObject({
   network_primary_slug: slug.nullish(),
   network_org_id: numericId.nullish(),
   standard_industries: stringList(
-    z.string({ error: 'expected a string' }).refine((s) => industryBySlug(s) !== undefined, { error: 'not an industry slug of the taxonomy (see GET /v1/enums/industries)' }),
+    z.string({ error: 'expected a string' }).refine((s) => industryBySlug(s) !== undefined, {
+      error: 'not an industry slug of the taxonomy (see GET /v1/enums/industries)',
+    }),
     10,
   ).nullish(),
   employee_count_consensus: z
@@ -93,7 +106,10 @@ export const companyImportSchema = z.strictObject({
       },
       { error: 'expected an object {min, max}' },
     )
-    .refine((r) => r.max === null || r.max === undefined || r.min <= r.max, { error: 'min must not exceed max', path: ['min'] })
+    .refine((r) => r.max === null || r.max === undefined || r.min <= r.max, {
+      error: 'min must not exceed max',
+      path: ['min'],
+    })
     .nullish(),
   location_consensus: z
     .object(
@@ -110,7 +126,10 @@ export const companyImportSchema = z.strictObject({
   last_funded_on: isoDate.nullish(),
   founded_on: isoDate.nullish(),
   stage: z.enum(FUNDING_STAGES, { error: `expected one of ${FUNDING_STAGES.join(', ')}` }).nullish(),
-  special_flags: stringList(z.enum(COMPANY_FLAG_SLUGS as [string, ...string[]], { error: `expected one of ${COMPANY_FLAG_SLUGS.join(', ')}` }), 20).nullish(),
+  special_flags: stringList(
+    z.enum(COMPANY_FLAG_SLUGS as [string, ...string[]], { error: `expected one of ${COMPANY_FLAG_SLUGS.join(', ')}` }),
+    20,
+  ).nullish(),
   /** Present in records exported from the API; meaningless here and ignored. */
   last_sort_key: z.unknown().optional(),
 });
@@ -135,7 +154,10 @@ const educationSchema = z
     },
     { error: 'expected an object {school, degree_type, field_of_study, start_year, end_year}' },
   )
-  .refine((e) => e.start_year == null || e.end_year == null || e.start_year <= e.end_year, { error: 'start_year is after end_year', path: ['start_year'] });
+  .refine((e) => e.start_year == null || e.end_year == null || e.start_year <= e.end_year, {
+    error: 'start_year is after end_year',
+    path: ['start_year'],
+  });
 
 const workExperienceSchema = z
   .strictObject(
@@ -148,9 +170,14 @@ const workExperienceSchema = z
       end_date: monthOrDate.nullish(),
       is_current: z.boolean({ error: 'expected true or false' }).nullish(),
     },
-    { error: 'expected an object {company_name, company_slug, company_domain, title, start_date, end_date, is_current}' },
+    {
+      error: 'expected an object {company_name, company_slug, company_domain, title, start_date, end_date, is_current}',
+    },
   )
-  .refine((w) => !w.start_date || !w.end_date || w.start_date <= w.end_date, { error: 'start_date is after end_date', path: ['start_date'] });
+  .refine((w) => !w.start_date || !w.end_date || w.start_date <= w.end_date, {
+    error: 'start_date is after end_date',
+    path: ['start_date'],
+  });
 
 export const personImportSchema = z.strictObject({
   id: rowId.optional(),
@@ -159,7 +186,10 @@ export const personImportSchema = z.strictObject({
   title: text(300).nullish(),
   headline: text(1000).nullish(),
   location: z
-    .object({ city: text(200).nullish(), country_code: countryCode }, { error: 'expected an object {city, country_code}' })
+    .object(
+      { city: text(200).nullish(), country_code: countryCode },
+      { error: 'expected an object {city, country_code}' },
+    )
     .nullish(),
   current_company: z
     .object(
@@ -170,9 +200,15 @@ export const personImportSchema = z.strictObject({
     .nullish(),
   languages: z.array(languageSchema, { error: 'expected an array of {name, proficiency_name}' }).max(30).nullish(),
   years_experience: z.int({ error: 'expected a whole number of years' }).min(0).max(80).nullish(),
-  tags: stringList(z.enum(PROSPECT_TAG_SLUGS as [string, ...string[]], { error: `expected one of ${PROSPECT_TAG_SLUGS.join(', ')}` }), 30).nullish(),
+  tags: stringList(
+    z.enum(PROSPECT_TAG_SLUGS as [string, ...string[]], { error: `expected one of ${PROSPECT_TAG_SLUGS.join(', ')}` }),
+    30,
+  ).nullish(),
   education: z.array(educationSchema, { error: 'expected an array of education entries' }).max(30).nullish(),
-  work_experiences: z.array(workExperienceSchema, { error: 'expected an array of work experiences' }).max(100).nullish(),
+  work_experiences: z
+    .array(workExperienceSchema, { error: 'expected an array of work experiences' })
+    .max(100)
+    .nullish(),
   network_slug: slug.nullish(),
   network_user_id: numericId.nullish(),
   contacts: z

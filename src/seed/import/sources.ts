@@ -51,7 +51,11 @@ export async function* readCsvRows(file: string, kind: ImportKind): AsyncGenerat
       continue;
     }
     if (record.fields.length !== header.length) {
-      yield { line: record.line, value: undefined, problems: [`expected ${header.length} fields, found ${record.fields.length}`] };
+      yield {
+        line: record.line,
+        value: undefined,
+        problems: [`expected ${header.length} fields, found ${record.fields.length}`],
+      };
       continue;
     }
     const { value, problems } = csvToObject(header, kinds, record.fields);

@@ -51,7 +51,8 @@ export const NOT_NULL_DEFAULTS: Readonly<Partial<Record<keyof CompanyRow | keyof
   special_flags: "'{}'",
   title: "''",
   // A new profile without a headline gets the usual "Title at Company".
-  headline: "CASE WHEN coalesce(t.title, '') <> '' AND t.company_name IS NOT NULL THEN t.title || ' at ' || t.company_name ELSE '' END",
+  headline:
+    "CASE WHEN coalesce(t.title, '') <> '' AND t.company_name IS NOT NULL THEN t.title || ' at ' || t.company_name ELSE '' END",
   tags: "'{}'",
   languages: "'[]'",
   degree_types: "'{}'",
@@ -60,7 +61,10 @@ export const NOT_NULL_DEFAULTS: Readonly<Partial<Record<keyof CompanyRow | keyof
   work_experiences: "'[]'",
 };
 
-export function presenceMask(row: Record<string, unknown>, fields: ReadonlyArray<readonly [string, readonly string[]]>): number {
+export function presenceMask(
+  row: Record<string, unknown>,
+  fields: ReadonlyArray<readonly [string, readonly string[]]>,
+): number {
   let mask = 0;
   fields.forEach(([field], bit) => {
     if (row[field] !== undefined) mask |= 1 << bit;
@@ -91,7 +95,11 @@ export function toCompanyRow(row: CompanyImport): CopyRow<CompanyRow> {
     city,
     state_name: state,
     country_code: country,
-    location_text: location ? [city, state && state !== city ? state : null, country ? countryNames.get(country) : null].filter(Boolean).join(', ') || null : null,
+    location_text: location
+      ? [city, state && state !== city ? state : null, country ? countryNames.get(country) : null]
+          .filter(Boolean)
+          .join(', ') || null
+      : null,
     total_funding_usd: row.total_funding_consensus?.usd ?? null,
     last_funding_usd: row.last_funding_usd ?? null,
     last_funded_on: row.last_funded_on ?? null,
@@ -138,7 +146,9 @@ export function toPersonRow(row: PersonImport): CopyRow<PersonRow> {
     years_experience: row.years_experience ?? null,
     tags: row.tags ? [...new Set(row.tags)] : [],
     languages: row.languages?.map((l) => ({ name: l.name, proficiency_name: l.proficiency_name ?? null })) ?? [],
-    degree_types: education ? [...new Set(education.map((e) => e.degree_type).filter((d): d is NonNullable<typeof d> => d !== null))] : [],
+    degree_types: education
+      ? [...new Set(education.map((e) => e.degree_type).filter((d): d is NonNullable<typeof d> => d !== null))]
+      : [],
     schools: education ? [...new Set(education.map((e) => e.school))] : [],
     education: education ?? [],
     work_experiences: work ?? [],
@@ -146,5 +156,7 @@ export function toPersonRow(row: PersonImport): CopyRow<PersonRow> {
 }
 
 export function formatIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message));
+  return error.issues.map((issue) =>
+    issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+  );
 }

@@ -223,6 +223,9 @@ export class BinaryCopyWriter<Row> {
 }
 
 function binaryKind(table: string, column: string, type: ColumnType): number {
-  if (type === 'date') throw new Error(`binary COPY of ${table}.${column}: date columns are not encoded in binary; load this table as text`);
+  if (type === 'date')
+    throw new Error(
+      `binary COPY of ${table}.${column}: date columns are not encoded in binary; load this table as text`,
+    );
   return BINARY_KINDS[type];
 }

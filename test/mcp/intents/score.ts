@@ -8,7 +8,10 @@ export interface Score {
   misses: string[];
 }
 
-export function score(set: readonly { query: string; expected: string }[], rank: (query: string) => readonly string[]): Score {
+export function score(
+  set: readonly { query: string; expected: string }[],
+  rank: (query: string) => readonly string[],
+): Score {
   let top1 = 0;
   let top3 = 0;
   const misses: string[] = [];

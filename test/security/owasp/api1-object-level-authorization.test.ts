@@ -43,7 +43,11 @@ describe('API1 object-level authorization across accounts', () => {
   };
   /** Bodies that are valid for each operation, so that only the object's owner can be why a call is refused. */
   const validBodies: Record<string, Record<string, unknown>> = {
-    updateAudienceSearchParams: { companySearchParams: { headquartersCountryCode: ['US'] }, maxCompanies: 3, maxProspects: 8 },
+    updateAudienceSearchParams: {
+      companySearchParams: { headquartersCountryCode: ['US'] },
+      maxCompanies: 3,
+      maxProspects: 8,
+    },
     estimateEnrichmentCost: { runContactEnrichment: true, enrichmentType: { getWorkEmails: true } },
     triggerEnrichment: { runContactEnrichment: true, enrichmentType: { getWorkEmails: true } },
     updateSavedSearch: { name: 'Taken over' },
@@ -53,7 +57,7 @@ describe('API1 object-level authorization across accounts', () => {
   };
   const withPath = operations.filter((operation) => pathParameters(operation.path).length > 0);
 
-  it('answers every operation on another account\'s object 404 not_found, the same as an id that exists nowhere, and changes nothing of either account', async () => {
+  it("answers every operation on another account's object 404 not_found, the same as an id that exists nowhere, and changes nothing of either account", async () => {
     expect(withPath.length).toBeGreaterThanOrEqual(24);
     const ownerBefore = await snapshot(app, owner.accountId);
     const strangerBefore = await snapshot(app, stranger.accountId);
@@ -65,17 +69,26 @@ describe('API1 object-level authorization across accounts', () => {
         path = path.replace(`{${name}}`, idOf(name));
         nowhere = nowhere.replace(`{${name}}`, '999999999999');
       }
-      const body = operation.method === 'GET' || operation.method === 'DELETE' ? undefined : (validBodies[operation.operationId] ?? {});
+      const body =
+        operation.method === 'GET' || operation.method === 'DELETE'
+          ? undefined
+          : (validBodies[operation.operationId] ?? {});
       const send = (target: string) =>
         fetch(`${app.url}${target}`, {
           method: operation.method,
           headers: { 'x-api-key': stranger.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
           body: body ? JSON.stringify(body) : undefined,
-        }).then(async (response) => ({ status: response.status, body: (await response.json()) as { error?: { code?: string; message?: string } } }));
+        }).then(async (response) => ({
+          status: response.status,
+          body: (await response.json()) as { error?: { code?: string; message?: string } },
+        }));
       const theirs = await send(path);
       const absent = await send(nowhere);
       answers.push(`${operation.operationId} ${theirs.status}`);
-      expect(theirs.status, `${operation.operationId} ${operation.method} ${path}: ${JSON.stringify(theirs.body)}`).toBe(404);
+      expect(
+        theirs.status,
+        `${operation.operationId} ${operation.method} ${path}: ${JSON.stringify(theirs.body)}`,
+      ).toBe(404);
       expect(theirs.body.error?.code).toBe('not_found');
       // The message is shaped like the one for an id that exists nowhere: it tells a stranger nothing more.
       expect(theirs.body.error?.message?.replace(/\d+/g, 'N')).toBe(absent.body.error?.message?.replace(/\d+/g, 'N'));
@@ -85,15 +98,29 @@ describe('API1 object-level authorization across accounts', () => {
     expect(await snapshot(app, stranger.accountId)).toEqual(strangerBefore);
   });
 
-  it('answers another account\'s objects named in a body 404, and lists none of them', async () => {
+  it("answers another account's objects named in a body 404, and lists none of them", async () => {
     const ownerBefore = await snapshot(app, owner.accountId);
-    const call = (method: string, path: string, body?: unknown) => app.request(method, path, body === undefined ? undefined : { apiKey: stranger.apiKey, ...(body as object) });
-    const draft = (await call('POST', '/v1/audiences/create', { name: 'Stranger draft' })).body.output.audienceId as string;
+    const call = (method: string, path: string, body?: unknown) =>
+      app.request(method, path, body === undefined ? undefined : { apiKey: stranger.apiKey, ...(body as object) });
+    const draft = (await call('POST', '/v1/audiences/create', { name: 'Stranger draft' })).body.output
+      .audienceId as string;
     const list = owner.exclusionLists[0] as string;
     const refused = [
-      await call('POST', '/v1/exclusion-lists/from-audience', { audienceId: owner.normalAudiences[0], kind: 'companies', name: 'Copied' }),
-      await call('PATCH', `/v1/audiences/${draft}/search-params`, { companySearchParams: {}, companyExclusionListIDs: [list] }),
-      await call('POST', '/v1/saved-searches', { name: 'Copied', kind: 'companies', companySearchParams: {}, companyExclusionListIDs: [list] }),
+      await call('POST', '/v1/exclusion-lists/from-audience', {
+        audienceId: owner.normalAudiences[0],
+        kind: 'companies',
+        name: 'Copied',
+      }),
+      await call('PATCH', `/v1/audiences/${draft}/search-params`, {
+        companySearchParams: {},
+        companyExclusionListIDs: [list],
+      }),
+      await call('POST', '/v1/saved-searches', {
+        name: 'Copied',
+        kind: 'companies',
+        companySearchParams: {},
+        companyExclusionListIDs: [list],
+      }),
     ];
     for (const answer of refused) {
       expect(answer.status, JSON.stringify(answer.body)).toBe(404);
@@ -115,13 +142,17 @@ describe('API1 object-level authorization across accounts', () => {
   });
 
   describe('through MCP', () => {
-    const connect = (apiKey: string): Promise<McpTestClient> => connectMcp(`${app.url}/mcp`, 'v2-modern', { headers: { 'x-api-key': apiKey } });
+    const connect = (apiKey: string): Promise<McpTestClient> =>
+      connectMcp(`${app.url}/mcp`, 'v2-modern', { headers: { 'x-api-key': apiKey } });
 
     it('keeps a stored result to the account whose call made it: another account reading its real resultId is not_found, by tool and by resource', async () => {
       const ownerClient = await connect(owner.apiKey);
       let resultId: string;
       try {
-        const first = await ownerClient.callTool('call_operation', { operationId: 'companySearch', payload: { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 60 } });
+        const first = await ownerClient.callTool('call_operation', {
+          operationId: 'companySearch',
+          payload: { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 60 },
+        });
         expect(first.isError).toBeFalsy();
         resultId = first.structuredContent.truncated?.resultId as string;
         expect(resultId, 'the page must be cut to the budget, so that a result is stored').toBeTruthy();
@@ -133,7 +164,11 @@ describe('API1 object-level authorization across accounts', () => {
       }
       const strangerClient = await connect(stranger.apiKey);
       try {
-        const probe = await strangerClient.callTool('call_operation', { operationId: 'companySearch', resultId, offset: 0 });
+        const probe = await strangerClient.callTool('call_operation', {
+          operationId: 'companySearch',
+          resultId,
+          offset: 0,
+        });
         expect(probe.isError).toBe(true);
         expect(probe.structuredContent.error.code).toBe('not_found');
         expect(JSON.stringify(probe)).not.toContain('"data"');
@@ -158,7 +193,11 @@ describe('API1 object-level authorization across accounts', () => {
       const ownerBalance = (await snapshot(app, owner.accountId)).balance;
       const strangerClient = await connect(stranger.apiKey);
       try {
-        const refused = await strangerClient.callTool('call_operation', { operationId: 'companySearch', payload, confirmationToken: token });
+        const refused = await strangerClient.callTool('call_operation', {
+          operationId: 'companySearch',
+          payload,
+          confirmationToken: token,
+        });
         expect(refused.isError).toBe(true);
         expect(refused.structuredContent.error.code).toBe('confirmation_refused');
       } finally {
@@ -169,7 +208,11 @@ describe('API1 object-level authorization across accounts', () => {
       // The refusal did not spend it: its owner still can, once.
       const again = await connect(owner.apiKey);
       try {
-        const confirmed = await again.callTool('call_operation', { operationId: 'companySearch', payload, confirmationToken: token });
+        const confirmed = await again.callTool('call_operation', {
+          operationId: 'companySearch',
+          payload,
+          confirmationToken: token,
+        });
         expect(confirmed.structuredContent.chargeInfo.creditsCharged).toBe(101);
       } finally {
         await again.close();

@@ -19,7 +19,11 @@ describe('API2 broken authentication', () => {
     await app.stop();
   });
 
-  const call = async (method: string, path: string, init: { headers?: Record<string, string>; body?: unknown } = {}) => {
+  const call = async (
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: unknown } = {},
+  ) => {
     const response = await fetch(`${app.url}${path}`, {
       method,
       headers: { ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
@@ -33,13 +37,19 @@ describe('API2 broken authentication', () => {
       const balance = await call('GET', '/v1/credits', { headers: { 'x-api-key': app.apiKey } });
       expect(balance.status).toBe(200);
       expect(balance.body.output.balance).toBeGreaterThan(0);
-      const search = await call('POST', '/v1/company-search', { headers: { 'x-api-key': app.apiKey }, body: { searchParams: {}, pageSize: 2 } });
+      const search = await call('POST', '/v1/company-search', {
+        headers: { 'x-api-key': app.apiKey },
+        body: { searchParams: {}, pageSize: 2 },
+      });
       expect(search.status).toBe(200);
       expect(search.body.chargeInfo.creditsCharged).toBe(2);
     });
 
-    it('accepts the header and the spec\'s apiKey field together when they are the same key', async () => {
-      const same = await call('POST', '/v1/company-search', { headers: { 'x-api-key': app.apiKey }, body: { apiKey: app.apiKey, searchParams: {}, pageSize: 1 } });
+    it("accepts the header and the spec's apiKey field together when they are the same key", async () => {
+      const same = await call('POST', '/v1/company-search', {
+        headers: { 'x-api-key': app.apiKey },
+        body: { apiKey: app.apiKey, searchParams: {}, pageSize: 1 },
+      });
       expect(same.status).toBe(200);
       const query = await call('GET', `/v1/credits?apiKey=${app.apiKey}`, { headers: { 'x-api-key': app.apiKey } });
       expect(query.status).toBe(200);
@@ -49,13 +59,19 @@ describe('API2 broken authentication', () => {
       const other = await app.createAccount({ credits: 100 });
       const before = await balanceOf(app, app.apiKey);
       for (const request of [
-        () => call('POST', '/v1/company-search', { headers: { 'x-api-key': app.apiKey }, body: { apiKey: other.apiKey, searchParams: {}, pageSize: 1 } }),
+        () =>
+          call('POST', '/v1/company-search', {
+            headers: { 'x-api-key': app.apiKey },
+            body: { apiKey: other.apiKey, searchParams: {}, pageSize: 1 },
+          }),
         () => call('GET', `/v1/credits?apiKey=${other.apiKey}`, { headers: { 'x-api-key': app.apiKey } }),
       ]) {
         const answer = await request();
         expect(answer.status).toBe(400);
         expect(answer.body.error.code).toBe('invalid_request');
-        expect(answer.body.error.details.issues).toEqual([{ field: 'apiKey', message: 'differs from the x-api-key header' }]);
+        expect(answer.body.error.details.issues).toEqual([
+          { field: 'apiKey', message: 'differs from the x-api-key header' },
+        ]);
         expect(JSON.stringify(answer.body)).not.toContain(app.apiKey);
         expect(JSON.stringify(answer.body)).not.toContain(other.apiKey);
       }
@@ -73,7 +89,11 @@ describe('API2 broken authentication', () => {
 
     it('is documented in OpenAPI as the preferred security scheme, with the query parameter kept for GET', async () => {
       const document = (await call('GET', '/openapi.json')).body;
-      expect(document.components.securitySchemes.apiKeyHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
+      expect(document.components.securitySchemes.apiKeyHeader).toMatchObject({
+        type: 'apiKey',
+        in: 'header',
+        name: 'x-api-key',
+      });
       expect(document.security).toEqual([{ apiKeyHeader: [] }]);
       const get = document.paths['/v1/credits'].get;
       expect(get.security).toEqual([{ apiKeyHeader: [] }, { apiKeyQuery: [] }]);
@@ -92,11 +112,19 @@ describe('API2 broken authentication', () => {
       app.service.context.authenticator.forget(account.apiKey);
       expect((await call('GET', '/v1/credits', { headers: { 'x-api-key': account.apiKey } })).status).toBe(401);
       expect((await call('GET', `/v1/credits?apiKey=${account.apiKey}`)).status).toBe(401);
-      expect((await call('POST', '/v1/company-search', { body: { apiKey: account.apiKey, searchParams: {} } })).status).toBe(401);
-      await expect(connectMcp(`${app.url}/mcp`, 'v2-modern', { headers: { 'x-api-key': account.apiKey } })).rejects.toThrow();
+      expect(
+        (await call('POST', '/v1/company-search', { body: { apiKey: account.apiKey, searchParams: {} } })).status,
+      ).toBe(401);
+      await expect(
+        connectMcp(`${app.url}/mcp`, 'v2-modern', { headers: { 'x-api-key': account.apiKey } }),
+      ).rejects.toThrow();
       const mcp = await fetch(`${app.url}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': account.apiKey },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-api-key': account.apiKey,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       expect(mcp.status).toBe(401);
@@ -106,7 +134,8 @@ describe('API2 broken authentication', () => {
 
   describe('refusals', () => {
     it('tell a key that differs from a real one in its last character from a random string in nothing: same answer, same time', async () => {
-      const nearMiss = (i: number) => `${app.apiKey.slice(0, -2)}${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(97 + (i % 26))}`;
+      const nearMiss = (i: number) =>
+        `${app.apiKey.slice(0, -2)}${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(97 + (i % 26))}`;
       const stranger = (i: number) => `pds_${'x'.repeat(38)}${String(i).padStart(5, '0')}`;
       const timed = async (key: string) => {
         const started = process.hrtime.bigint();

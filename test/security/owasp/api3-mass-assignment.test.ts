@@ -57,7 +57,8 @@ describe('API3 mass assignment', () => {
   const pathOf = (operation: (typeof operations)[number]): string => {
     let path = operation.path;
     for (const name of pathParameters(operation.path)) {
-      const id = name === 'audienceId' && /export|enrich/i.test(operation.operationId) ? caller.normalAudiences[0] : ownId(name);
+      const id =
+        name === 'audienceId' && /export|enrich/i.test(operation.operationId) ? caller.normalAudiences[0] : ownId(name);
       path = path.replace(`{${name}}`, id as string);
     }
     return path;
@@ -71,17 +72,26 @@ describe('API3 mass assignment', () => {
       const path = pathOf(operation);
       const inQuery = operation.method === 'GET' || operation.method === 'DELETE';
       for (const [name, value] of Object.entries(forbidden)) {
-        const target = inQuery ? `${path}${path.includes('?') ? '&' : '?'}${name}=${encodeURIComponent(typeof value === 'object' ? JSON.stringify(value) : String(value))}` : path;
+        const target = inQuery
+          ? `${path}${path.includes('?') ? '&' : '?'}${name}=${encodeURIComponent(typeof value === 'object' ? JSON.stringify(value) : String(value))}`
+          : path;
         const response = await fetch(`${app.url}${target}`, {
           method: operation.method,
           headers: { 'x-api-key': caller.apiKey, ...(inQuery ? {} : { 'content-type': 'application/json' }) },
-          body: inQuery ? undefined : JSON.stringify({ [name]: name === 'accountId' || name === 'account_id' ? victim.accountId : value }),
+          body: inQuery
+            ? undefined
+            : JSON.stringify({ [name]: name === 'accountId' || name === 'account_id' ? victim.accountId : value }),
         });
-        const body = (await response.json()) as { error?: { code?: string; details?: { issues?: Array<{ field: string }> } } };
+        const body = (await response.json()) as {
+          error?: { code?: string; details?: { issues?: Array<{ field: string }> } };
+        };
         const what = `${operation.operationId} ${operation.method} ${target} with ${name}: ${response.status} ${JSON.stringify(body).slice(0, 300)}`;
         expect(response.status, what).toBe(400);
         expect(body.error?.code, what).toBe('invalid_request');
-        expect(body.error?.details?.issues?.map((issue) => issue.field), what).toContain(name);
+        expect(
+          body.error?.details?.issues?.map((issue) => issue.field),
+          what,
+        ).toContain(name);
         calls += 1;
       }
     }
@@ -93,8 +103,19 @@ describe('API3 mass assignment', () => {
   it('refuses them nested in filters too, and in the calls that create things (the same call without them succeeds)', async () => {
     const creations = [
       { path: '/v1/audiences/create', body: { name: 'Mine' } },
-      { path: '/v1/exclusion-lists', body: { name: 'Mine', kind: 'companies', companies: [{ domain: 'mine.example' }] } },
-      { path: '/v1/saved-searches', body: { name: 'Mine', kind: 'companies', companySearchParams: { headquartersCountryCode: ['US'] }, maxNewRecordsPerRun: 3 } },
+      {
+        path: '/v1/exclusion-lists',
+        body: { name: 'Mine', kind: 'companies', companies: [{ domain: 'mine.example' }] },
+      },
+      {
+        path: '/v1/saved-searches',
+        body: {
+          name: 'Mine',
+          kind: 'companies',
+          companySearchParams: { headquartersCountryCode: ['US'] },
+          maxNewRecordsPerRun: 3,
+        },
+      },
       { path: '/v1/company-search', body: { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 1 } },
     ];
     for (const { path, body } of creations) {
@@ -102,13 +123,19 @@ describe('API3 mass assignment', () => {
       for (const extra of [{ accountId: victim.accountId }, { credits: 1_000_000 }, { status: 'NORMAL' }]) {
         const refused = await app.request('POST', path, { apiKey: caller.apiKey, ...body, ...extra });
         expect(refused.status, `${path} ${JSON.stringify(extra)}: ${JSON.stringify(refused.body)}`).toBe(400);
-        expect(refused.body.error.details.issues.map((i: { field: string }) => i.field)).toContain(Object.keys(extra)[0]);
+        expect(refused.body.error.details.issues.map((i: { field: string }) => i.field)).toContain(
+          Object.keys(extra)[0],
+        );
       }
       expect(await snapshot(app, caller.accountId)).toEqual(before);
       const accepted = await app.request('POST', path, { apiKey: caller.apiKey, ...body });
       expect(accepted.status, JSON.stringify(accepted.body)).toBeLessThan(300);
     }
-    const nested = await app.request('POST', '/v1/company-search', { apiKey: caller.apiKey, searchParams: { headquartersCountryCode: ['US'], accountId: victim.accountId }, pageSize: 1 });
+    const nested = await app.request('POST', '/v1/company-search', {
+      apiKey: caller.apiKey,
+      searchParams: { headquartersCountryCode: ['US'], accountId: victim.accountId },
+      pageSize: 1,
+    });
     expect(nested.status).toBe(400);
     expect(nested.body.error.details.issues.map((i: { field: string }) => i.field)).toContain('searchParams.accountId');
     expect(await snapshot(app, victim.accountId)).toMatchObject({ balance: 100 });
@@ -119,7 +146,10 @@ describe('API3 mass assignment', () => {
     const client = await connectMcp(`${app.url}/mcp`, 'v2-modern', { headers: { 'x-api-key': caller.apiKey } });
     try {
       for (const name of ['accountId', 'credits', 'status']) {
-        const answer = await client.callTool('call_operation', { operationId: 'createAudience', payload: { name: 'Via MCP', [name]: forbidden[name] } });
+        const answer = await client.callTool('call_operation', {
+          operationId: 'createAudience',
+          payload: { name: 'Via MCP', [name]: forbidden[name] },
+        });
         expect(answer.isError).toBe(true);
         expect(answer.structuredContent.error.code).toBe('invalid_request');
         expect(answer.structuredContent.error.details.issues.map((i: { field: string }) => i.field)).toContain(name);

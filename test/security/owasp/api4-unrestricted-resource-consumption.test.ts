@@ -61,7 +61,9 @@ describe('API4 unrestricted resource consumption', () => {
   it('answers a body sent too slowly with 408, charging nothing', async () => {
     const before = await balanceOf(app, app.apiKey);
     const slow = await rawConnection((socket) => {
-      socket.write(`POST /v1/company-search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nx-api-key: ${app.apiKey}\r\nContent-Length: 100000\r\n\r\n{"searchParams":`);
+      socket.write(
+        `POST /v1/company-search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nx-api-key: ${app.apiKey}\r\nContent-Length: 100000\r\n\r\n{"searchParams":`,
+      );
       const drip = setInterval(() => (socket.writable ? socket.write(' ') : clearInterval(drip)), 300);
       socket.once('close', () => clearInterval(drip));
     });
@@ -72,13 +74,17 @@ describe('API4 unrestricted resource consumption', () => {
 
   it('reads at most its count of header lines, and refuses larger headers with 431', async () => {
     const many = await rawConnection((socket) => {
-      const lines = Array.from({ length: httpLimits.maxHeadersCount + 50 }, (_, i) => `X-Filler-${i}: ${i}\r\n`).join('');
+      const lines = Array.from({ length: httpLimits.maxHeadersCount + 50 }, (_, i) => `X-Filler-${i}: ${i}\r\n`).join(
+        '',
+      );
       socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n${lines}Connection: close\r\n\r\n`);
     });
     // Node reads the first maxHeadersCount lines and drops the rest: the request is answered, the rest ignored.
     expect(many.received).toMatch(/^HTTP\/1\.1 200/);
     const large = await rawConnection((socket) => {
-      socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Large: ${'a'.repeat(httpLimits.maxHeaderSize + 1)}\r\nConnection: close\r\n\r\n`);
+      socket.write(
+        `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Large: ${'a'.repeat(httpLimits.maxHeaderSize + 1)}\r\nConnection: close\r\n\r\n`,
+      );
     });
     expect(large.received).toMatch(/^HTTP\/1\.1 431/);
   });
@@ -98,12 +104,18 @@ describe('API4 unrestricted resource consumption', () => {
   });
 
   it('caps what one request can ask for: page sizes, list lengths and string lengths', async () => {
-    const pages = await app.request('POST', '/v1/company-search', { apiKey: app.apiKey, searchParams: {}, pageSize: 1001 });
+    const pages = await app.request('POST', '/v1/company-search', {
+      apiKey: app.apiKey,
+      searchParams: {},
+      pageSize: 1001,
+    });
     expect(pages.status).toBe(400);
     expect(pages.body.error.details.issues[0].field).toBe('pageSize');
     const titles = await app.request('POST', '/v1/people-search', {
       apiKey: app.apiKey,
-      searchParams: { jobTitleV2: { included: Array.from({ length: inputLimits.substringsPerFilter + 1 }, (_, i) => `t${i}`) } },
+      searchParams: {
+        jobTitleV2: { included: Array.from({ length: inputLimits.substringsPerFilter + 1 }, (_, i) => `t${i}`) },
+      },
     });
     expect(titles.status).toBe(400);
     expect(titles.body.error.details.issues[0].field).toBe('searchParams.jobTitleV2.included');
@@ -118,9 +130,13 @@ describe('API4 unrestricted resource consumption', () => {
 
   it('documents its limits: the settings in the README, the per-minute rate limit of each operation in OpenAPI', async () => {
     const document = (await app.request('GET', '/openapi.json')).body;
-    expect(document.paths['/v1/company-search'].post['x-rate-limit']).toMatchObject({ class: 'search', requestsPerMinute: expect.any(Number) });
+    expect(document.paths['/v1/company-search'].post['x-rate-limit']).toMatchObject({
+      class: 'search',
+      requestsPerMinute: expect.any(Number),
+    });
     const { readFile } = await import('node:fs/promises');
     const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
-    for (const setting of ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS']) expect(readme).toContain(setting);
+    for (const setting of ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS'])
+      expect(readme).toContain(setting);
   });
 });

@@ -28,23 +28,32 @@ describe('API5 function-level authorization', () => {
   const send = async (method: string, path: string, apiKey: string, body?: unknown) => {
     const response = await fetch(`${app.url}${path}`, {
       method,
-      headers: { 'x-api-key': apiKey, authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        'x-api-key': apiKey,
+        authorization: `Bearer ${apiKey}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     await response.arrayBuffer();
     return response.status;
   };
 
-  it('serves metrics to the scraper\'s token only: an API key, as a bearer token, a header or a query parameter, is refused', async () => {
-    expect((await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).status).toBe(200);
-    const withKey: RequestInit[] = [{ headers: { authorization: `Bearer ${app.apiKey}` } }, { headers: { 'x-api-key': app.apiKey } }];
+  it("serves metrics to the scraper's token only: an API key, as a bearer token, a header or a query parameter, is refused", async () => {
+    expect((await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).status).toBe(
+      200,
+    );
+    const withKey: RequestInit[] = [
+      { headers: { authorization: `Bearer ${app.apiKey}` } },
+      { headers: { 'x-api-key': app.apiKey } },
+    ];
     for (const init of withKey) {
       expect((await fetch(`${app.url}/metrics`, init)).status).toBe(401);
     }
     expect((await fetch(`${app.url}/metrics?apiKey=${app.apiKey}`)).status).toBe(401);
   });
 
-  it('has no route, for any method, that does an operator\'s work: a key holder\'s attempts are 404 and change nothing', async () => {
+  it("has no route, for any method, that does an operator's work: a key holder's attempts are 404 and change nothing", async () => {
     const before = await snapshot(app, account.accountId);
     const keysBefore = await app.db.pool.query('SELECT count(*)::int AS n FROM api_keys');
     const accountsBefore = await app.db.pool.query('SELECT count(*)::int AS n FROM accounts');
@@ -70,7 +79,7 @@ describe('API5 function-level authorization', () => {
     expect((await app.db.pool.query('SELECT count(*)::int AS n FROM accounts')).rows).toEqual(accountsBefore.rows);
   });
 
-  it('answers every registry path only to the methods the registry gives it: others are refused (404, 405, or 400 for a path that names another route\'s parameter), never served', async () => {
+  it("answers every registry path only to the methods the registry gives it: others are refused (404, 405, or 400 for a path that names another route's parameter), never served", async () => {
     const before = await snapshot(app, account.accountId);
     const methodsByPath = new Map<string, Set<string>>();
     for (const operation of operations) {
@@ -81,7 +90,12 @@ describe('API5 function-level authorization', () => {
     for (const [path, methods] of methodsByPath) {
       for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
         if (methods.has(method)) continue;
-        const status = await send(method, path, account.apiKey, method === 'GET' || method === 'DELETE' ? undefined : {});
+        const status = await send(
+          method,
+          path,
+          account.apiKey,
+          method === 'GET' || method === 'DELETE' ? undefined : {},
+        );
         // 404 or 405; a 400 where the path reads as another route's parameter (GET /v1/audiences/create is an audienceId 'create').
         expect([400, 404, 405], `${method} ${path}: ${status}`).toContain(status);
         tried += 1;

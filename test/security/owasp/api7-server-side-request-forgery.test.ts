@@ -42,7 +42,7 @@ async function startRecorder(): Promise<Recorder> {
   return recorder;
 }
 
-describe('API7 server-side request forgery through the network source\'s answers', () => {
+describe("API7 server-side request forgery through the network source's answers", () => {
   let source: Recorder;
   /** Stands for what must stay unreachable from outside: a metadata service, an internal admin API. */
   let internal: Recorder;
@@ -50,7 +50,13 @@ describe('API7 server-side request forgery through the network source\'s answers
   beforeAll(async () => {
     [source, internal] = await Promise.all([startRecorder(), startRecorder()]);
     internal.reply = () => ({ status: 200, json: { secret: 'internal' } });
-    app = await startTestApp({ env: { NETWORK_SOURCE_URL: `${source.url}/api/v2`, NETWORK_SOURCE_API_KEY: 'upstream-secret', NETWORK_SOURCE_TIMEOUT_MS: '2000' } });
+    app = await startTestApp({
+      env: {
+        NETWORK_SOURCE_URL: `${source.url}/api/v2`,
+        NETWORK_SOURCE_API_KEY: 'upstream-secret',
+        NETWORK_SOURCE_TIMEOUT_MS: '2000',
+      },
+    });
   });
   afterAll(async () => {
     await app?.stop();
@@ -74,7 +80,8 @@ describe('API7 server-side request forgery through the network source\'s answers
         expect(source.requests.length, what).toBeGreaterThan(0);
         expect(answer.status, `${what}: ${JSON.stringify(answer.body)}`).not.toBe(500);
         // A failed live fetch: a 404 when nothing is stored, or found: false, and nothing charged either way.
-        if (answer.status === 200) expect(answer.body).toMatchObject({ output: { found: false }, chargeInfo: { creditsCharged: 0 } });
+        if (answer.status === 200)
+          expect(answer.body).toMatchObject({ output: { found: false }, chargeInfo: { creditsCharged: 0 } });
         else expect(answer.body.error.details.liveFetch).toBe('failed');
         expect(JSON.stringify(answer.body)).not.toContain('internal');
       }
@@ -89,15 +96,35 @@ describe('API7 server-side request forgery through the network source\'s answers
         ? {
             status: 200,
             json: {
-              universal_name: 'acme-robotics', id: '48213', name: 'Acme Robotics', website: at('website'), logo_url: at('logo.png'), url: at('company'),
-              industries: ['industrial-automation'], staff_count: 140, headquarter: { city: 'Lyon', country: 'fr' }, next: at('next'),
+              universal_name: 'acme-robotics',
+              id: '48213',
+              name: 'Acme Robotics',
+              website: at('website'),
+              logo_url: at('logo.png'),
+              url: at('company'),
+              industries: ['industrial-automation'],
+              staff_count: 140,
+              headquarter: { city: 'Lyon', country: 'fr' },
+              next: at('next'),
             },
           }
         : {
             status: 200,
             json: {
-              public_identifier: 'jane-doe-42', first_name: 'Jane', last_name: 'Doe', headline: 'Engineer', profile_pic_url: at('photo.jpg'),
-              background_cover_image_url: at('cover.jpg'), experiences: [{ title: 'Engineer', company: 'Acme Robotics', company_linkedin_profile_url: at('employer'), starts_at: { year: 2020 } }],
+              public_identifier: 'jane-doe-42',
+              first_name: 'Jane',
+              last_name: 'Doe',
+              headline: 'Engineer',
+              profile_pic_url: at('photo.jpg'),
+              background_cover_image_url: at('cover.jpg'),
+              experiences: [
+                {
+                  title: 'Engineer',
+                  company: 'Acme Robotics',
+                  company_linkedin_profile_url: at('employer'),
+                  starts_at: { year: 2020 },
+                },
+              ],
             },
           };
     for (const [what, path, body] of liveFetches) {

@@ -13,7 +13,9 @@ import { describedDocuments, descriptionFields, queryOf } from '../../../src/mcp
  * index, asked the whole query.
  */
 
-function miniSearchHits(query: readonly FieldsQuery[]): Array<{ document: number; score: number; fields: Set<string> }> {
+function miniSearchHits(
+  query: readonly FieldsQuery[],
+): Array<{ document: number; score: number; fields: Set<string> }> {
   const miniQuery: Query = {
     combineWith: 'OR',
     queries: query.map((part) => ({
@@ -39,33 +41,55 @@ const reference = new MiniSearch<Record<string, string | number>>({
 reference.addAll(describedDocuments.map((document, at) => ({ ...document, id: at })));
 
 describe('DescriptionIndex', () => {
-  const index = new DescriptionIndex(describedDocuments, descriptionFields.names, descriptionFields.tokensOf, descriptionFields.termOf);
+  const index = new DescriptionIndex(
+    describedDocuments,
+    descriptionFields.names,
+    descriptionFields.tokensOf,
+    descriptionFields.termOf,
+  );
 
-  it('scores every operation as MiniSearch would, and names the fields matched, for every labelled phrasing and misspelt ones', { timeout: 120_000 }, () => {
-    // Unknown words are matched within one or two edits: misspellings the spelling corrector leaves, and words of no operation.
-    const misspelt = ['exprot the segmnet to a spreadshet', 'enrichmnet of a compnay', 'how many credts are left', 'kubernetes fintech payroll', 'maxProspectsToEnrich for audiense 12', 'delte the blocklst', 'organisation lookup'];
-    const queries = [...phrasings, ...blind, ...examplePhrasings.filter((_, at) => at % 3 === 0)].map((p) => p.query).concat(misspelt);
-    let fuzzyQueries = 0;
-    let compared = 0;
-    for (const asTyped of queries) {
-      const { query } = queryOf(corrected(asTyped));
-      if (query.some((part) => part.terms.some((term) => part.fuzzy?.(term)))) fuzzyQueries += 1;
-      const expected = miniSearchHits(query);
-      const hits = index.search(query);
-      // The same documents with the same scores, best first; two scores equal but for rounding (MiniSearch sums a document's
-      // parts of the query in another order) may come in either order.
-      expect(new Set(hits.map((hit) => hit.document)), asTyped).toEqual(new Set(expected.map((hit) => hit.document)));
-      const wanted = new Map(expected.map((hit) => [hit.document, hit]));
-      hits.forEach((hit, at) => {
-        const want = wanted.get(hit.document) as (typeof expected)[number];
-        expect(hit.score, `${asTyped}: ${hit.document}`).toBeCloseTo(want.score, 9);
-        expect(hit.score, `${asTyped}: ${at}`).toBeCloseTo((expected[at] as (typeof expected)[number]).score, 9);
-        expect(descriptionFields.names.filter((name) => (hit.matchedFields & index.fieldBit(name)) !== 0), `${asTyped}: ${hit.document}`).toEqual(descriptionFields.names.filter((name) => want.fields.has(name)));
-      });
-      compared += hits.length;
-    }
-    expect(compared).toBeGreaterThan(queries.length * 5);
-    // The comparison covered the fuzzy path, not only exact terms.
-    expect(fuzzyQueries).toBeGreaterThan(100);
-  });
+  it(
+    'scores every operation as MiniSearch would, and names the fields matched, for every labelled phrasing and misspelt ones',
+    { timeout: 120_000 },
+    () => {
+      // Unknown words are matched within one or two edits: misspellings the spelling corrector leaves, and words of no operation.
+      const misspelt = [
+        'exprot the segmnet to a spreadshet',
+        'enrichmnet of a compnay',
+        'how many credts are left',
+        'kubernetes fintech payroll',
+        'maxProspectsToEnrich for audiense 12',
+        'delte the blocklst',
+        'organisation lookup',
+      ];
+      const queries = [...phrasings, ...blind, ...examplePhrasings.filter((_, at) => at % 3 === 0)]
+        .map((p) => p.query)
+        .concat(misspelt);
+      let fuzzyQueries = 0;
+      let compared = 0;
+      for (const asTyped of queries) {
+        const { query } = queryOf(corrected(asTyped));
+        if (query.some((part) => part.terms.some((term) => part.fuzzy?.(term)))) fuzzyQueries += 1;
+        const expected = miniSearchHits(query);
+        const hits = index.search(query);
+        // The same documents with the same scores, best first; two scores equal but for rounding (MiniSearch sums a document's
+        // parts of the query in another order) may come in either order.
+        expect(new Set(hits.map((hit) => hit.document)), asTyped).toEqual(new Set(expected.map((hit) => hit.document)));
+        const wanted = new Map(expected.map((hit) => [hit.document, hit]));
+        hits.forEach((hit, at) => {
+          const want = wanted.get(hit.document) as (typeof expected)[number];
+          expect(hit.score, `${asTyped}: ${hit.document}`).toBeCloseTo(want.score, 9);
+          expect(hit.score, `${asTyped}: ${at}`).toBeCloseTo((expected[at] as (typeof expected)[number]).score, 9);
+          expect(
+            descriptionFields.names.filter((name) => (hit.matchedFields & index.fieldBit(name)) !== 0),
+            `${asTyped}: ${hit.document}`,
+          ).toEqual(descriptionFields.names.filter((name) => want.fields.has(name)));
+        });
+        compared += hits.length;
+      }
+      expect(compared).toBeGreaterThan(queries.length * 5);
+      // The comparison covered the fuzzy path, not only exact terms.
+      expect(fuzzyQueries).toBeGreaterThan(100);
+    },
+  );
 });

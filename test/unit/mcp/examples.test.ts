@@ -6,7 +6,8 @@ import { phrasings } from '../../../src/mcp/phrasings/generalisation.js';
 import { examplePhrasings } from '../../../src/mcp/phrasings/index.js';
 
 /** An index of labelled phrasings, each [query, expected operation]. */
-const examplesOf = (...labelled: [string, string][]) => new ExampleIndex(labelled.map(([query, expected]) => ({ query, expected, source: 'test' })));
+const examplesOf = (...labelled: [string, string][]) =>
+  new ExampleIndex(labelled.map(([query, expected]) => ({ query, expected, source: 'test' })));
 
 /**
  * ExampleIndex scores examples over plain postings for speed; it must find the nearest examples
@@ -16,24 +17,34 @@ function miniSearchVotes(): (text: string) => Map<string, number> {
   const index = new MiniSearch<{ id: number; text: string; concepts: string; expected: string }>({
     fields: ['text', 'concepts'],
     storeFields: ['expected'],
-    tokenize: (text, field) => (field === 'concepts' ? text.split(' ').filter(Boolean) : words(text).filter((word) => !/^[0-9]+$/.test(word))),
+    tokenize: (text, field) =>
+      field === 'concepts' ? text.split(' ').filter(Boolean) : words(text).filter((word) => !/^[0-9]+$/.test(word)),
     processTerm: (term, field) => (field === 'concepts' ? term : stopWords.has(term) ? null : stem(term)),
   });
-  index.addAll(examplePhrasings.map((example, id) => {
-    const text = corrected(example.query);
-    return { id, text, concepts: [...readQuery(text).concepts].join(' '), expected: example.expected };
-  }));
+  index.addAll(
+    examplePhrasings.map((example, id) => {
+      const text = corrected(example.query);
+      return { id, text, concepts: [...readQuery(text).concepts].join(' '), expected: example.expected };
+    }),
+  );
   return (text: string) => {
     const concepts = readQuery(text).concepts;
     const queries: Query[] = [{ queries: words(text), fields: ['text'], fuzzy: false, prefix: false }];
-    if (concepts.size) queries.push({ queries: [...concepts], fields: ['concepts'], tokenize: (token: string) => [token], processTerm: (token: string) => token } as Query);
+    if (concepts.size)
+      queries.push({
+        queries: [...concepts],
+        fields: ['concepts'],
+        tokenize: (token: string) => [token],
+        processTerm: (token: string) => token,
+      } as Query);
     // Examples of equal score are in no particular order in MiniSearch's answer; ExampleIndex keeps the first written of them.
     const hits = index
       .search({ combineWith: 'OR', queries })
       .sort((a, b) => (Math.abs(a.score - b.score) < 1e-9 ? (a.id as number) - (b.id as number) : b.score - a.score))
       .slice(0, 30);
     const byOperation = new Map<string, number[]>();
-    for (const hit of hits) byOperation.set(hit['expected'] as string, [...(byOperation.get(hit['expected'] as string) ?? []), hit.score]);
+    for (const hit of hits)
+      byOperation.set(hit['expected'] as string, [...(byOperation.get(hit['expected'] as string) ?? []), hit.score]);
     const best = hits[0]?.score ?? 1;
     return new Map([...byOperation].map(([id, [first = 0, second = 0]]) => [id, (first + 0.5 * second) / best]));
   };
@@ -42,22 +53,27 @@ function miniSearchVotes(): (text: string) => Map<string, number> {
 describe('ExampleIndex', () => {
   // Every example is in both indexes; a sixth of them are also asked, in the order written, so that every set is: asking all
   // of them cost MiniSearch over a minute on two busy cores once there were 5,000, and the comparison is of the scoring, not the data.
-  it('gives every operation the vote MiniSearch would, for the generalisation set and every sixth example', { timeout: 180_000 }, () => {
-    const reference = miniSearchVotes();
-    const examples = new ExampleIndex(examplePhrasings);
-    const asked = examplePhrasings.filter((_, at) => at % 6 === 0).map((p) => p.query);
-    const queries = [...phrasings.map((p) => p.query), ...asked, 'show saved search 12', 'kinds'];
-    let compared = 0;
-    for (const query of queries) {
-      const text = corrected(query);
-      const votes = examples.votes(text, readQuery(text).concepts);
-      const expected = reference(text);
-      expect(new Set(votes.keys()), query).toEqual(new Set(expected.keys()));
-      for (const [operationId, vote] of expected) expect(votes.get(operationId), `${query}: ${operationId}`).toBeCloseTo(vote, 9);
-      compared += expected.size;
-    }
-    expect(compared).toBeGreaterThan(queries.length * 3);
-  });
+  it(
+    'gives every operation the vote MiniSearch would, for the generalisation set and every sixth example',
+    { timeout: 180_000 },
+    () => {
+      const reference = miniSearchVotes();
+      const examples = new ExampleIndex(examplePhrasings);
+      const asked = examplePhrasings.filter((_, at) => at % 6 === 0).map((p) => p.query);
+      const queries = [...phrasings.map((p) => p.query), ...asked, 'show saved search 12', 'kinds'];
+      let compared = 0;
+      for (const query of queries) {
+        const text = corrected(query);
+        const votes = examples.votes(text, readQuery(text).concepts);
+        const expected = reference(text);
+        expect(new Set(votes.keys()), query).toEqual(new Set(expected.keys()));
+        for (const [operationId, vote] of expected)
+          expect(votes.get(operationId), `${query}: ${operationId}`).toBeCloseTo(vote, 9);
+        compared += expected.size;
+      }
+      expect(compared).toBeGreaterThan(queries.length * 3);
+    },
+  );
 
   it('leaves numbers out: a thing named by its number is not near an example for sharing the number', () => {
     const examples = examplesOf(
@@ -93,7 +109,8 @@ describe('ExampleIndex.likelihoods', () => {
     }
     // Words no example has change nothing: two such queries leave every operation as likely as the other does.
     const unknown = likelihoodsOf(examples, 'zzzz qqqq');
-    for (const [operationId, likelihood] of likelihoodsOf(examples, 'xxxx wwww')) expect(unknown.get(operationId)).toBeCloseTo(likelihood, 12);
+    for (const [operationId, likelihood] of likelihoodsOf(examples, 'xxxx wwww'))
+      expect(unknown.get(operationId)).toBeCloseTo(likelihood, 12);
     expect(new ExampleIndex([]).likelihoods('tally', new Set()).size).toBe(0);
   });
 

@@ -33,20 +33,35 @@ export class FakeRest implements Backend {
         return ok({ balance: this.balance, plan: 'pro' }, { method: 'free' });
       case 'companySearch': {
         const pageSize = typeof payload.pageSize === 'number' ? payload.pageSize : 25;
-        if (pageSize > this.balance) return error(402, 'insufficient_credits', `Needs ${pageSize} credits; the balance is ${this.balance}.`);
+        if (pageSize > this.balance)
+          return error(402, 'insufficient_credits', `Needs ${pageSize} credits; the balance is ${this.balance}.`);
         this.balance -= pageSize;
-        const data = Array.from({ length: pageSize }, (_, i) => ({ id: String(i + 1), name: `Company ${i + 1}`, padding: 'x'.repeat(this.recordPadding) }));
+        const data = Array.from({ length: pageSize }, (_, i) => ({
+          id: String(i + 1),
+          name: `Company ${i + 1}`,
+          padding: 'x'.repeat(this.recordPadding),
+        }));
         return ok({ data, nextCursor: 'c1' }, { method: 'charged-now', creditsCharged: pageSize });
       }
       case 'getAudienceStatus':
         if (payload.audienceId !== '7') return error(404, 'not_found', 'No audience with this id.');
         return ok({ audienceId: '7', status: 'BUILDING' }, { method: 'free' });
       case 'estimateEnrichmentCost':
-        return ok({ estimateId: '1', totalCredits: this.estimateCredits, timeEstimate: { totalSeconds: 30, formatted: 'about 30 seconds' } }, { method: 'free' });
+        return ok(
+          {
+            estimateId: '1',
+            totalCredits: this.estimateCredits,
+            timeEstimate: { totalSeconds: 30, formatted: 'about 30 seconds' },
+          },
+          { method: 'free' },
+        );
       case 'triggerEnrichment':
         if (this.estimateCredits > this.balance) return error(402, 'insufficient_credits', 'Not enough credits.');
         this.balance -= this.estimateCredits;
-        return ok({ enrichmentId: '1', status: 'RUNNING', estimatedCredits: this.estimateCredits }, { method: 'charged-now', creditsCharged: this.estimateCredits });
+        return ok(
+          { enrichmentId: '1', status: 'RUNNING', estimatedCredits: this.estimateCredits },
+          { method: 'charged-now', creditsCharged: this.estimateCredits },
+        );
       default:
         return error(404, 'not_found', `The fake REST API does not serve ${operation.operationId}.`);
     }

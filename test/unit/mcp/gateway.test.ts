@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/log.js';
 import { BalanceCache } from '../../../src/mcp/guards/balance.js';
 import { ConfirmationTokens } from '../../../src/mcp/guards/confirmation.js';
-import { Gateway, forwardKey, type Caller, type CallArguments, type ConfirmationChannel } from '../../../src/mcp/gateway.js';
+import {
+  Gateway,
+  forwardKey,
+  type Caller,
+  type CallArguments,
+  type ConfirmationChannel,
+} from '../../../src/mcp/gateway.js';
 import { FakeRest } from './fake-rest.js';
 import { Clock, MemoryPolls, MemoryResults, MemoryUsedConfirmations } from './stores.js';
 
@@ -11,7 +17,11 @@ import { Clock, MemoryPolls, MemoryResults, MemoryUsedConfirmations } from './st
  * maps, a clock. What it forwards, what it refuses, what it asks, and what it says.
  */
 
-const caller: Caller = { principal: { accountId: 7, accountName: 'Unit', plan: 'pro', email: null }, apiKey: 'pds_unit_test_key', requestId: 'req-1' };
+const caller: Caller = {
+  principal: { accountId: 7, accountName: 'Unit', plan: 'pro', email: null },
+  apiKey: 'pds_unit_test_key',
+  requestId: 'req-1',
+};
 const token: ConfirmationChannel = { kind: 'token' };
 
 function setup(options: { balance?: number; confirmAbove?: number; lowBalance?: number; budget?: number } = {}) {
@@ -35,7 +45,11 @@ function setup(options: { balance?: number; confirmAbove?: number; lowBalance?: 
   const call = async (args: CallArguments, channel: ConfirmationChannel = token, who: Caller = caller) => {
     const answer = await gateway.callOperation(args, who, channel);
     if (answer.kind !== 'result') throw new Error(`asked: ${answer.message}`);
-    return { result: answer.result, structured: answer.result.structuredContent as Record<string, any>, text: (answer.result.content[0] as { text: string }).text };
+    return {
+      result: answer.result,
+      structured: answer.result.structuredContent as Record<string, any>,
+      text: (answer.result.content[0] as { text: string }).text,
+    };
   };
   return { clock, rest, stored, used, gateway, call };
 }
@@ -53,7 +67,10 @@ describe('call_operation in the gateway', () => {
 
   it('refuses a payload the registry refuses, naming each field, and forwards nothing', async () => {
     const { rest, call } = setup();
-    const { result, structured, text } = await call({ operationId: 'companySearch', payload: { pageSize: 0, searchParams: { employeeCountV2: { min: 'ten' } }, bogus: 1 } });
+    const { result, structured, text } = await call({
+      operationId: 'companySearch',
+      payload: { pageSize: 0, searchParams: { employeeCountV2: { min: 'ten' } }, bogus: 1 },
+    });
     expect(result.isError).toBe(true);
     const fields = structured.error.details.issues.map((issue: { field: string }) => issue.field);
     expect(fields).toEqual(expect.arrayContaining(['pageSize', 'searchParams.employeeCountV2.min', 'bogus']));
@@ -78,9 +95,15 @@ describe('call_operation in the gateway', () => {
     const fields = { searchParams: { headquartersCountryCode: ['DE'] }, pageSize: 3 };
     const reordered = { pageSize: 3, searchParams: { headquartersCountryCode: ['DE'] } };
     expect(forwardKey(caller, 'companySearch', fields)).toBe(forwardKey(caller, 'companySearch', reordered));
-    expect(forwardKey(caller, 'companySearch', fields)).not.toBe(forwardKey({ ...caller, requestId: 'req-2' }, 'companySearch', fields));
-    expect(forwardKey(caller, 'companySearch', fields)).not.toBe(forwardKey(caller, 'companySearch', { ...fields, pageSize: 4 }));
-    expect(forwardKey(caller, 'companySearch', fields)).not.toBe(forwardKey({ ...caller, principal: { ...caller.principal, accountId: 8 } }, 'companySearch', fields));
+    expect(forwardKey(caller, 'companySearch', fields)).not.toBe(
+      forwardKey({ ...caller, requestId: 'req-2' }, 'companySearch', fields),
+    );
+    expect(forwardKey(caller, 'companySearch', fields)).not.toBe(
+      forwardKey(caller, 'companySearch', { ...fields, pageSize: 4 }),
+    );
+    expect(forwardKey(caller, 'companySearch', fields)).not.toBe(
+      forwardKey({ ...caller, principal: { ...caller.principal, accountId: 8 } }, 'companySearch', fields),
+    );
     // Without a request id, two calls never share a key.
     const anonymous = { ...caller, requestId: undefined };
     expect(forwardKey(anonymous, 'companySearch', fields)).not.toBe(forwardKey(anonymous, 'companySearch', fields));
@@ -127,7 +150,9 @@ describe('call_operation in the gateway', () => {
     expect((await call({ ...page(151), confirmationToken })).structured.error.reason).toBe('mismatch');
     const other: Caller = { ...caller, principal: { ...caller.principal, accountId: 8 } };
     expect((await call({ ...page(150), confirmationToken }, token, other)).structured.error.reason).toBe('mismatch');
-    expect((await call({ ...page(150), confirmationToken: `${confirmationToken}x` })).structured.error.reason).toBe('malformed');
+    expect((await call({ ...page(150), confirmationToken: `${confirmationToken}x` })).structured.error.reason).toBe(
+      'malformed',
+    );
     clock.advance(15 * 60);
     expect((await call({ ...page(150), confirmationToken })).structured.error.reason).toBe('expired');
   });
@@ -148,21 +173,46 @@ describe('call_operation in the gateway', () => {
   it('prices an enrichment with its estimate and asks through elicitation, running only on an accepted answer for this exact call', async () => {
     const { rest, gateway } = setup({ balance: 1_000 });
     const trigger = { operationId: 'triggerEnrichment', payload: { audienceId: '7', runContactEnrichment: true } };
-    const first = await gateway.callOperation(trigger, caller, { kind: 'elicitation', answer: null, confirmedHash: null });
+    const first = await gateway.callOperation(trigger, caller, {
+      kind: 'elicitation',
+      answer: null,
+      confirmedHash: null,
+    });
     if (first.kind !== 'ask') throw new Error('expected a question');
-    expect(first.message).toContain('costs up to 40 credits charged upfront (from estimateEnrichmentCost with the same values)');
+    expect(first.message).toContain(
+      'costs up to 40 credits charged upfront (from estimateEnrichmentCost with the same values)',
+    );
     expect(first.message).toContain('It takes about 30 seconds.');
-    expect(rest.forwardsOf('estimateEnrichmentCost')[0]?.payload).toEqual({ audienceId: '7', runContactEnrichment: true });
+    expect(rest.forwardsOf('estimateEnrichmentCost')[0]?.payload).toEqual({
+      audienceId: '7',
+      runContactEnrichment: true,
+    });
 
-    const declined = await gateway.callOperation(trigger, caller, { kind: 'elicitation', answer: 'decline', confirmedHash: first.state.h });
-    expect(declined.kind === 'result' && declined.result.structuredContent).toMatchObject({ declined: { answer: 'decline', creditsCharged: 0 } });
+    const declined = await gateway.callOperation(trigger, caller, {
+      kind: 'elicitation',
+      answer: 'decline',
+      confirmedHash: first.state.h,
+    });
+    expect(declined.kind === 'result' && declined.result.structuredContent).toMatchObject({
+      declined: { answer: 'decline', creditsCharged: 0 },
+    });
     // An acceptance of another call's question asks again.
-    const elsewhere = await gateway.callOperation(trigger, caller, { kind: 'elicitation', answer: 'accept', confirmedHash: 'another-hash' });
+    const elsewhere = await gateway.callOperation(trigger, caller, {
+      kind: 'elicitation',
+      answer: 'accept',
+      confirmedHash: 'another-hash',
+    });
     expect(elsewhere.kind).toBe('ask');
     expect(rest.forwardsOf('triggerEnrichment')).toEqual([]);
 
-    const accepted = await gateway.callOperation(trigger, caller, { kind: 'elicitation', answer: 'accept', confirmedHash: first.state.h });
-    expect(accepted.kind === 'result' && accepted.result.structuredContent).toMatchObject({ chargeInfo: { creditsCharged: 40 } });
+    const accepted = await gateway.callOperation(trigger, caller, {
+      kind: 'elicitation',
+      answer: 'accept',
+      confirmedHash: first.state.h,
+    });
+    expect(accepted.kind === 'result' && accepted.result.structuredContent).toMatchObject({
+      chargeInfo: { creditsCharged: 40 },
+    });
     expect(rest.forwardsOf('triggerEnrichment')).toHaveLength(1);
     expect(rest.balance).toBe(960);
   });
@@ -182,16 +232,26 @@ describe('call_operation in the gateway', () => {
     expect(rest.forwardsOf('getAudienceStatus')).toHaveLength(2);
   });
 
-  it('forgets the account\'s cached polls after a call that changes something', async () => {
+  it("forgets the account's cached polls after a call that changes something", async () => {
     const { rest, call } = setup();
     const status = { operationId: 'getAudienceStatus', payload: { audienceId: '7' } };
     await call(status);
-    await call({ operationId: 'triggerEnrichment', payload: { audienceId: '7', runContactEnrichment: true }, confirmationToken: undefined });
+    await call({
+      operationId: 'triggerEnrichment',
+      payload: { audienceId: '7', runContactEnrichment: true },
+      confirmationToken: undefined,
+    });
     await call(status);
     // The trigger asked for confirmation and changed nothing: the cache still answers.
     expect(rest.forwardsOf('getAudienceStatus')).toHaveLength(1);
-    const { confirmationToken } = (await call({ operationId: 'triggerEnrichment', payload: { audienceId: '7', runContactEnrichment: true } })).structured.confirmationRequired;
-    await call({ operationId: 'triggerEnrichment', payload: { audienceId: '7', runContactEnrichment: true }, confirmationToken });
+    const { confirmationToken } = (
+      await call({ operationId: 'triggerEnrichment', payload: { audienceId: '7', runContactEnrichment: true } })
+    ).structured.confirmationRequired;
+    await call({
+      operationId: 'triggerEnrichment',
+      payload: { audienceId: '7', runContactEnrichment: true },
+      confirmationToken,
+    });
     await call(status);
     expect(rest.forwardsOf('getAudienceStatus')).toHaveLength(2);
   });
@@ -205,7 +265,9 @@ describe('call_operation in the gateway', () => {
     expect(note.shown).toBeGreaterThan(0);
     expect(note.shown).toBeLessThan(60);
     expect(JSON.stringify(cut.structured).length).toBeLessThanOrEqual(2_000 * 4);
-    expect(cut.structured.output.data.map((r: { id: string }) => r.id)).toEqual(Array.from({ length: note.shown }, (_, i) => String(i + 1)));
+    expect(cut.structured.output.data.map((r: { id: string }) => r.id)).toEqual(
+      Array.from({ length: note.shown }, (_, i) => String(i + 1)),
+    );
     expect(stored.results.size).toBe(1);
     expect(rest.balance).toBe(940);
 

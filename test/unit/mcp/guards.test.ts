@@ -25,7 +25,10 @@ describe('confirmation tokens', () => {
     const { token, expiresAt } = await tokens.mint(claims);
     expect(Date.parse(expiresAt) - new Clock().now()).toBe(15 * 60 * 1000);
     expect(await tokens.redeem(token, { ...claims, payloadHash: 'h2' })).toEqual({ ok: false, reason: 'mismatch' });
-    expect(await tokens.redeem(token, { ...claims, operationId: 'peopleSearch' })).toEqual({ ok: false, reason: 'mismatch' });
+    expect(await tokens.redeem(token, { ...claims, operationId: 'peopleSearch' })).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
     expect(await tokens.redeem(token, { ...claims, accountId: 4 })).toEqual({ ok: false, reason: 'mismatch' });
     const redeemed = await tokens.redeem(token, claims);
     expect(redeemed).toMatchObject({ ok: true, credits: 600 });
@@ -48,7 +51,9 @@ describe('confirmation tokens', () => {
     const { tokens } = make();
     const { token } = await tokens.mint(claims);
     const [prefix, body, mac] = token.split('.') as [string, string, string];
-    const edited = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), credits: 1 })).toString('base64url');
+    const edited = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), credits: 1 }),
+    ).toString('base64url');
     expect(await tokens.redeem(`${prefix}.${edited}.${mac}`, claims)).toEqual({ ok: false, reason: 'malformed' });
     const otherKey = new ConfirmationTokens(new MemoryUsedConfirmations(), async () => Buffer.alloc(32, 2));
     expect(await otherKey.redeem(token, claims)).toEqual({ ok: false, reason: 'malformed' });
@@ -89,7 +94,11 @@ describe('the balance cache', () => {
 
 describe('the response budget', () => {
   const answer = (records: number, size: number) => ({
-    output: { data: Array.from({ length: records }, (_, i) => ({ id: i, text: 'y'.repeat(size) })), small: [1], nextCursor: 'c' },
+    output: {
+      data: Array.from({ length: records }, (_, i) => ({ id: i, text: 'y'.repeat(size) })),
+      small: [1],
+      nextCursor: 'c',
+    },
     chargeInfo: { method: 'charged-now', creditsCharged: records },
   });
 
@@ -117,20 +126,29 @@ describe('the response budget', () => {
 
 describe('what the gateway decides from the registry', () => {
   it('hashes a payload the same whatever its key order, and differently for another operation', () => {
-    expect(payloadHash('companySearch', { a: 1, b: { c: [1, 2], d: null } })).toBe(payloadHash('companySearch', { b: { d: null, c: [1, 2] }, a: 1 }));
+    expect(payloadHash('companySearch', { a: 1, b: { c: [1, 2], d: null } })).toBe(
+      payloadHash('companySearch', { b: { d: null, c: [1, 2] }, a: 1 }),
+    );
     expect(payloadHash('companySearch', { a: 1 })).not.toBe(payloadHash('peopleSearch', { a: 1 }));
     expect(payloadHash('companySearch', { a: [1, 2] })).not.toBe(payloadHash('companySearch', { a: [2, 1] }));
   });
 
   it('prices triggerEnrichment with estimateEnrichmentCost, and nothing else with an estimator', () => {
     expect(estimatorOf(findOperation('triggerEnrichment')!)?.operationId).toBe('estimateEnrichmentCost');
-    const priced = operations.filter((operation) => estimatorOf(operation) !== null).map((operation) => operation.operationId);
+    const priced = operations
+      .filter((operation) => estimatorOf(operation) !== null)
+      .map((operation) => operation.operationId);
     expect(priced).toEqual(['triggerEnrichment']);
   });
 
   it('says when to retry a rate-limited call, and what to do after each REST refusal', () => {
     const search = findOperation('companySearch')!;
-    const limited: RestAnswer = { status: 429, body: { error: { code: 'rate_limited', message: 'Slow down.' } }, json: null, retryAfterSeconds: 12 };
+    const limited: RestAnswer = {
+      status: 429,
+      body: { error: { code: 'rate_limited', message: 'Slow down.' } },
+      json: null,
+      retryAfterSeconds: 12,
+    };
     const refused = restError(search, limited).structuredContent as { error: Record<string, unknown> };
     expect(refused.error).toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: 12 });
     expect(refused.error.nextStep).toContain('retry after 12 s');

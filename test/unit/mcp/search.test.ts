@@ -26,15 +26,26 @@ const describedRanking = (query: string) => rankOperations(query, new ExampleInd
 /** A ranker whose examples leave out the phrasings of `sources`. */
 const rankWithout = (...sources: string[]) => {
   const examples = new ExampleIndex(examplePhrasings.filter((example) => !sources.includes(example.source)));
-  return (query: string) => rankOperations(query, examples).slice(0, 3).map((r) => r.id);
+  return (query: string) =>
+    rankOperations(query, examples)
+      .slice(0, 3)
+      .map((r) => r.id);
 };
 const total = (scores: Score[]): Score => {
   const sum = (pick: (s: Score) => number) => scores.reduce((n, s) => n + pick(s), 0);
   const count = sum((s) => s.count);
-  return { count, top1: sum((s) => s.top1), top3: sum((s) => s.top3), top1Rate: sum((s) => s.top1) / count, top3Rate: sum((s) => s.top3) / count, misses: scores.flatMap((s) => s.misses) };
+  return {
+    count,
+    top1: sum((s) => s.top1),
+    top3: sum((s) => s.top3),
+    top1Rate: sum((s) => s.top1) / count,
+    top3Rate: sum((s) => s.top3) / count,
+    misses: scores.flatMap((s) => s.misses),
+  };
 };
 /** Phrasings of operations this registry has (the set covers the operations of issue 13 too). */
-const known = <T extends { expected: string }>(set: readonly T[]) => set.filter((p) => findOperation(p.expected) !== undefined);
+const known = <T extends { expected: string }>(set: readonly T[]) =>
+  set.filter((p) => findOperation(p.expected) !== undefined);
 
 describe('the generalisation set', () => {
   it('is split by the text of each query alone, as split.ts says, and stays the size it was written at', () => {
@@ -47,15 +58,24 @@ describe('the generalisation set', () => {
     // Every operation of the registry has phrasings in the set, in all five styles together.
     const covered = new Set(phrasings.map((p) => p.expected));
     for (const operation of operations) expect(covered.has(operation.operationId), operation.operationId).toBe(true);
-    expect(new Set(phrasings.map((p) => p.style))).toEqual(new Set(['terse', 'verbose', 'quoted', 'non-native', 'unseen']));
+    expect(new Set(phrasings.map((p) => p.style))).toEqual(
+      new Set(['terse', 'verbose', 'quoted', 'non-native', 'unseen']),
+    );
   });
 
   it('never lets the ranker learn from a held-out phrasing, and learns only operations of the registry', () => {
     const held = new Set(heldOut.map((p) => p.query));
-    expect(examplePhrasings.filter((example) => held.has(example.query) || isHeldOut(example.query) && phrasings.some((p) => p.query === example.query))).toEqual([]);
+    expect(
+      examplePhrasings.filter(
+        (example) =>
+          held.has(example.query) || (isHeldOut(example.query) && phrasings.some((p) => p.query === example.query)),
+      ),
+    ).toEqual([]);
     expect(examplePhrasings.filter((example) => findOperation(example.expected) === undefined)).toEqual([]);
     const writtenGroups = [...new Set(written.map((p) => p.set))];
-    expect(new Set(examplePhrasings.map((example) => example.source))).toEqual(new Set(['first', 'tuning', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', ...writtenGroups]));
+    expect(new Set(examplePhrasings.map((example) => example.source))).toEqual(
+      new Set(['first', 'tuning', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', ...writtenGroups]),
+    );
   });
 
   // Builds an index of some 7,000 examples, with its regression trained, for each of sixty sets left out: 40 to 90 s, more beside other tests.
@@ -63,8 +83,22 @@ describe('the generalisation set', () => {
     const held = score(known(heldOut), rank);
     const tuned = score(known(tuning), rankWithout('tuning'));
     const old = score(intents, rankWithout('first'));
-    const probed = total([...new Set(probes.map((p) => p.set))].map((set) => score(probes.filter((p) => p.set === set), rankWithout(set))));
-    const wrote = total([...new Set(written.map((p) => p.set))].map((set) => score(written.filter((p) => p.set === set), rankWithout(set))));
+    const probed = total(
+      [...new Set(probes.map((p) => p.set))].map((set) =>
+        score(
+          probes.filter((p) => p.set === set),
+          rankWithout(set),
+        ),
+      ),
+    );
+    const wrote = total(
+      [...new Set(written.map((p) => p.set))].map((set) =>
+        score(
+          written.filter((p) => p.set === set),
+          rankWithout(set),
+        ),
+      ),
+    );
     console.log(
       `search ranking: held-out (n=${held.count}) top-1 ${percent(held.top1Rate)}, top-3 ${percent(held.top3Rate)}; ` +
         `tuning (n=${tuned.count}) top-1 ${percent(tuned.top1Rate)}, top-3 ${percent(tuned.top3Rate)}; ` +
@@ -77,7 +111,7 @@ describe('the generalisation set', () => {
     expect(held.top3Rate).toBeGreaterThanOrEqual(0.99);
     expect(probed.top1Rate).toBeGreaterThanOrEqual(0.93);
     expect(probed.top3Rate).toBeGreaterThanOrEqual(0.98);
-    expect(wrote.top1Rate).toBeGreaterThanOrEqual(0.90);
+    expect(wrote.top1Rate).toBeGreaterThanOrEqual(0.9);
     expect(wrote.top3Rate).toBeGreaterThanOrEqual(0.98);
     expect(tuned.top1Rate).toBeGreaterThanOrEqual(0.93);
     expect(tuned.top3Rate).toBeGreaterThanOrEqual(0.98);
@@ -88,18 +122,28 @@ describe('the generalisation set', () => {
 
 describe('the blind set', () => {
   // Words only, so that "Credits left?" and "credits left" are one phrasing.
-  const wordsOf = (query: string) => query.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  const wordsOf = (query: string) =>
+    query
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
 
   it('is four requests for each operation but the four that repeated a labelled phrasing, none of them a phrasing the ranker learns from', () => {
     expect(blind).toHaveLength(200);
-    for (const operation of operations) expect(blind.filter((p) => p.expected === operation.operationId).length, operation.operationId).toBeGreaterThanOrEqual(3);
+    for (const operation of operations)
+      expect(
+        blind.filter((p) => p.expected === operation.operationId).length,
+        operation.operationId,
+      ).toBeGreaterThanOrEqual(3);
     const labelled = new Set([...examplePhrasings, ...phrasings].map((p) => wordsOf(p.query)));
     expect(blind.filter((p) => labelled.has(wordsOf(p.query))).map((p) => p.query)).toEqual([]);
   });
 
-  it("is ranked as the issue asks of the held-out set, though nobody working on the ranker has tuned for it", () => {
+  it('is ranked as the issue asks of the held-out set, though nobody working on the ranker has tuned for it', () => {
     const scored = score(blind, rank);
-    console.log(`search ranking: blind set (n=${scored.count}) top-1 ${percent(scored.top1Rate)}, top-3 ${percent(scored.top3Rate)}`);
+    console.log(
+      `search ranking: blind set (n=${scored.count}) top-1 ${percent(scored.top1Rate)}, top-3 ${percent(scored.top3Rate)}`,
+    );
     expect(scored.top1Rate).toBeGreaterThanOrEqual(0.95);
     expect(scored.top3Rate).toBeGreaterThanOrEqual(0.99);
   });
@@ -116,14 +160,19 @@ describe('the order after the first place', () => {
 
   it('keeps the summed first, and puts second what most rankings put near the top, with scores that never rise down the list', () => {
     // b is second only in the sum; c is second in three rankings, d third in two.
-    const order = fused(summed, [ranking(1, 'a', 'b', 'c', 'd'), ranking(1, 'a', 'c', 'd'), ranking(1, 'c', 'a', 'd'), ranking(1, 'a', 'c', 'b')]);
+    const order = fused(summed, [
+      ranking(1, 'a', 'b', 'c', 'd'),
+      ranking(1, 'a', 'c', 'd'),
+      ranking(1, 'c', 'a', 'd'),
+      ranking(1, 'a', 'c', 'b'),
+    ]);
     expect(order.map((hit) => hit.id)).toEqual(['a', 'c', 'd', 'b']);
     expect(order.map((hit) => hit.score)).toEqual([5, 2.9, 1, 1]);
     // Whatever the rankings say, the first place is the sum's.
     expect(fused(summed, [ranking(1, 'd', 'c'), ranking(1, 'd', 'c')])[0]).toEqual({ id: 'a', score: 5 });
   });
 
-  it("counts a ranking by its weight, and leaves what no ranking holds in the summed order", () => {
+  it('counts a ranking by its weight, and leaves what no ranking holds in the summed order', () => {
     const even = fused(summed, [ranking(1, 'b'), ranking(1, 'c')]).map((hit) => hit.id);
     expect(even).toEqual(['a', 'b', 'c', 'd']);
     const weighted = fused(summed, [ranking(1, 'b'), ranking(2, 'c')]).map((hit) => hit.id);
@@ -133,28 +182,44 @@ describe('the order after the first place', () => {
 });
 
 describe('a request that quotes a field of another operation', () => {
-  it('lets the examples rank every operation, not only those that take the field: the field is often where the answer goes next', { timeout: 120_000 }, () => {
-    // "… so I can fill the currentCompanies filter", asked of the company typeahead; "ids for prospectExclusionListIDs", of the lists.
-    // Neither operation takes those fields: the typeahead takes a prefix, the list of lists a kind.
-    const asked = examplePhrasings.filter((p) => /currentCompanies|ExclusionListIDs/.test(p.query) && ['companyTypeahead', 'listExclusionLists'].includes(p.expected));
-    expect(asked.length).toBeGreaterThanOrEqual(10);
-    let first = 0;
-    for (const phrasing of asked) {
-      const order = rankWithout(phrasing.source)(phrasing.query);
-      expect(order, phrasing.query).toContain(phrasing.expected);
-      if (order[0] === phrasing.expected) first += 1;
-    }
-    // Each scored without its own group; when the examples ordered only the operations that take the field, a third were first.
-    expect(first / asked.length).toBeGreaterThanOrEqual(0.8);
-  });
+  it(
+    'lets the examples rank every operation, not only those that take the field: the field is often where the answer goes next',
+    { timeout: 120_000 },
+    () => {
+      // "… so I can fill the currentCompanies filter", asked of the company typeahead; "ids for prospectExclusionListIDs", of the lists.
+      // Neither operation takes those fields: the typeahead takes a prefix, the list of lists a kind.
+      const asked = examplePhrasings.filter(
+        (p) =>
+          /currentCompanies|ExclusionListIDs/.test(p.query) &&
+          ['companyTypeahead', 'listExclusionLists'].includes(p.expected),
+      );
+      expect(asked.length).toBeGreaterThanOrEqual(10);
+      let first = 0;
+      for (const phrasing of asked) {
+        const order = rankWithout(phrasing.source)(phrasing.query);
+        expect(order, phrasing.query).toContain(phrasing.expected);
+        if (order[0] === phrasing.expected) first += 1;
+      }
+      // Each scored without its own group; when the examples ordered only the operations that take the field, a third were first.
+      expect(first / asked.length).toBeGreaterThanOrEqual(0.8);
+    },
+  );
 });
 
 describe('the three kinds of mistake, at their cause', () => {
   it('does not let a one-word input field pull its operation up: field names are indexed only as whole identifiers', () => {
     let checked = 0;
     for (const operation of operations) {
-      const ownText = new Set(terms(`${operation.title} ${operation.summary} ${operation.description} ${operation.keywords.join(' ')} ${operation.operationId}`));
-      const ownPhrasings = new Set(examplePhrasings.filter((example) => example.expected === operation.operationId).flatMap((example) => terms(example.query)));
+      const ownText = new Set(
+        terms(
+          `${operation.title} ${operation.summary} ${operation.description} ${operation.keywords.join(' ')} ${operation.operationId}`,
+        ),
+      );
+      const ownPhrasings = new Set(
+        examplePhrasings
+          .filter((example) => example.expected === operation.operationId)
+          .flatMap((example) => terms(example.query)),
+      );
       for (const field of Object.keys(operation.input.shape)) {
         if (/[A-Z]/.test(field) || terms(field).some((term) => ownText.has(term))) continue;
         // A word that is only the name of this operation's field says nothing about the operation: the operations' own
@@ -181,10 +246,20 @@ describe('the three kinds of mistake, at their cause', () => {
     expect(pairs.length).toBeGreaterThanOrEqual(3);
     for (const { starter, status } of pairs) {
       // The work as the status operation names it: "export", "audience", "batch contact enrichment".
-      const subject = words(status.operationId).filter((word) => !['get', 'poll', 'status'].includes(word)).join(' ');
-      for (const question of [`is the ${subject} done yet`, `did the ${subject} fail`, `how far along is my ${subject}`, `${subject} finished?`]) {
+      const subject = words(status.operationId)
+        .filter((word) => !['get', 'poll', 'status'].includes(word))
+        .join(' ');
+      for (const question of [
+        `is the ${subject} done yet`,
+        `did the ${subject} fail`,
+        `how far along is my ${subject}`,
+        `${subject} finished?`,
+      ]) {
         const ranked = rankOperations(question).map((r) => r.id);
-        expect(ranked.indexOf(status.operationId), `"${question}": ${ranked.slice(0, 3).join(', ')}`).toBeGreaterThanOrEqual(0);
+        expect(
+          ranked.indexOf(status.operationId),
+          `"${question}": ${ranked.slice(0, 3).join(', ')}`,
+        ).toBeGreaterThanOrEqual(0);
         expect(ranked.indexOf(status.operationId), `"${question}": ${ranked.slice(0, 3).join(', ')}`).toBeLessThan(
           ranked.indexOf(starter.operationId) < 0 ? Infinity : ranked.indexOf(starter.operationId),
         );
@@ -198,7 +273,9 @@ describe('the three kinds of mistake, at their cause', () => {
       expect(rank(`build the ${name}`)[0], name).toBe('buildAudience');
       if (findOperation('deleteAudience')) expect(rank(`delete the ${name}`)[0], name).toBe('deleteAudience');
       expect(rank(`is the ${name} ready`)[0], name).toBe('getAudienceStatus');
-      expect(rank(`export the ${name} to csv`).slice(0, 2), name).toEqual(expect.arrayContaining([expect.stringMatching(/^export(Companies|Prospects)$/)]));
+      expect(rank(`export the ${name} to csv`).slice(0, 2), name).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^export(Companies|Prospects)$/)]),
+      );
     }
     // An exclusion list is not an audience, and "a list of" is no act of listing.
     expect(conceptsOf('add acme.com to the exclusion list')).not.toContain('o_audience');
@@ -228,11 +305,15 @@ describe('reading a query the way people write one', () => {
     expect(set.settingTerms).toContain(terms('built')[0]);
     // What describes a thing ("vendors who make …") is no act asked for; what a clause refuses is not asked for either.
     expect(readQuery('vendors who make payroll software').concepts).not.toContain('a_create');
-    expect(readQuery('page through the companies of audience 3 without exporting them').concepts).not.toContain('a_export');
+    expect(readQuery('page through the companies of audience 3 without exporting them').concepts).not.toContain(
+      'a_export',
+    );
     // "I have X and need Y" asks for Y: the spreadsheet is what the user has, not a file to export.
     const needed = readQuery('I have a spreadsheet of 800 profile links and need their emails');
     expect(needed.settingTerms).toContain(terms('spreadsheet')[0]);
-    expect(rank('I have a spreadsheet of 800 profile links and need their emails')[0]).toBe('startBatchContactEnrichment');
+    expect(rank('I have a spreadsheet of 800 profile links and need their emails')[0]).toBe(
+      'startBatchContactEnrichment',
+    );
   });
 
   it('corrects slips to the words the ranker knows, and leaves real words it does not know alone', () => {
@@ -251,7 +332,9 @@ describe('reading a query the way people write one', () => {
     expect(corrected("not the run's status: the records run 71 found")).not.toMatch(/status/);
     expect(corrected('do not contact list of people')).toMatch(/contact/);
     expect(corrected('never show me anyone from audience 3 again')).toMatch(/show me anyone/);
-    expect(corrected("don't target the companies from my last campaign audience again")).toMatch(/target the companies/);
+    expect(corrected("don't target the companies from my last campaign audience again")).toMatch(
+      /target the companies/,
+    );
     // Read as asked, the refused export named the export's status operation first.
     expect(rank("I don't need the export link, is the build of audience 9 finished?")[0]).toBe('getAudienceStatus');
   });

@@ -35,7 +35,12 @@ export class MemoryPolls implements PollAnswers {
   private readonly answers = new Map<string, { answer: unknown; at: number }>();
   constructor(private readonly clock: Clock) {}
 
-  async fresh(accountId: number, operationId: string, resourceKey: string, intervalSeconds: number): Promise<CachedPoll | null> {
+  async fresh(
+    accountId: number,
+    operationId: string,
+    resourceKey: string,
+    intervalSeconds: number,
+  ): Promise<CachedPoll | null> {
     const found = this.answers.get(`${accountId}|${operationId}|${resourceKey}`);
     if (!found) return null;
     const ageSeconds = (this.clock.now() - found.at) / 1000;
@@ -43,7 +48,10 @@ export class MemoryPolls implements PollAnswers {
   }
 
   async remember(accountId: number, operationId: string, resourceKey: string, answer: unknown): Promise<void> {
-    this.answers.set(`${accountId}|${operationId}|${resourceKey}`, { answer: structuredClone(answer), at: this.clock.now() });
+    this.answers.set(`${accountId}|${operationId}|${resourceKey}`, {
+      answer: structuredClone(answer),
+      at: this.clock.now(),
+    });
   }
 
   async forgetAccount(accountId: number): Promise<void> {
@@ -55,7 +63,11 @@ export class MemoryResults implements ResultStore {
   readonly results = new Map<string, StoredResult & { accountId: number }>();
   constructor(private readonly clock: Clock) {}
 
-  async store(accountId: number, operationId: string, answer: unknown): Promise<{ resultId: string; expiresAt: string }> {
+  async store(
+    accountId: number,
+    operationId: string,
+    answer: unknown,
+  ): Promise<{ resultId: string; expiresAt: string }> {
     const resultId = `r_${randomBytes(12).toString('base64url')}`;
     const expiresAt = new Date(this.clock.now() + 24 * 3600 * 1000).toISOString();
     this.results.set(resultId, { accountId, resultId, operationId, answer: structuredClone(answer), expiresAt });

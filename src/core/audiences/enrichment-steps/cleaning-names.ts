@@ -18,9 +18,20 @@ export function cleaningNames(): Step {
           `UPDATE audience_prospects ap SET clean_first_name = n.first, clean_last_name = n.last
              FROM unnest($3::bigint[], $4::text[], $5::text[]) AS n(id, first, last)
             WHERE ap.account_id = $1 AND ap.audience_id = $2 AND ap.person_id = n.id`,
-          [run.account_id, run.audience_id, rows.rows.map((r) => r.id), rows.rows.map((r) => cleanName(r.first_name)), rows.rows.map((r) => cleanName(r.last_name))],
+          [
+            run.account_id,
+            run.audience_id,
+            rows.rows.map((r) => r.id),
+            rows.rows.map((r) => cleanName(r.first_name)),
+            rows.rows.map((r) => cleanName(r.last_name)),
+          ],
         );
-        return { cursor: rows.rows.length < sqlBatch ? null : { after: rows.rows.at(-1)?.id }, done: rows.rows.length, settled: 0, refund: 0 };
+        return {
+          cursor: rows.rows.length < sqlBatch ? null : { after: rows.rows.at(-1)?.id },
+          done: rows.rows.length,
+          settled: 0,
+          refund: 0,
+        };
       };
     },
   };

@@ -50,7 +50,10 @@ export function completed(): Step {
   };
 }
 
-async function foundCounts(tx: pg.PoolClient, run: RunRow): Promise<{ workEmails: number; personalEmails: number; phoneNumbers: number }> {
+async function foundCounts(
+  tx: pg.PoolClient,
+  run: RunRow,
+): Promise<{ workEmails: number; personalEmails: number; phoneNumbers: number }> {
   const result = await tx.query<{ work: number; personal: number; phone: number }>(
     `SELECT count(*) FILTER (WHERE cardinality(work_emails) > 0)::int AS work,
             count(*) FILTER (WHERE cardinality(personal_emails) > 0)::int AS personal,

@@ -12,7 +12,12 @@ const contactBatch = 200;
 
 const kinds = [
   { kind: 'workEmails', flag: 'getWorkEmails', column: 'work_emails', price: enrichmentPrices.workEmail },
-  { kind: 'personalEmails', flag: 'getPersonalEmails', column: 'personal_emails', price: enrichmentPrices.personalEmail },
+  {
+    kind: 'personalEmails',
+    flag: 'getPersonalEmails',
+    column: 'personal_emails',
+    price: enrichmentPrices.personalEmail,
+  },
   { kind: 'phoneNumbers', flag: 'getPhoneNumbers', column: 'phone_numbers', price: enrichmentPrices.phone },
 ] as const;
 
@@ -28,8 +33,15 @@ export function fetchingContacts(deps: StepDeps): Step {
     batch: async (run, cursor) => {
       const after = Number(cursor?.after ?? 0);
       const rows = await deps.context.db.pool.query<{
-        id: number; first_name: string; last_name: string; company_name: string | null; company_domain: string | null;
-        network_slug: string | null; work_emails: string[]; personal_emails: string[]; phone_numbers: string[];
+        id: number;
+        first_name: string;
+        last_name: string;
+        company_name: string | null;
+        company_domain: string | null;
+        network_slug: string | null;
+        work_emails: string[];
+        personal_emails: string[];
+        phone_numbers: string[];
       }>(
         `SELECT ap.person_id AS id, p.first_name, p.last_name, p.company_name, p.company_domain, p.network_slug,
                 ap.work_emails, ap.personal_emails, ap.phone_numbers
@@ -50,13 +62,21 @@ export function fetchingContacts(deps: StepDeps): Step {
         networkSlug: row.network_slug,
         profileUrl: profileUrlOf(row.network_slug),
       }));
-      const found = people.length ? await deps.contacts.lookup(people, run.options.enrichmentType, deps.job.signal) : new Map<number, FoundContacts>();
+      const found = people.length
+        ? await deps.contacts.lookup(people, run.options.enrichmentType, deps.job.signal)
+        : new Map<number, FoundContacts>();
       deps.job.checkpoint();
       let settled = 0;
       let refund = 0;
-      const updates: Array<{ id: number; work: string[] | null; personal: string[] | null; phone: string[] | null }> = [];
+      const updates: Array<{ id: number; work: string[] | null; personal: string[] | null; phone: string[] | null }> =
+        [];
       for (const { row, types } of wanted) {
-        const update = { id: row.id, work: null as string[] | null, personal: null as string[] | null, phone: null as string[] | null };
+        const update = {
+          id: row.id,
+          work: null as string[] | null,
+          personal: null as string[] | null,
+          phone: null as string[] | null,
+        };
         for (const type of types) {
           settled += type.price;
           const values = normalise(type.kind, found.get(row.id)?.[type.kind] ?? []);
@@ -82,7 +102,12 @@ export function fetchingContacts(deps: StepDeps): Step {
             [run.account_id, run.audience_id, JSON.stringify(updates)],
           );
         }
-        return { cursor: rows.rows.length < contactBatch ? null : { after: rows.rows.at(-1)?.id }, done: rows.rows.length, settled, refund };
+        return {
+          cursor: rows.rows.length < contactBatch ? null : { after: rows.rows.at(-1)?.id },
+          done: rows.rows.length,
+          settled,
+          refund,
+        };
       };
     },
   };
@@ -99,7 +124,12 @@ export function validatingContacts(): Step {
     batch: async (run, cursor) => {
       const after = Number(cursor?.after ?? 0);
       return async (tx) => {
-        const rows = await tx.query<{ id: number; work_emails: string[]; personal_emails: string[]; phone_numbers: string[] }>(
+        const rows = await tx.query<{
+          id: number;
+          work_emails: string[];
+          personal_emails: string[];
+          phone_numbers: string[];
+        }>(
           `SELECT ap.person_id AS id, ap.work_emails, ap.personal_emails, ap.phone_numbers FROM audience_prospects ap
             WHERE ${selectedProspects} AND ap.person_id > $4 ORDER BY ap.person_id LIMIT $5`,
           [run.account_id, run.audience_id, run.prospect_cap_id, after, sqlBatch],
@@ -109,7 +139,10 @@ export function validatingContacts(): Step {
           const work = normalise('workEmails', row.work_emails);
           const personal = normalise('personalEmails', row.personal_emails);
           const phone = normalise('phoneNumbers', row.phone_numbers);
-          if (canonicalJson([work, personal, phone]) !== canonicalJson([row.work_emails, row.personal_emails, row.phone_numbers])) {
+          if (
+            canonicalJson([work, personal, phone]) !==
+            canonicalJson([row.work_emails, row.personal_emails, row.phone_numbers])
+          ) {
             changed.push({ id: row.id, work, personal, phone });
           }
         }
@@ -124,7 +157,12 @@ export function validatingContacts(): Step {
             [run.account_id, run.audience_id, JSON.stringify(changed)],
           );
         }
-        return { cursor: rows.rows.length < sqlBatch ? null : { after: rows.rows.at(-1)?.id }, done: rows.rows.length, settled: 0, refund: 0 };
+        return {
+          cursor: rows.rows.length < sqlBatch ? null : { after: rows.rows.at(-1)?.id },
+          done: rows.rows.length,
+          settled: 0,
+          refund: 0,
+        };
       };
     },
   };

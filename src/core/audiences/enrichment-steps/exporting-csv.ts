@@ -19,12 +19,22 @@ export function exportingCsv(deps: StepDeps): Step {
           const audience = await requireAudience(tx, run.account_id, run.audience_id);
           const created = await createRunExport(deps.context, tx, audience, run.id, run.prospect_cap_id);
           if (!created.row) return { cursor: null, done: 1, settled: 0, refund: 0, note: created.note };
-          await tx.query('UPDATE enrichment_runs SET export_id = $3 WHERE account_id = $1 AND id = $2', [run.account_id, run.id, created.row.id]);
+          await tx.query('UPDATE enrichment_runs SET export_id = $3 WHERE account_id = $1 AND id = $2', [
+            run.account_id,
+            run.id,
+            created.row.id,
+          ]);
           return { cursor: { exportId: created.row.id }, done: 0, settled: 0, refund: 0, note: created.note };
         };
       }
       const row = await requireExport(deps.context.db.pool, run.account_id, exportId);
-      const written = await writeExportFile(deps.context.db, deps.context.services.exportStorage, row, run.prospect_cap_id, deps.job.checkpoint);
+      const written = await writeExportFile(
+        deps.context.db,
+        deps.context.services.exportStorage,
+        row,
+        run.prospect_cap_id,
+        deps.job.checkpoint,
+      );
       return async (tx) => {
         await markExportReady(tx, row, written);
         return { cursor: null, done: 1, settled: 0, refund: 0 };

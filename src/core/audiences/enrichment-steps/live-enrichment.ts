@@ -12,10 +12,15 @@ const liveConcurrency = 5;
 export function liveEnrichment(deps: StepDeps): Step {
   const fresh = `make_interval(hours => ${liveFreshHours})`;
   return {
-    enabled: (run) => (run.options.runCompanyLiveEnrichment && run.companies_to_enrich > 0) || (run.options.runProfileLiveEnrichment && run.prospects_to_enrich > 0),
-    total: (run) => (run.options.runCompanyLiveEnrichment ? run.companies_to_enrich : 0) + (run.options.runProfileLiveEnrichment ? run.prospects_to_enrich : 0),
+    enabled: (run) =>
+      (run.options.runCompanyLiveEnrichment && run.companies_to_enrich > 0) ||
+      (run.options.runProfileLiveEnrichment && run.prospects_to_enrich > 0),
+    total: (run) =>
+      (run.options.runCompanyLiveEnrichment ? run.companies_to_enrich : 0) +
+      (run.options.runProfileLiveEnrichment ? run.prospects_to_enrich : 0),
     batch: async (run, cursor) => {
-      const phase = (cursor?.phase as string | undefined) ?? (run.options.runCompanyLiveEnrichment ? 'companies' : 'prospects');
+      const phase =
+        (cursor?.phase as string | undefined) ?? (run.options.runCompanyLiveEnrichment ? 'companies' : 'prospects');
       const after = Number(cursor?.after ?? 0);
       const pool = deps.context.db.pool;
       const params = [run.account_id, run.audience_id, run.prospect_cap_id, after, liveBatch, run.created_at];
@@ -39,7 +44,10 @@ export function liveEnrichment(deps: StepDeps): Step {
       await forEachLimited(charged, liveConcurrency, async (id) => {
         deps.job.checkpoint();
         try {
-          const refreshed = phase === 'companies' ? await deps.live.refreshCompany(id, deps.job.signal) : await deps.live.refreshPerson(id, deps.job.signal);
+          const refreshed =
+            phase === 'companies'
+              ? await deps.live.refreshCompany(id, deps.job.signal)
+              : await deps.live.refreshPerson(id, deps.job.signal);
           if (refreshed) live.add(id);
         } catch (error) {
           // A failed live fetch is the stored-data fallback the spec describes, not a failed run.
@@ -49,8 +57,11 @@ export function liveEnrichment(deps: StepDeps): Step {
       deps.job.checkpoint();
       const price = phase === 'companies' ? enrichmentPrices.liveCompany : enrichmentPrices.liveProspect;
       const lastPage = items.rows.length < liveBatch;
-      const next =
-        !lastPage ? { phase, after: items.rows.at(-1)?.id } : phase === 'companies' && run.options.runProfileLiveEnrichment ? { phase: 'prospects', after: 0 } : null;
+      const next = !lastPage
+        ? { phase, after: items.rows.at(-1)?.id }
+        : phase === 'companies' && run.options.runProfileLiveEnrichment
+          ? { phase: 'prospects', after: 0 }
+          : null;
       return async (tx) => {
         const ids = [...live];
         if (ids.length && phase === 'companies') {

@@ -15,7 +15,12 @@ export function salesTool(): Step {
              FROM people p WHERE p.id = ap.person_id AND ap.account_id = $1 AND ap.audience_id = $2 AND ap.person_id = ANY($3::bigint[])`,
           [run.account_id, run.audience_id, ids],
         );
-        return { cursor: ids.length < sqlBatch ? null : { after: ids.at(-1) }, done: ids.length, settled: 0, refund: 0 };
+        return {
+          cursor: ids.length < sqlBatch ? null : { after: ids.at(-1) },
+          done: ids.length,
+          settled: 0,
+          refund: 0,
+        };
       };
     },
   };
