@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { machineLine } from './lib.js';
+import { readBenchmarkSections, renderBenchmarksDoc } from './report.js';
 
 /**
  * `npm run bench`: runs each benchmark in a process of its own (so one's memory and JIT state
- * do not colour the next), collects the Markdown each prints, and rewrites the measured part
- * of BENCHMARKS.md. `npm run bench -- --large` adds the search, counts and typeahead benchmarks at
+ * do not colour the next), keeps the Markdown each prints in bench/results/<name>.md, and
+ * rewrites docs/benchmarks.md from those files. `npm run bench -- --large` adds the search, counts and typeahead benchmarks at
  * 1,000,000 companies / 10,000,000 people, on the embedded server (its data kept in BENCH_DATA_DIR
  * for the next run) or on DATABASE_URL's server; the first run seeds for 10 to 30 minutes. With
  * BENCH_COMPARE_URL (another server's superuser URL) the same seed is measured there too, side by side.
@@ -58,30 +59,8 @@ for (const bench of benches) {
     `Command: \`${commandEnv(bench)}node ${bench.args.join(' ')}\` (${Math.round((Date.now() - started) / 1000)} s in all)\n\n${output.trim()}\n`;
   await writeFile(`bench/results/${bench.name}.md`, section);
 }
-const sections: string[] = [];
-for (const name of [
-  'search',
-  'search-large',
-  'counts',
-  'counts-large',
-  'state-filter',
-  'ranker',
-  'mcp',
-  'audiences',
-  'replicas',
-]) {
-  const section = await readFile(`bench/results/${name}.md`, 'utf8').catch(() => null);
-  if (section) sections.push(section);
-}
-
-const marker = '<!-- measured:start -->';
-const endMarker = '<!-- measured:end -->';
-const previous = await readFile('BENCHMARKS.md', 'utf8').catch(() => `# Benchmarks\n\n${marker}\n${endMarker}\n`);
-const head = previous.slice(0, previous.indexOf(marker) + marker.length);
-const tail = previous.slice(previous.indexOf(endMarker));
-const measured = `\n${sections.join('\n')}\n`;
-await writeFile('BENCHMARKS.md', `${head}${measured}${tail}`);
-process.stderr.write('BENCHMARKS.md updated\n');
+await writeFile('docs/benchmarks.md', renderBenchmarksDoc(await readBenchmarkSections('bench/results')));
+process.stderr.write('docs/benchmarks.md updated\n');
 
 /** The variables that chose the servers, as a reader would set them (no passwords). */
 function commandEnv(bench: { env?: Record<string, string> }): string {

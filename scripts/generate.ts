@@ -1,16 +1,50 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readBenchmarkSections, renderBenchmarksDoc } from '../bench/report.js';
+import { environmentSchema } from '../src/config.js';
 import { withGeneratedBlock } from '../src/http/llms-txt.js';
+import { renderConfigurationDoc } from './config-docs.js';
 
-/** Rewrites the generated parts of committed files from the operation registry. */
+/**
+ * Rewrites the generated files from their sources: llms.txt's operation list (the operation registry),
+ * docs/configuration.md (src/config.ts) and docs/benchmarks.md (bench/results/). With `--check` it writes nothing and
+ * exits 1 naming each file that differs (`npm run check` runs it so).
+ */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const llmsTxt = path.join(root, 'llms.txt');
-const before = await readFile(llmsTxt, 'utf8');
-const after = withGeneratedBlock(before);
-if (after !== before) {
-  await writeFile(llmsTxt, after);
-  process.stdout.write('llms.txt: operation list regenerated\n');
-} else {
-  process.stdout.write('llms.txt: up to date\n');
+const check = process.argv.includes('--check');
+
+const targets: Array<{ file: string; source: string; render: (before: string) => string | Promise<string> }> = [
+  { file: 'llms.txt', source: 'the operation registry', render: (before) => withGeneratedBlock(before) },
+  {
+    file: 'docs/configuration.md',
+    source: 'the .describe() texts of src/config.ts',
+    render: () => renderConfigurationDoc(environmentSchema),
+  },
+  {
+    file: 'docs/benchmarks.md',
+    source: 'bench/results/*.md',
+    render: async () => renderBenchmarksDoc(await readBenchmarkSections(path.join(root, 'bench/results'))),
+  },
+];
+
+const stale: string[] = [];
+for (const target of targets) {
+  const file = path.join(root, target.file);
+  const before = await readFile(file, 'utf8').catch(() => '');
+  const after = await target.render(before);
+  if (after === before) {
+    if (!check) process.stdout.write(`${target.file}: up to date\n`);
+    continue;
+  }
+  if (check) {
+    stale.push(`${target.file} differs from ${target.source}`);
+  } else {
+    await writeFile(file, after);
+    process.stdout.write(`${target.file}: regenerated from ${target.source}\n`);
+  }
+}
+if (stale.length > 0) {
+  process.stderr.write(`${stale.join('\n')}\nRun \`npm run generate\` and commit the result.\n`);
+  process.exit(1);
 }

@@ -72,38 +72,90 @@ const embeddedSettingsList = z.string().transform((text, ctx) => {
   return settings;
 });
 
-const environmentSchema = z
+/**
+ * Every variable carries its documentation in `.describe()`: `docs/configuration.md` is generated from it
+ * (`npm run generate`), and `npm run check` fails when the two differ. The text says what the variable does and,
+ * when it is unset without a default, what happens then.
+ */
+export const environmentSchema = z
   .object({
-    /** production: settings meant only for development and tests (a built-in identity provider, loopback OAuth clients) are refused. */
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    HOST: z.string().default('127.0.0.1'),
-    PORT: nonNegativeInt.max(65535).default(3000),
-    PUBLIC_URL: z.url().optional(),
-    DATA_DIR: z.string().default('./data'),
+    NODE_ENV: z
+      .enum(['development', 'production', 'test'])
+      .default('development')
+      .describe(
+        '`production` refuses the settings meant only for development and tests (the built-in identity provider, loopback OAuth clients) and turns off the loopback CORS origins.',
+      ),
+    HOST: z
+      .string()
+      .default('127.0.0.1')
+      .describe('The address the service listens on (the container image sets `0.0.0.0`).'),
+    PORT: nonNegativeInt.max(65535).default(3000).describe('The port the service listens on (`0`: a free one).'),
+    PUBLIC_URL: z
+      .url()
+      .optional()
+      .describe(
+        'Absolute base of the links in responses and mails (download links, OAuth metadata); also an allowed MCP `Host`. Unset: the listening address.',
+      ),
+    DATA_DIR: z
+      .string()
+      .default('./data')
+      .describe(
+        'Made private (0700) at every start: the embedded PostgreSQL and its credentials (as root, the cluster lives under `/var/lib`: see [getting started](getting-started.md)), the demo key file, exports, the mail outbox.',
+      ),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
-      .optional(),
-    DATABASE_POOL_SIZE: positiveInt.default(10),
-    /** The memory the embedded server's settings are sized for (shared_buffers a quarter, ...); unset: the machine's. */
-    EMBEDDED_PG_MEMORY_MB: positiveInt.min(256).optional(),
-    /** Settings of the embedded server that replace the computed ones or add to them: name=value,name=value. */
-    EMBEDDED_PG_SETTINGS: embeddedSettingsList.optional(),
-    /** Connections kept apart for request searches, so a flood of searches cannot take the ones charges, jobs and /healthz use. */
-    DATABASE_CATALOG_POOL_SIZE: positiveInt.default(6),
-    /** Longest a request's search statement may run; one that runs longer is cancelled and answered 503, charging nothing. */
-    SEARCH_STATEMENT_TIMEOUT_MS: positiveInt.default(5_000),
-    /** Longest a count (companyCount, peopleCount) may count exactly before it answers the planner's estimate instead. */
-    COUNT_EXACT_BUDGET_MS: positiveInt.default(30),
-    /** A search with more substring terms than this (titles, schools, locations, name) is costly: it reads every candidate row once per term. */
-    COSTLY_SEARCH_SUBSTRINGS: nonNegativeInt.default(10),
-    /** Costly searches run at once by one process, from all accounts together; more wait for a slot (up to DATABASE_CONNECTION_TIMEOUT_MS). */
-    COSTLY_SEARCHES_AT_ONCE: positiveInt.default(1),
-    /** Longest any other statement of the service may run (jobs included); migrations, seeds and imports have no limit. */
-    DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.default(60_000),
-    /** Longest a request waits for a free database connection before it is answered 503 with Retry-After. */
-    DATABASE_CONNECTION_TIMEOUT_MS: positiveInt.default(10_000),
-    /** PostgreSQL streaming replicas (comma list of postgres:// URLs) that serve catalog reads: searches without exclusion lists. */
+      .optional()
+      .describe(
+        '`postgres://...` of your own PostgreSQL server (14 or newer, with `pg_trgm`). Unset: the embedded server under `DATA_DIR`.',
+      ),
+    DATABASE_POOL_SIZE: positiveInt
+      .default(10)
+      .describe('Connections per process for everything but request searches: charges, audiences, jobs, `/healthz`.'),
+    EMBEDDED_PG_MEMORY_MB: positiveInt
+      .min(256)
+      .optional()
+      .describe(
+        "The memory the embedded server's settings are sized for: `shared_buffers` a quarter (at most 8 GB), `effective_cache_size` three quarters, `work_mem` up to 64 MB, `maintenance_work_mem` a sixteenth (at most 1 GB). Set it lower when the machine is shared. Unset: the machine's memory (its cgroup's limit when lower).",
+      ),
+    EMBEDDED_PG_SETTINGS: embeddedSettingsList
+      .optional()
+      .describe(
+        "PostgreSQL settings of the embedded server that replace the computed ones or add to them: `name=value,name=value` (for example `shared_buffers=2GB,random_page_cost=4`). The connection settings (`listen_addresses`, `port`, ...) are the service's own and refused; a value PostgreSQL rejects stops the start with its message.",
+      ),
+    DATABASE_CATALOG_POOL_SIZE: positiveInt
+      .default(6)
+      .describe(
+        'Connections per process kept apart for request searches, so a flood of searches can never take the ones charges, jobs and `/healthz` use.',
+      ),
+    SEARCH_STATEMENT_TIMEOUT_MS: positiveInt
+      .default(5_000)
+      .describe(
+        "Longest a request's search statement may run; one that runs longer is cancelled and answered 503 `query_timeout`, charging nothing.",
+      ),
+    COUNT_EXACT_BUDGET_MS: positiveInt
+      .default(30)
+      .describe(
+        "Longest a count (`companyCount`, `peopleCount`) counts exactly before the planner's estimate answers instead (`exact: false`).",
+      ),
+    COSTLY_SEARCH_SUBSTRINGS: nonNegativeInt
+      .default(10)
+      .describe(
+        'A search with more substring terms than this (titles, schools, locations, name) is costly: it reads every candidate row once per term.',
+      ),
+    COSTLY_SEARCHES_AT_ONCE: positiveInt
+      .default(1)
+      .describe(
+        'Costly searches run at once by one process, from all accounts together; the others wait for a slot (up to `DATABASE_CONNECTION_TIMEOUT_MS`, then 503).',
+      ),
+    DATABASE_STATEMENT_TIMEOUT_MS: positiveInt
+      .default(60_000)
+      .describe(
+        'Longest any other statement of the running service may run (jobs included); migrations, the seed and imports have no limit.',
+      ),
+    DATABASE_CONNECTION_TIMEOUT_MS: positiveInt
+      .default(10_000)
+      .describe('Longest a request waits for a free database connection before it is answered 503 with `Retry-After`.'),
     DATABASE_REPLICA_URLS: z
       .string()
       .transform((s) =>
@@ -113,120 +165,275 @@ const environmentSchema = z
           .filter(Boolean),
       )
       .pipe(z.array(z.string().regex(/^postgres(ql)?:\/\//, 'each must be a postgres:// or postgresql:// URL')))
-      .optional(),
-    /** A replica further behind the primary than this is left out until it catches up. */
-    DATABASE_REPLICA_MAX_LAG_MS: positiveInt.default(2_000),
-    /** How often each replica's health and lag are checked. */
-    DATABASE_REPLICA_CHECK_MS: positiveInt.default(1_000),
-    /** Requests of one account served at once by one process (all its keys together); more are answered 429. */
-    ACCOUNT_CONCURRENT_REQUESTS: positiveInt.default(8),
-    /** Of those, searches (the search rate-limit class) at once. */
-    ACCOUNT_CONCURRENT_SEARCHES: positiveInt.default(2),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    /** Longest a client may take to send a request's headers, counted from its first byte (or from the connection, for a new one): slow-header clients are cut off. */
-    HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(20_000),
-    /** Longest a client may take to send a whole request, body included: slow-body clients are cut off. */
-    HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(60_000),
-    /** How long an idle keep-alive connection is kept between requests (a little longer than common proxies and client pools). */
-    HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(65_000),
+      .optional()
+      .describe(
+        'Comma list of PostgreSQL streaming replicas (`postgres://` URLs) that serve searches (see [scaling](scaling.md)); writes, charges and searches naming exclusion lists stay on the primary.',
+      ),
+    DATABASE_REPLICA_MAX_LAG_MS: positiveInt
+      .default(2_000)
+      .describe(
+        'A replica further behind the primary than this is left out (reads go to the primary) until it catches up.',
+      ),
+    DATABASE_REPLICA_CHECK_MS: positiveInt
+      .default(1_000)
+      .describe("How often each replica's health and lag are checked."),
+    ACCOUNT_CONCURRENT_REQUESTS: positiveInt
+      .default(8)
+      .describe(
+        'Requests of one account (all its keys together) served at once by one process; more are answered 429 with `Retry-After: 1`.',
+      ),
+    ACCOUNT_CONCURRENT_SEARCHES: positiveInt
+      .default(2)
+      .describe('Of those requests, searches (the search rate-limit class) served at once.'),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info')
+      .describe('The least severe log line written; logs are JSON lines on stdout.'),
+    HTTP_HEADERS_TIMEOUT_MS: positiveInt
+      .default(20_000)
+      .describe(
+        "Longest a client may take to send a request's headers, counted from its first byte (or from the connection, for a new one); a connection that sends nothing is closed after this too. Then 408.",
+      ),
+    HTTP_REQUEST_TIMEOUT_MS: positiveInt
+      .default(60_000)
+      .describe(
+        'Longest a client may take to send a whole request, body included; then 408 and the connection is closed.',
+      ),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt
+      .default(65_000)
+      .describe(
+        'How long an idle keep-alive connection is kept between requests (a little longer than the 60 s of common proxies and client pools).',
+      ),
 
-    SEED_ON_EMPTY: booleanFlag.default(true),
-    SEED_COMPANIES: nonNegativeInt.default(20_000),
-    SEED_PEOPLE: nonNegativeInt.default(200_000),
-    SEED: z.coerce.number().int().default(42),
-    DEMO_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
-    DEMO_CREDITS: nonNegativeInt.default(100_000),
-    FREE_PLAN_MONTHLY_CREDITS: nonNegativeInt.default(500),
+    SEED_ON_EMPTY: booleanFlag.default(true).describe('Seed the demo dataset when the catalog is empty.'),
+    SEED_COMPANIES: nonNegativeInt.default(20_000).describe('Companies in the demo dataset.'),
+    SEED_PEOPLE: nonNegativeInt.default(200_000).describe('People in the demo dataset.'),
+    SEED: z.coerce
+      .number()
+      .int()
+      .default(42)
+      .describe('Seed of the demo dataset: the same seed gives the same data everywhere.'),
+    DEMO_API_KEY: z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .optional()
+      .describe("The demo account's key. Unset: a random key, printed at start and kept in `DATA_DIR/demo-api-key`."),
+    DEMO_CREDITS: nonNegativeInt.default(100_000).describe("The demo account's credits when it is created."),
+    FREE_PLAN_MONTHLY_CREDITS: nonNegativeInt
+      .default(500)
+      .describe(
+        'Credits granted to free-plan accounts on their first request of each calendar month (UTC); unused ones carry over.',
+      ),
 
-    RATE_LIMIT_SEARCH_PER_MINUTE: positiveInt.default(120),
-    RATE_LIMIT_STANDARD_PER_MINUTE: positiveInt.default(300),
-    RATE_LIMIT_STATUS_PER_MINUTE: positiveInt.default(120),
-    RATE_LIMIT_HEAVY_PER_MINUTE: positiveInt.default(30),
-    /** memory: each process keeps its own buckets; database: all instances share them in PostgreSQL (one statement per request). */
-    RATE_LIMIT_STORE: z.enum(['memory', 'database']).default('memory'),
-    /** Set: Prometheus metrics at /metrics, for a scraper that sends this as a bearer token. Unset: no metrics. */
-    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    RATE_LIMIT_SEARCH_PER_MINUTE: positiveInt
+      .default(120)
+      .describe(
+        'Requests per minute per account (all its keys together) of the search class: company and people search.',
+      ),
+    RATE_LIMIT_STANDARD_PER_MINUTE: positiveInt
+      .default(300)
+      .describe('Requests per minute per account of the standard class: creation, filters, enums, lists.'),
+    RATE_LIMIT_STATUS_PER_MINUTE: positiveInt
+      .default(120)
+      .describe('Requests per minute per account of the status class: status polls, balance.'),
+    RATE_LIMIT_HEAVY_PER_MINUTE: positiveInt
+      .default(30)
+      .describe(
+        'Requests per minute per account of the heavy class: builds, enrichment, exports, live fetches, reveals, batches.',
+      ),
+    RATE_LIMIT_STORE: z
+      .enum(['memory', 'database'])
+      .default('memory')
+      .describe(
+        '`memory`: each process counts for itself; `database`: every instance draws on the same token buckets in PostgreSQL, at one statement per request. Set `database` when several instances serve one database.',
+      ),
+    METRICS_TOKEN: z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .optional()
+      .describe(
+        'Set: Prometheus metrics at `/metrics`, for a scraper that sends this as a bearer token. Unset: no metrics.',
+      ),
 
-    BACKEND_URL: z.url().optional(),
-    CONFIRM_ABOVE_CREDITS: nonNegativeInt.default(500),
-    LOW_BALANCE_WARNING_CREDITS: nonNegativeInt.default(1000),
-    MCP_RESPONSE_TOKEN_BUDGET: positiveInt.default(20_000),
-    BALANCE_CACHE_SECONDS: nonNegativeInt.default(5),
-    /** Answer the common MCP tool calls without the SDK's per-request server (src/mcp/fast-path.ts); false sends every MCP request through the SDK. */
-    MCP_DIRECT_PATH: booleanFlag.default(true),
-    ALLOWED_HOSTS: commaList.optional(),
-    ALLOWED_ORIGINS: commaList.optional(),
-    SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    /** Browser origins allowed to call the MCP surfaces cross-origin (CORS); loopback origins are allowed too outside production. */
-    CORS_ORIGINS: originList.optional(),
-    /** Behind a TLS-terminating proxy: trust X-Forwarded-Proto and X-Forwarded-For at the authorization server (never X-Forwarded-Host). */
-    TRUST_PROXY: booleanFlag.default(false),
+    BACKEND_URL: z.url().optional().describe('The REST API the MCP gateway forwards calls to. Unset: this process.'),
+    CONFIRM_ABOVE_CREDITS: nonNegativeInt
+      .default(500)
+      .describe("MCP calls whose worst-case cost exceeds this need the user's confirmation."),
+    LOW_BALANCE_WARNING_CREDITS: nonNegativeInt
+      .default(1000)
+      .describe('MCP results warn when the balance falls under this.'),
+    MCP_RESPONSE_TOKEN_BUDGET: positiveInt
+      .default(20_000)
+      .describe('MCP results larger than this (about 4 characters a token) are cut, and the rest kept reachable.'),
+    BALANCE_CACHE_SECONDS: nonNegativeInt.default(5).describe('How long the MCP gateway trusts a balance it read.'),
+    MCP_DIRECT_PATH: booleanFlag
+      .default(true)
+      .describe(
+        "Answer the common MCP tool calls without building the SDK's per-request server (`src/mcp/fast-path.ts`); `false` sends every MCP request through the SDK.",
+      ),
+    ALLOWED_HOSTS: commaList
+      .optional()
+      .describe(
+        "Comma list of `Host` names accepted on the MCP routes besides the loopback names, the listening host and `PUBLIC_URL`'s host (DNS-rebinding check; another is 403); `*` turns the check off, for a proxy that checks `Host` itself.",
+      ),
+    ALLOWED_ORIGINS: commaList
+      .optional()
+      .describe(
+        "Comma list of `Origin`s accepted on the MCP routes besides loopback and `PUBLIC_URL`'s host (DNS-rebinding check; another is 403).",
+      ),
+    SIGNING_SECRET: z
+      .string()
+      .min(32, 'must be at least 32 characters')
+      .optional()
+      .describe(
+        'HMAC key of download links and confirmation tokens. Unset: one generated once and kept in the database.',
+      ),
+    CORS_ORIGINS: originList
+      .optional()
+      .describe(
+        'Comma list of browser origins (`https://app.example`) allowed to call the MCP routes cross-origin; outside production, loopback origins are allowed too.',
+      ),
+    TRUST_PROXY: booleanFlag
+      .default(false)
+      .describe(
+        'Behind a TLS-terminating proxy: the authorization server believes `X-Forwarded-Proto` and `X-Forwarded-For` (never `X-Forwarded-Host`).',
+      ),
 
-    /** The external OpenID provider where people sign in for /mcp/v3 (discovery from its issuer URL). */
-    OIDC_ISSUER: secureUrl.optional(),
-    OIDC_CLIENT_ID: z.string().min(1).optional(),
-    /** Unset: this service is a public client of the provider (PKCE only). */
-    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    OIDC_ISSUER: secureUrl
+      .optional()
+      .describe(
+        'The external OpenID provider where people sign in for `/mcp/v3` (discovery from its issuer URL; https, http only on loopback). Unset: sign-in says single sign-on is not configured.',
+      ),
+    OIDC_CLIENT_ID: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("This service's client id at that provider (required with `OIDC_ISSUER`)."),
+    OIDC_CLIENT_SECRET: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("This service's client secret at that provider. Unset: a public client (PKCE only)."),
     OIDC_SCOPES: z
       .string()
       .regex(/(^|\s)openid(\s|$)/, 'must include openid')
-      .default('openid email profile'),
-    /** Development only: a built-in OpenID provider at /dev-idp with one demo person mapped to the demo account. */
-    OIDC_DEV_PROVIDER: booleanFlag.default(false),
-    /** How long a verified /mcp/v3 access token is trusted without asking the database again (revocation takes effect within this). */
-    OAUTH_TOKEN_CACHE_SECONDS: nonNegativeInt.max(60).default(5),
-    /** Dynamic client registrations accepted per client IP address and hour. */
-    OAUTH_REGISTRATIONS_PER_HOUR: positiveInt.default(20),
-    /** Development and tests only: client ID metadata documents may be fetched from loopback addresses (still https). */
-    OAUTH_CIMD_ALLOW_LOOPBACK: booleanFlag.default(false),
-    /** A PEM file of extra certificate authorities trusted when fetching client ID metadata documents (a development certificate). */
-    OAUTH_CIMD_CA_FILE: z.string().min(1).optional(),
+      .default('openid email profile')
+      .describe('Scopes asked of that provider (must include `openid`).'),
+    OIDC_DEV_PROVIDER: booleanFlag
+      .default(false)
+      .describe(
+        'Development only: a built-in OpenID provider at `/dev-idp` whose one demo person is the demo account (refused with `NODE_ENV=production`).',
+      ),
+    OAUTH_TOKEN_CACHE_SECONDS: nonNegativeInt
+      .max(60)
+      .default(5)
+      .describe(
+        'How long an instance trusts a verified `/mcp/v3` access token without asking the database again; a revocation reaches other instances within this (at once on the instance that revoked).',
+      ),
+    OAUTH_REGISTRATIONS_PER_HOUR: positiveInt
+      .default(20)
+      .describe('Dynamic client registrations accepted per client address and hour (shared by all instances).'),
+    OAUTH_CIMD_ALLOW_LOOPBACK: booleanFlag
+      .default(false)
+      .describe(
+        'Development and tests only: client ID metadata documents may be fetched from loopback addresses (still https); refused in production.',
+      ),
+    OAUTH_CIMD_CA_FILE: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'A PEM file of extra certificate authorities trusted when fetching client ID metadata documents (a development certificate).',
+      ),
 
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
-      .optional(),
-    MAIL_FROM: z.string().default('Prospecting Data Service <no-reply@prospecting.local>'),
-    /** true: notifications may go to any address a caller gives; false: only to the account's own addresses. */
-    MAIL_ANY_RECIPIENT: booleanFlag.default(false),
-    EXPORT_DIR: z.string().optional(),
-    EXPORT_QUOTA_ROWS_PER_MONTH: positiveInt.default(100_000),
-    EXPORT_LINK_TTL_SECONDS: positiveInt.default(7 * 24 * 3600),
-    JOB_POLL_INTERVAL_MS: positiveInt.default(250),
-    JOB_WORKER: booleanFlag.default(true),
-    /** Jobs run at once by one process's worker. */
-    JOB_CONCURRENCY: positiveInt.max(32).default(2),
-    /** Jobs of one account running at once across all instances; unset: JOB_CONCURRENCY - 1 (at least 1), so one account never holds every worker. */
-    JOB_MAX_RUNNING_PER_ACCOUNT: positiveInt.optional(),
-    /** A claimed job whose worker stops renewing this lease (process killed) is claimed again after it runs out. */
-    JOB_LEASE_SECONDS: positiveInt.default(30),
-    /** First retry delay of a failed job attempt; doubles per attempt, capped at 10 minutes. */
-    JOB_RETRY_BASE_MS: positiveInt.default(5_000),
-    /** Export files are deleted this many days after they were written (their export then says EXPIRED). */
-    EXPORT_RETENTION_DAYS: positiveInt.default(30),
-    /** Finished job rows (succeeded or failed) are deleted this many days after they finished. */
-    JOB_RETENTION_DAYS: positiveInt.default(30),
-    /** How often one instance sweeps for expired exports, finished jobs and expired MCP results. */
-    RETENTION_SWEEP_MINUTES: positiveInt.default(60),
-    /** For tests and demos only: a pause at each step (and between batches) of a build or enrichment, and between the pages of an export, so a job can be watched or killed mid-way. */
-    JOB_STEP_DELAY_MS: nonNegativeInt.default(0),
+      .optional()
+      .describe('`smtp://user:pass@host:587` to send mail. Unset: `.eml` files in `DATA_DIR/outbox`.'),
+    MAIL_FROM: z
+      .string()
+      .default('Prospecting Data Service <no-reply@prospecting.local>')
+      .describe('Sender of notifications.'),
+    MAIL_ANY_RECIPIENT: booleanFlag
+      .default(false)
+      .describe(
+        "`false`: `userEmail` must be one of the account's own addresses (its email, or one registered with `npm run accounts -- add-recipient`); `true`: any address.",
+      ),
+    EXPORT_DIR: z.string().optional().describe('Where CSV exports are written. Unset: `DATA_DIR/exports`.'),
+    EXPORT_QUOTA_ROWS_PER_MONTH: positiveInt
+      .default(100_000)
+      .describe('Rows each account may export per calendar month; past it, 429 `quota_exceeded`.'),
+    EXPORT_LINK_TTL_SECONDS: positiveInt.default(7 * 24 * 3600).describe('Lifetime of a signed download link.'),
+    JOB_POLL_INTERVAL_MS: positiveInt.default(250).describe('How often an idle worker looks for jobs.'),
+    JOB_WORKER: booleanFlag.default(true).describe('Run the background job worker in this process.'),
+    JOB_CONCURRENCY: positiveInt.max(32).default(2).describe("Jobs in flight at once in one process's worker."),
+    JOB_MAX_RUNNING_PER_ACCOUNT: positiveInt
+      .optional()
+      .describe(
+        "Jobs of one account running at once across all instances, so one account's builds never hold every worker while another waits; accounts with fewer jobs running are served first. Unset: `JOB_CONCURRENCY - 1` (at least 1).",
+      ),
+    JOB_LEASE_SECONDS: positiveInt
+      .default(30)
+      .describe(
+        'Lease of a claimed job; one whose worker stops renewing it (a killed process) is claimed again after it runs out.',
+      ),
+    JOB_RETRY_BASE_MS: positiveInt
+      .default(5_000)
+      .describe('First retry delay of a failed job attempt; it doubles per attempt, up to 10 minutes.'),
+    EXPORT_RETENTION_DAYS: positiveInt
+      .default(30)
+      .describe('Export files are deleted this many days after they were written (the export then says `EXPIRED`).'),
+    JOB_RETENTION_DAYS: positiveInt
+      .default(30)
+      .describe('Finished job rows (succeeded or failed) are deleted this many days after they finished.'),
+    RETENTION_SWEEP_MINUTES: positiveInt
+      .default(60)
+      .describe('How often one worker instance sweeps for expired exports, finished jobs and expired MCP results.'),
+    JOB_STEP_DELAY_MS: nonNegativeInt
+      .default(0)
+      .describe(
+        'Tests and demos only: a pause after each step of a build, enrichment or saved-search run, and between the 1,000-row pages of an export, so a job can be watched or killed mid-way.',
+      ),
 
-    /** Live professional-network source over HTTP; unset: the simulated source over the stored catalog. */
-    NETWORK_SOURCE_URL: z.url().optional(),
-    NETWORK_SOURCE_API_KEY: z.string().optional(),
-    NETWORK_SOURCE_TIMEOUT_MS: positiveInt.default(8_000),
-    /** Simulated source only: share of live fetches that fail (0 to 1), and the delay of each fetch. */
-    NETWORK_SOURCE_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0),
-    NETWORK_SOURCE_LATENCY_MS: nonNegativeInt.default(0),
-    /** A contact-data vendor over HTTP, asked after the dataset and before the email-pattern guesser. */
-    CONTACT_PROVIDER_URL: z.url().optional(),
-    CONTACT_PROVIDER_API_KEY: z.string().optional(),
-    CONTACT_PROVIDER_TIMEOUT_MS: positiveInt.default(8_000),
-    /** `embedded`: deterministic syntax and reserved-name rules; `dns`: real MX lookups. */
-    CONTACT_EMAIL_VALIDATION: z.enum(['embedded', 'dns']).default('embedded'),
-    /** Batch contact enrichment: profiles a task's job claims per round, and how long it holds them before another run may. */
-    CONTACT_BATCH_CLAIM_SIZE: positiveInt.max(1000).default(25),
-    CONTACT_BATCH_LEASE_SECONDS: positiveInt.default(120),
+    NETWORK_SOURCE_URL: z
+      .url()
+      .optional()
+      .describe('The professional-network live source over HTTP. Unset: a simulated source over the stored catalog.'),
+    NETWORK_SOURCE_API_KEY: z.string().optional().describe('The API key sent to `NETWORK_SOURCE_URL`.'),
+    NETWORK_SOURCE_TIMEOUT_MS: positiveInt
+      .default(8_000)
+      .describe('Longest a live fetch from `NETWORK_SOURCE_URL` may take.'),
+    NETWORK_SOURCE_FAILURE_RATE: z.coerce
+      .number()
+      .min(0)
+      .max(1)
+      .default(0)
+      .describe('Simulated source only: the share of live fetches that fail.'),
+    NETWORK_SOURCE_LATENCY_MS: nonNegativeInt
+      .default(0)
+      .describe('Simulated source only: the delay of each live fetch.'),
+    CONTACT_PROVIDER_URL: z
+      .url()
+      .optional()
+      .describe(
+        'A third-party contact provider over HTTP, asked after the dataset and before the email-pattern guesser. Unset: not asked.',
+      ),
+    CONTACT_PROVIDER_API_KEY: z.string().optional().describe('The API key sent to `CONTACT_PROVIDER_URL`.'),
+    CONTACT_PROVIDER_TIMEOUT_MS: positiveInt
+      .default(8_000)
+      .describe('Longest a call to `CONTACT_PROVIDER_URL` may take.'),
+    CONTACT_EMAIL_VALIDATION: z
+      .enum(['embedded', 'dns'])
+      .default('embedded')
+      .describe('`embedded`: deterministic syntax and reserved-name rules; `dns`: real MX lookups of mail domains.'),
+    CONTACT_BATCH_CLAIM_SIZE: positiveInt
+      .max(1000)
+      .default(25)
+      .describe("Batch contact enrichment: profiles a task's job claims per round."),
+    CONTACT_BATCH_LEASE_SECONDS: positiveInt
+      .default(120)
+      .describe('Batch contact enrichment: how long a round holds its profiles before another run may take them.'),
   })
   .superRefine((env, ctx) => {
     const issue = (variable: string, message: string) => ctx.addIssue({ code: 'custom', path: [variable], message });
