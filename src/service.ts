@@ -165,7 +165,7 @@ export function retentionTasks(context: AppContext): RetentionTask[] {
 /**
  * What one client may hold of the server, set deliberately rather than left to Node's defaults
  * (which let a request's headers take 60 s and its body 5 minutes, and look for such clients only
- * every 30 s). Measured in RELIABILITY.md ("Slow and abusive clients"); documented in the README.
+ * every 30 s). Measured in RELIABILITY.md ("Slow and abusive clients"); documented in docs/operations.md.
  * Bodies are bounded where they are read: 2 MB for the REST API (src/api/router.ts), 4 MB for MCP.
  */
 export const httpLimits = {

@@ -1,8 +1,8 @@
 import type * as OidcProviderLibrary from 'oidc-provider';
 
 /**
- * oidc-provider, loaded on the first request that needs it rather than at start: importing it
- * costs about 0.3 s (every test file and every start paid it) and prints its notice that Node 20
+ * oidc-provider, loaded on the first request that needs it rather than at start: importing it is
+ * slow enough that every test file and every start felt it, and it prints its notice that Node 20
  * is not a runtime it supports (it runs on Node 20.19+; its tests target Node 22).
  */
 type OidcProviderModule = typeof OidcProviderLibrary;

@@ -30,9 +30,9 @@ const keyMatching: Record<Key, { arrayType: string; condition: (column: string) 
  * reference in order, the ids it matched (a name can match several companies).
  *
  * References with the same keys are matched in one join over `unnest` of their values, so the
- * statement's size (and its planning, which dominated: 1.5 to 2 ms for 25 domains written as a
- * 25-way UNION ALL) does not grow with the number of references; a list of 2,000 accounts is one
- * join, not 2,000 branches.
+ * statement's size (and its planning, which dominated when each reference was a UNION ALL
+ * branch) does not grow with the number of references; a list of 2,000 accounts is one join, not
+ * 2,000 branches (docs/decisions/0006-search-on-postgresql.md).
  */
 export async function resolveCompanies(db: Queryable, references: readonly CurrentCompany[]): Promise<number[][]> {
   const matches: number[][] = references.map(() => []);

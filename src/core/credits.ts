@@ -62,7 +62,7 @@ export async function charge(
 /**
  * A charge that pays for nothing written with it (a page of search results), without a key:
  * one statement, so it needs no transaction of its own and costs one round trip instead of four
- * (BEGIN, the balance, the ledger, COMMIT: about 1 ms of a search's 5 to 10, measured at 1M/10M).
+ * (BEGIN, the balance, the ledger, COMMIT; docs/decisions/0005-credit-ledger.md).
  */
 export async function chargeAlone(
   db: Queryable,

@@ -135,7 +135,7 @@ function createPool(
   applicationName = 'prospecting-data-service',
 ): pg.Pool {
   // Our queries are short keyset pages; when the planner over-estimates one, JIT compilation
-  // (hundreds of ms) costs far more than it saves (measured: a 1000-record page, 400 ms → 53 ms).
+  // costs far more than it saves (docs/decisions/0006-search-on-postgresql.md).
   const settings = ['-c jit=off'];
   if (statementTimeoutMs) settings.push(`-c statement_timeout=${statementTimeoutMs}`);
   const pool = new pg.Pool({

@@ -97,7 +97,7 @@ export async function startEmbeddedPostgres(
       // As root the cluster is found by the data folder's path: a moved folder finds none.
       log.warn(
         { databaseDir: cluster.databaseDir },
-        'this data folder has database credentials but no cluster: starting an empty one (did the data folder move? see the README)',
+        'this data folder has database credentials but no cluster: starting an empty one (did the data folder move? see docs/getting-started.md)',
       );
     }
     await rm(cluster.databaseDir, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import { containsPattern, type SqlConditions } from './sql.js';
 
 /**
  * Adds the conditions of the company filters, on table alias `c`. Semantics (documented in
- * the README): list filters match any listed value; ranges are inclusive; a range filter
+ * docs/concepts.md): list filters match any listed value; ranges are inclusive; a range filter
  * excludes companies whose value is unknown; all filters combine with AND.
  */
 export function addCompanyConditions(sql: SqlConditions, params: CompanySearchParams): void {
@@ -62,9 +62,8 @@ export function addRange(
 
 /**
  * A bound on an integer column, compared as an integer: a numeric parameter would cast the
- * column instead, which hides its index and statistics (measured at 10,000,000 people: the years
- * range was then estimated at a fraction of its rows, and the planner chose a parallel scan for
- * a page of 25). A fractional bound is rounded inwards (at least 2.5 years is at least 3), which
+ * column instead, which hides its index and statistics from the planner, and it then misjudges
+ * the range's rows (docs/decisions/0006-search-on-postgresql.md). A fractional bound is rounded inwards (at least 2.5 years is at least 3), which
  * matches the same rows; a bound no integer column can reach keeps the numeric comparison.
  */
 export function addIntegerBound(

@@ -19,8 +19,8 @@ import type { SqlConditions } from './sql.js';
 
 /**
  * Matches counted exactly before a count becomes an estimate. A count reads about bound /
- * selectivity rows whatever the size of the catalog; at 1,000 a typical filter counts in a few
- * milliseconds, at 10,000 several took 50 to 700 ms (BENCHMARKS.md, `counts`).
+ * selectivity rows whatever the size of the catalog, so the bound, not the catalog, sets its cost
+ * (docs/decisions/0008-counts.md).
  */
 export const exactCountBound = 1_000;
 
@@ -73,9 +73,9 @@ export async function countPeople(
 
 /**
  * A substring shorter than a trigram (`VP`) gives the trigram index nothing to narrow: a bitmap
- * scan of it reads the whole index, and a GIN scan heeds a cancel only when it is done (measured:
- * 150 to 200 ms past a 40 ms timeout at 200,000 people). Counts with one read in row order
- * instead, which stops at the timeout.
+ * scan of it reads the whole index, and a GIN scan heeds a cancel only when it is done, well past
+ * the budget (docs/decisions/0008-counts.md). Counts with one read in row order instead, which
+ * stops at the timeout.
  */
 const anyShort = (terms: ReadonlyArray<string | undefined>): boolean =>
   terms.some((term) => term !== undefined && term.trim().length < 3);

@@ -30,9 +30,8 @@ export function containsPattern(text: string): string {
  * that PostgreSQL hashes the items once per query and tests each row in constant time, whatever its
  * statistics say. As NOT EXISTS it became an anti-join chosen from statistics, and a list made just
  * before the search (statistics not yet refreshed, estimated at one entry) got a nested loop that
- * compared every row with every entry: 280 ms instead of 37 for a page of 1000 people against a
- * 5,000-entry list at 10,000,000 people (BENCHMARKS.md, search-large). Items are never null, so
- * NOT IN means "not one of them".
+ * compared every row with every entry (docs/decisions/0006-search-on-postgresql.md). Items are
+ * never null, so NOT IN means "not one of them".
  */
 export function notInExclusionLists(
   sql: SqlConditions,
