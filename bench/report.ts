@@ -54,7 +54,7 @@ export function renderBenchmarksDoc(sections: Map<string, string>): string {
     '',
     'The current figures of every benchmark, each with the date, the machine and the command that produced it. Speed is measured',
     'here, never in timed test assertions. Why the code is shaped as it is, and the measurements that decided it, are in the',
-    '[decision records](decisions/); reliability under load, faults and abuse is in [RELIABILITY.md](../RELIABILITY.md).',
+    '[decision records](decisions/README.md); reliability under load, faults and abuse is in [RELIABILITY.md](../RELIABILITY.md).',
     '',
     '## Running them',
     '',

@@ -128,15 +128,15 @@ describe('API4 unrestricted resource consumption', () => {
     expect(batch.body.error.details.issues[0].field).toBe('profileUrls');
   });
 
-  it('documents its limits: the settings in the README, the per-minute rate limit of each operation in OpenAPI', async () => {
+  it('documents its limits: the settings in the operations guide, the per-minute rate limit of each operation in OpenAPI', async () => {
     const document = (await app.request('GET', '/openapi.json')).body;
     expect(document.paths['/v1/company-search'].post['x-rate-limit']).toMatchObject({
       class: 'search',
       requestsPerMinute: expect.any(Number),
     });
     const { readFile } = await import('node:fs/promises');
-    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const guide = await readFile(new URL('../../../docs/operations.md', import.meta.url), 'utf8');
     for (const setting of ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS'])
-      expect(readme).toContain(setting);
+      expect(guide).toContain(setting);
   });
 });
