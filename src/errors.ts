@@ -58,7 +58,8 @@ export const retryAfterSeconds = { query_timeout: 5, unavailable: 5 } as const;
 
 /**
  * Database failures that are not bugs: a statement stopped by its timeout, no free connection,
- * or the server unreachable or restarting. Each is answered 503 with Retry-After, never 500.
+ * the server unreachable or restarting, or a write refused by a server that is no longer (or not
+ * yet) the primary during a failover. Each is answered 503 with Retry-After, never 500.
  */
 export function databaseFailure(error: unknown): AppError | null {
   const { code, message } = (error ?? {}) as { code?: string; message?: string };
@@ -69,12 +70,22 @@ export function databaseFailure(error: unknown): AppError | null {
       { cause: error },
     );
   }
+  if (code === '25006') {
+    // A write reached a server that takes none: the primary is changing (a failover), or not yet reachable.
+    return new AppError(
+      'unavailable',
+      'The database is switching to a new primary server; nothing was charged. Retry after the delay in Retry-After.',
+      { cause: error, internal: message ?? code },
+    );
+  }
   const unreachable =
     (typeof code === 'string' &&
       (/^08/.test(code) ||
         /^57P0[1-3]$/.test(code) ||
         code === '53300' ||
-        ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code))) ||
+        ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'].includes(
+          code,
+        ))) ||
     (typeof message === 'string' &&
       /timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error/.test(
         message,

@@ -85,7 +85,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       config,
       db,
       log,
-      authenticator: new ApiKeyAuthenticator(db.pool),
+      authenticator: new ApiKeyAuthenticator(db.pool, undefined, undefined, () => db.replicas?.pick()?.reads ?? null),
       publicUrl: (config.PUBLIC_URL ?? url).replace(/\/$/, ''),
       internalUrl: url,
     };
@@ -225,6 +225,7 @@ export function servingDatabaseOptions(config: Config, log: Logger): DatabaseOpt
     connectionTimeoutMs: config.DATABASE_CONNECTION_TIMEOUT_MS,
     catalog: { max: config.DATABASE_CATALOG_POOL_SIZE, statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS },
     costlyReads: config.COSTLY_SEARCHES_AT_ONCE,
+    requirePrimary: true,
     ...(config.DATABASE_REPLICA_URLS?.length
       ? {
           replicas: {

@@ -1,5 +1,6 @@
 import type { RateLimitClass } from '../../operations/define.js';
 import { rateLimitsPerMinute, type Config, type RateLimitSettings } from '../config.js';
+import { databaseFailure } from '../errors.js';
 import type { RetentionTask } from '../jobs/index.js';
 import type { Queryable } from '../store/db.js';
 
@@ -21,15 +22,30 @@ type LimitConfig = RateLimitSettings;
  * A token bucket per account and rate-limit class, refilled continuously at the class's
  * per-minute rate with a burst of one minute's worth. Two stores, chosen by RATE_LIMIT_STORE:
  * `memory` (one process; behind a load balancer each instance enforces its own share) and
- * `database` (PostgreSQL; every instance draws on the same buckets, one statement per request).
+ * `database` (PostgreSQL; every instance draws on the same buckets, one statement per request;
+ * while the database is unreachable each instance counts for itself). An instance does not detect
+ * the load balancer in front of it: the operator sets RATE_LIMIT_STORE=database where several serve.
  */
 export interface RateLimits {
   take(subject: string, rateClass: RateLimitClass): Promise<RateDecision>;
 }
 
 export function createRateLimits(config: LimitConfig & Pick<Config, 'RATE_LIMIT_STORE'>, db: Queryable): RateLimits {
-  if (config.RATE_LIMIT_STORE === 'database') return new DatabaseRateLimiter(config, db);
   const memory = new MemoryRateLimiter(config);
+  if (config.RATE_LIMIT_STORE === 'database') {
+    const shared = new DatabaseRateLimiter(config, db);
+    return {
+      take: async (subject, rateClass) => {
+        try {
+          return await shared.take(subject, rateClass);
+        } catch (error) {
+          // The database away (a failover): this instance counts for itself, so that what can still be served is.
+          if (databaseFailure(error)?.code !== 'unavailable') throw error;
+          return memory.take(subject, rateClass);
+        }
+      },
+    };
+  }
   return { take: async (subject, rateClass) => memory.take(subject, rateClass) };
 }
 

@@ -1,4 +1,5 @@
 import { hashApiKey, type Principal } from '../core/keys.js';
+import { databaseFailure } from '../errors.js';
 import type { Queryable } from '../store/db.js';
 
 /** Key minting and hashing live in core (accounts are made there); re-exported for the surfaces. */
@@ -12,6 +13,9 @@ interface CachedPrincipal {
 /**
  * Authenticates keys with a short-lived cache, so that an agent's burst of calls does not cost
  * a database round trip each. A revoked key stops working within `ttlMs` on every instance.
+ * While the primary cannot be reached (a failover), a key is looked up on a streaming replica
+ * when there is a healthy one (`standby`), so that what needs no write can still be served; a
+ * revocation then takes effect within the replica's lag bound as well.
  */
 export class ApiKeyAuthenticator {
   private readonly cache = new Map<string, CachedPrincipal>();
@@ -20,6 +24,7 @@ export class ApiKeyAuthenticator {
     private readonly db: Queryable,
     private readonly ttlMs = 5_000,
     private readonly maxEntries = 10_000,
+    private readonly standby: () => Queryable | null = () => null,
   ) {}
 
   async authenticate(key: string | undefined | null): Promise<Principal | null> {
@@ -29,12 +34,23 @@ export class ApiKeyAuthenticator {
     const now = Date.now();
     const cached = this.cache.get(cacheKey);
     if (cached && cached.expiresAt > now) return cached.principal;
-    const result = await this.db.query<{ account_id: number; name: string; plan: string; email: string | null }>(
-      `SELECT k.account_id, a.name, a.plan, a.email
-         FROM api_keys k JOIN accounts a ON a.id = k.account_id
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-      [hash],
-    );
+    const lookUp = (db: Queryable) =>
+      db.query<{ account_id: number; name: string; plan: string; email: string | null }>(
+        `SELECT k.account_id, a.name, a.plan, a.email
+           FROM api_keys k JOIN accounts a ON a.id = k.account_id
+          WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+        [hash],
+      );
+    let result;
+    try {
+      result = await lookUp(this.db);
+    } catch (error) {
+      const standby = databaseFailure(error)?.code === 'unavailable' ? this.standby() : null;
+      if (!standby) throw error;
+      // Not cached: the primary's answer is wanted again as soon as it can give one.
+      const row = (await lookUp(standby)).rows[0];
+      return row ? { accountId: row.account_id, accountName: row.name, plan: row.plan, email: row.email } : null;
+    }
     const row = result.rows[0];
     const principal = row
       ? { accountId: row.account_id, accountName: row.name, plan: row.plan, email: row.email }

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { databaseFailure } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ReplicaSet } from './replicas.js';
+import { KeptSession, type KeptSessionOptions } from './session.js';
 
 /**
  * The one code path to PostgreSQL. Everything that touches SQL takes a `Queryable`,
@@ -29,6 +30,11 @@ export interface Database {
   /** The streaming replicas that serve catalog reads (DATABASE_REPLICA_URLS), or null. */
   replicas: ReplicaSet | null;
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  /**
+   * A connection of its own to the primary, outside the pools, kept open and reconnected (LISTEN,
+   * session advisory locks); started by the caller, stopped by `close()` if not before.
+   */
+  keepSession(options: Omit<KeptSessionOptions, 'client'>): KeptSession;
   close(): Promise<void>;
 }
 
@@ -59,6 +65,12 @@ export interface DatabaseOptions {
   costlyReads?: number;
   /** Streaming replicas for catalog reads; started with `replicas.start()`. */
   replicas?: { urls: string[]; maxLagMs: number; checkIntervalMs: number; log: Logger };
+  /**
+   * Every new connection of the pools is checked to be on a server that takes writes; one on a
+   * standby (a failover in progress, a load balancer that has not noticed it yet) is refused as
+   * unavailable, and a statement refused as read-only drops the pool's idle connections with it.
+   */
+  requirePrimary?: boolean;
 }
 
 export function openDatabase(connectionString: string, options: number | DatabaseOptions): Database {
@@ -72,6 +84,8 @@ export function openDatabase(connectionString: string, options: number | Databas
         settings.connectionTimeoutMs,
       )
     : pool;
+  if (settings.requirePrimary) for (const primary of new Set([pool, catalog])) requireWritable(primary);
+  const sessions = new Set<KeptSession>();
   const replicas = settings.replicas?.urls.length
     ? new ReplicaSet({
         urls: settings.replicas.urls,
@@ -119,7 +133,23 @@ export function openDatabase(connectionString: string, options: number | Databas
       }
     },
     transaction: (work) => runInTransaction(pool, work),
+    keepSession: (options) => {
+      const session = new KeptSession({
+        ...options,
+        client: () =>
+          new pg.Client({
+            connectionString,
+            application_name: `prospecting-data-service (${options.name})`,
+            connectionTimeoutMillis: settings.connectionTimeoutMs ?? 10_000,
+            keepAlive: true,
+            options: '-c jit=off',
+          }),
+      });
+      sessions.add(session);
+      return session;
+    },
     close: async () => {
+      await Promise.all([...sessions].map((session) => session.stop()));
       await replicas?.close();
       await pool.end();
       if (catalog !== pool) await catalog.end();
@@ -158,6 +188,58 @@ function createPool(
   return pool;
 }
 
+/** The SQLSTATE of a write refused because the server (or the transaction) is read-only. */
+const readOnlyState = '25006';
+
+/**
+ * A failover turns the old primary into a standby, or leaves a connection string pointing at one
+ * for a moment: a new connection is checked (one statement per connection, not per query) and
+ * refused when it cannot write, so that requests are answered 503 until a primary is reached
+ * rather than failing one by one on their first write. A statement refused as read-only means
+ * the pool's other idle connections were very likely opened to the same server: they are dropped.
+ */
+function requireWritable(pool: pg.Pool): void {
+  pool.options.verify = (client, done) => {
+    client
+      .query<{ writable: boolean }>(
+        "SELECT NOT (pg_is_in_recovery() OR current_setting('transaction_read_only')::boolean) AS writable",
+      )
+      .then(
+        (result) =>
+          done(
+            result.rows[0]?.writable
+              ? undefined
+              : Object.assign(new Error('the server takes no writes (a standby, or read-only): not a primary'), {
+                  code: readOnlyState,
+                }),
+          ),
+        (error: Error) => done(error),
+      );
+  };
+  pool.on('release', (error: unknown) => {
+    if ((error as { code?: string } | undefined)?.code === readOnlyState) void dropIdleConnections(pool);
+  });
+}
+
+/** Ends the connections idle in the pool now (taken from it one by one and released as broken). */
+async function dropIdleConnections(pool: pg.Pool): Promise<void> {
+  const taken: pg.PoolClient[] = [];
+  try {
+    for (let left = pool.idleCount; left > 0 && pool.idleCount > 0; left -= 1) taken.push(await pool.connect());
+  } catch {
+    // Nothing more to take.
+  } finally {
+    for (const client of taken) client.release(new Error('dropped: its server took no writes'));
+  }
+}
+
+/** Whether a failed statement says the connection is no longer worth keeping (server gone, or a standby now). */
+function connectionSpent(error: unknown): boolean {
+  return (
+    (error as { code?: string } | undefined)?.code === readOnlyState || databaseFailure(error)?.code === 'unavailable'
+  );
+}
+
 async function readCancellably<T>(
   pool: pg.Pool,
   control: pg.Pool,
@@ -175,12 +257,16 @@ async function readCancellably<T>(
     if (backendPid) cancelling = control.query('SELECT pg_cancel_backend($1)', [backendPid]).catch(() => undefined);
   };
   signal.addEventListener('abort', cancel, { once: true });
+  let failure: unknown = undefined;
   try {
     return await work(client);
+  } catch (error) {
+    failure = error;
+    throw error;
   } finally {
     signal.removeEventListener('abort', cancel);
     if (cancelling) await cancelling;
-    client.release();
+    client.release(connectionSpent(failure) ? (failure as Error) : undefined);
   }
 }
 
@@ -232,15 +318,18 @@ class Slots {
 
 export async function runInTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let failure: unknown = undefined;
   try {
     await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (error) {
+    failure = error;
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    client.release();
+    // A connection whose server went away or takes no writes is not put back for the next caller.
+    client.release(connectionSpent(failure) ? (failure as Error) : undefined);
   }
 }
