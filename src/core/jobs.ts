@@ -12,7 +12,7 @@ import { scheduleJob } from './saved-searches/saved-searches.js';
 /**
  * Every kind of job the service runs, for the one job worker (src/worker). To add a kind:
  * define it with `defineJob` next to the code it runs, enqueue it with `enqueue` in the
- * transaction that creates its work (then `wakeWorkers()`), and add it here.
+ * transaction that creates its work (the workers of every instance are woken at its commit), and add it here.
  */
 export const jobDefinitions: readonly AnyJobDefinition<AppContext>[] = [
   buildJob,

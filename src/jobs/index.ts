@@ -19,5 +19,5 @@ export {
   type JobRun,
   type RunAgain,
 } from './define.js';
-export { cancelJobs, enqueue, wakeWorkers, type JobRow, type JobStatus } from './queue.js';
+export { cancelJobs, enqueue, type JobRow, type JobStatus } from './queue.js';
 export { finishedJobsRetention, sweepRetention, type RetentionTask, type SweepCounts } from './retention.js';

@@ -36,10 +36,17 @@ export interface NewJob {
 }
 
 /**
+ * The channel on which a job is announced to the workers of every instance (LISTEN in
+ * src/worker/job-worker.ts). PostgreSQL delivers a NOTIFY when its transaction commits, never
+ * before (a worker woken by it finds the row) and never for a transaction that rolled back.
+ */
+export const jobsChannel = 'pds_jobs';
+
+/**
  * Adds a job of a defined kind, its payload checked against the kind's schema (a payload that
  * does not fit is a bug: it throws, and the caller's transaction rolls back). Pass the
- * transaction that creates what the job works on, so both commit or neither; after the commit,
- * `wakeWorkers()` has this process's worker start it at once rather than at its next poll.
+ * transaction that creates what the job works on, so both commit or neither; at the commit, the
+ * idle workers of every instance are woken to claim it (`jobsChannel`), rather than at their next poll.
  */
 export async function enqueue<Payload extends z.ZodType>(
   db: Queryable,
@@ -61,7 +68,7 @@ export async function enqueueJob(db: Queryable, job: NewJob): Promise<number> {
   const result = await db.query<{ id: number }>(
     `INSERT INTO jobs (kind, account_id, payload, max_attempts, run_after)
      VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::double precision / 1000))
-     RETURNING id`,
+     RETURNING id, pg_notify('${jobsChannel}', kind)`,
     [job.kind, job.accountId ?? null, JSON.stringify(job.payload ?? {}), job.maxAttempts ?? 5, job.delayMs ?? 0],
   );
   return (result.rows[0] as { id: number }).id;
@@ -163,16 +170,18 @@ export async function failAttempt(
 }
 
 /**
- * Hands a job back without counting the attempt: when the process stops (at once), or when the
- * job asked to run again later (after `delayMs`).
+ * Hands a job back without counting the attempt: when the process stops (at once: the workers of
+ * the other instances are woken to take it over), or when the job asked to run again later
+ * (after `delayMs`).
  */
 export async function releaseJob(db: Queryable, jobId: number, workerId: string, delayMs = 0): Promise<void> {
-  await db.query(
+  const released = await db.query(
     `UPDATE jobs SET status = 'queued', attempts = greatest(attempts - 1, 0), locked_by = NULL, lease_expires_at = NULL,
             run_after = now() + make_interval(secs => $3::double precision / 1000), updated_at = now()
       WHERE id = $1 AND locked_by = $2`,
     [jobId, workerId, delayMs],
   );
+  if (delayMs <= 0 && released.rowCount) await db.query('SELECT pg_notify($1, $2)', [jobsChannel, 'released']);
 }
 
 /** Fails a job at once, whatever attempts it has left (its payload cannot be read, or it kept killing its process). */
@@ -205,21 +214,4 @@ export async function cancelJobs(
     [kind, accountId, JSON.stringify(payload), reason.slice(0, 2000)],
   );
   return result.rowCount ?? 0;
-}
-
-const enqueuedListeners = new Set<() => void>();
-
-/**
- * Tells the workers of this process that a job was committed, so they claim it now rather than
- * at their next poll (workers of other processes find it at their poll). Call it after the
- * transaction that enqueued the job has committed: before, the worker would not see the row.
- */
-export function wakeWorkers(): void {
-  for (const listener of [...enqueuedListeners]) listener();
-}
-
-/** For the worker: called on every `wakeWorkers()`; returns the unsubscribe function. */
-export function onJobsEnqueued(listener: () => void): () => void {
-  enqueuedListeners.add(listener);
-  return () => enqueuedListeners.delete(listener);
 }

@@ -1,7 +1,9 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { databaseFailure } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Database } from '../store/db.js';
+import type { KeptSession } from '../store/session.js';
 import {
   InvalidPayload,
   JobInterrupted,
@@ -15,7 +17,7 @@ import {
   completeJob,
   failAttempt,
   failJob,
-  onJobsEnqueued,
+  jobsChannel,
   releaseJob,
   renewLease,
   reportProgress,
@@ -41,8 +43,9 @@ const maxRetryDelayMs = 10 * 60_000;
 
 /**
  * The one job loop of a process: `concurrency` slots, each claiming one job at a time (fairly
- * across accounts), polling every `pollIntervalMs` when idle and woken at once when this
- * process enqueues (`wakeWorkers()`). While a job runs, a heartbeat renews its lease; losing the
+ * across accounts), polling every `pollIntervalMs` when idle and woken at once when any instance
+ * commits a job (a LISTEN on `jobsChannel`, on a session of its own that reconnects after a
+ * failover; polling goes on beside it). While a job runs, a heartbeat renews its lease; losing the
  * lease, or `stop()`, aborts the job's signal, and the job is handed back at its next
  * checkpoint. A failed attempt is retried with exponential backoff; after the last one the
  * kind's `exhausted` runs. A payload that does not fit its kind's schema fails the job at once.
@@ -54,7 +57,7 @@ export class JobWorker<Context = unknown> {
   private readonly running = new Map<number, AbortController>();
   private wakers: Array<() => void> = [];
   private readonly definitions: Map<string, AnyJobDefinition<Context>>;
-  private unsubscribe: () => void = () => undefined;
+  private wakeups: KeptSession | null = null;
   private claiming: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: WorkerOptions<Context>) {
@@ -66,11 +69,26 @@ export class JobWorker<Context = unknown> {
   }
 
   start(): void {
-    this.unsubscribe = onJobsEnqueued(() => this.wake());
+    this.wakeups = this.options.db.keepSession({
+      name: 'job wake-ups',
+      log: this.options.log,
+      onConnected: async (client) => {
+        client.on('notification', () => this.wake());
+        await client.query(`LISTEN ${jobsChannel}`);
+        // Jobs committed while no session listened were announced to nobody.
+        this.wake();
+      },
+    });
+    void this.wakeups.start();
     for (let slot = 0; slot < this.options.concurrency; slot += 1) this.loops.push(this.loop());
   }
 
-  /** A job was just enqueued: look now rather than at the next poll. */
+  /** Whether this worker hears of new jobs at once (its LISTEN session is up); it polls either way. */
+  get listening(): boolean {
+    return this.wakeups?.connected ?? false;
+  }
+
+  /** A job was just committed (by any instance): look now rather than at the next poll. */
   wake(): void {
     const wakers = this.wakers;
     this.wakers = [];
@@ -79,7 +97,7 @@ export class JobWorker<Context = unknown> {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    this.unsubscribe();
+    await this.wakeups?.stop();
     for (const controller of this.running.values()) controller.abort(new JobInterrupted('the service is stopping'));
     this.wake();
     await Promise.all(this.loops);
@@ -92,7 +110,10 @@ export class JobWorker<Context = unknown> {
       try {
         job = await this.claim(kinds);
       } catch (error) {
-        if (!this.stopping) this.options.log.error({ err: error }, 'job claim failed');
+        // The database away (a restart, a failover) is waited out: the next poll claims again.
+        if (this.stopping) continue;
+        if (databaseFailure(error)) this.options.log.warn({ err: error }, 'job claim failed: database unavailable');
+        else this.options.log.error({ err: error }, 'job claim failed');
       }
       if (job) {
         await this.execute(job);

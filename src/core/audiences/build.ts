@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { peopleSearchParams } from '../../../operations/schemas/filters.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { accountOf, defineJob, enqueue, wakeWorkers, type JobRun } from '../../jobs/index.js';
+import { accountOf, defineJob, enqueue, type JobRun } from '../../jobs/index.js';
 import type { Database } from '../../store/db.js';
 import { charge } from '../credits.js';
 import { companyConditions } from '../search/company-search.js';
@@ -71,7 +71,6 @@ export async function startBuild(db: Database, accountId: number, audienceId: st
     await enqueue(tx, buildJob, { accountId, payload: { audienceId: audience.id } });
     return updated.rows[0] as AudienceRow;
   });
-  wakeWorkers();
   return started;
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { accountOf, cancelJobs, defineJob, enqueue, wakeWorkers, type JobRun } from '../../jobs/index.js';
+import { accountOf, cancelJobs, defineJob, enqueue, type JobRun } from '../../jobs/index.js';
 import { credit } from '../credits.js';
 import { requireAudience } from './audiences.js';
 import { buildJob } from './build.js';
@@ -115,7 +115,6 @@ export async function deleteAudience(
       exportsDeleted: exportIds.length,
     };
   });
-  wakeWorkers();
   return deleted;
 }
 

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { accountOf, defineJob, JobInterrupted, wakeWorkers, type JobRun } from '../../jobs/index.js';
+import { accountOf, defineJob, JobInterrupted, type JobRun } from '../../jobs/index.js';
 import { canonicalJson } from '../search/cursor.js';
 import { credit } from '../credits.js';
 import { requireAudience } from './audiences.js';
@@ -88,11 +88,7 @@ export async function runEnrichment(context: AppContext, job: JobRun<{ enrichmen
     const current = await findRun(context.db.pool, accountId, runId);
     if (!current) return;
     run = current;
-    if (run.status !== 'RUNNING') {
-      // The last step queued the completion mail: have it sent now rather than at the next poll.
-      wakeWorkers();
-      return;
-    }
+    if (run.status !== 'RUNNING') return;
     const index = run.step_index;
     const step = stepAt(deps.plan, run, index);
     if (!step.enabled(run)) {
@@ -265,5 +261,4 @@ export async function failRun(context: AppContext, accountId: number, runId: num
       });
     }
   });
-  wakeWorkers();
 }

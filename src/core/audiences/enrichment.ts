@@ -1,7 +1,7 @@
 import { requireMailRecipient } from '../mail-recipients.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { enqueue, wakeWorkers } from '../../jobs/index.js';
+import { enqueue } from '../../jobs/index.js';
 import type { Database, Queryable } from '../../store/db.js';
 import { charge } from '../credits.js';
 import { requireAudience, requireBuilt } from './audiences.js';
@@ -150,7 +150,6 @@ export async function triggerEnrichment(
     await enqueue(tx, enrichmentJob, { accountId, payload: { enrichmentId: runId } });
     return { enrichmentId: String(runId), status: 'NOT_STARTED' as const, estimatedCredits: fresh.totalCredits };
   });
-  wakeWorkers();
   return triggered;
 }
 

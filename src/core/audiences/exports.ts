@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { accountOf, defineJob, enqueue, wakeWorkers, type JobRun } from '../../jobs/index.js';
+import { accountOf, defineJob, enqueue, type JobRun } from '../../jobs/index.js';
 import type { Database, Queryable } from '../../store/db.js';
 import { requireAudience, requireBuilt, type AudienceRow } from './audiences.js';
 import { chooseColumns, columnsOf } from './export-columns.js';
@@ -111,7 +111,6 @@ export async function requestExport(
     await enqueue(tx, exportJob, { accountId, payload: { exportId: row.id } });
     return { row, available };
   });
-  wakeWorkers();
   const truncated = available > row.estimated_rows;
   const message =
     `Export ${row.id} of ${row.estimated_rows} ${input.kind} accepted.` +
@@ -210,8 +209,7 @@ export async function finishExport(
   row: ExportRow,
   written: { rows: number; bytes: number },
 ): Promise<void> {
-  const queuedMail = await context.db.transaction((tx) => markExportReady(tx, row, written));
-  if (queuedMail) wakeWorkers();
+  await context.db.transaction((tx) => markExportReady(tx, row, written));
   // Its audience was deleted while the file was being written: the file must not outlive it.
   const current = await requireExport(context.db.pool, row.account_id, row.id);
   if (current.status === 'EXPIRED') await context.services.exportStorage.remove(storageKeyOf(row));

@@ -1,7 +1,7 @@
 import type { Principal } from '../keys.js';
 import type { AppContext } from '../../context.js';
 import { AppError, type FieldIssue } from '../../errors.js';
-import { enqueue, wakeWorkers } from '../../jobs/index.js';
+import { enqueue } from '../../jobs/index.js';
 import type { ContactTypes } from '../ports/contact-providers.js';
 import type { ProfileRef } from '../ports/network-source.js';
 import type { Queryable } from '../../store/db.js';
@@ -102,7 +102,6 @@ export async function startBatch(
     if (pending > 0) await enqueue(tx, batchContactsJob, { accountId: principal.accountId, payload: { taskId: id } });
     return id;
   });
-  if (pending > 0) wakeWorkers();
   return { taskId: String(taskId), status, totalProfiles: items.length, maxCredits: pending * perItem };
 }
 

@@ -4,7 +4,7 @@ import { companySearchParams, peopleSearchParams } from '../../../operations/sch
 import { newRecordCredits } from '../../../operations/schemas/saved-searches.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { accountOf, defineJob, enqueue, JobInterrupted, wakeWorkers, type JobRun } from '../../jobs/index.js';
+import { accountOf, defineJob, enqueue, JobInterrupted, type JobRun } from '../../jobs/index.js';
 import type { Queryable } from '../../store/db.js';
 import { enqueueMail } from '../audiences/mail.js';
 import { charge } from '../credits.js';
@@ -124,7 +124,6 @@ export async function startManualRun(
     }
     return createRun(tx, search, 'manual', maxNewRecords);
   });
-  wakeWorkers();
   return run;
 }
 
@@ -143,7 +142,6 @@ export async function startScheduledRun(
       await createRun(tx, search, 'schedule', search.max_new_records_per_run);
     await queueScheduledRun(tx, search, nextAfter(search.schedule, new Date(dueAt)));
   });
-  wakeWorkers();
 }
 
 async function activeRun(tx: Queryable, accountId: number, savedSearchId: number): Promise<RunRow | null> {
@@ -307,13 +305,13 @@ async function settleRun(
 ): Promise<void> {
   let credits = 0;
   try {
-    const mailed = await context.db.transaction(async (tx) => {
+    await context.db.transaction(async (tx) => {
       // The saved search first, then the run, in the order its deletion locks them: a deletion
       // then comes wholly before this (nothing charged) or wholly after.
       const search = await findSavedSearch(tx, accountId, savedSearchId, true);
       if (!search) throw new JobInterrupted('the saved search was deleted');
       const run = await findRun(tx, accountId, runId, true);
-      if (run?.status !== 'RUNNING') return false;
+      if (run?.status !== 'RUNNING') return;
       const candidates = await tx.query<{ record_id: number }>(
         `UPDATE saved_search_records SET delivered = true WHERE account_id = $1 AND saved_search_id = $2 AND run_id = $3 AND NOT delivered
          RETURNING record_id`,
@@ -333,7 +331,7 @@ async function settleRun(
           WHERE account_id = $1 AND id = $2`,
         [accountId, runId, found.matched.count, found.matched.exact, newRecords, found.more, credits],
       );
-      if (!search.user_email || newRecords === 0) return false;
+      if (!search.user_email || newRecords === 0) return;
       await enqueueMail(tx, accountId, {
         to: search.user_email,
         // Caller text (the saved search's name) stays out of the subject.
@@ -349,9 +347,7 @@ async function settleRun(
           creditsCharged: credits,
         },
       });
-      return true;
     });
-    if (mailed) wakeWorkers();
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'insufficient_credits') throw error;
     const balance = (error.details?.balance as number | undefined) ?? 0;

@@ -10,7 +10,7 @@ import {
 } from '../../../operations/schemas/filters.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { accountOf, cancelJobs, defineJob, enqueue, wakeWorkers } from '../../jobs/index.js';
+import { accountOf, cancelJobs, defineJob, enqueue } from '../../jobs/index.js';
 import type { Database, Queryable } from '../../store/db.js';
 import { requireExclusionLists } from '../exclusion-lists.js';
 import { requireMailRecipient } from '../mail-recipients.js';
@@ -131,7 +131,6 @@ export async function createSavedSearch(
     );
     return scheduleNext(tx, inserted.rows[0] as SavedSearchRow);
   });
-  wakeWorkers();
   return created;
 }
 
@@ -184,7 +183,6 @@ export async function updateSavedSearch(
     const row = result.rows[0] as SavedSearchRow;
     return schedule === current.schedule ? row : scheduleNext(tx, row);
   });
-  wakeWorkers();
   return updated;
 }
 
