@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineJob, type AnyJobDefinition } from '../../src/jobs/define.js';
+import { enqueueJob } from '../../src/jobs/queue.js';
+import { createLogger } from '../../src/log.js';
+import { openDatabase, type Database } from '../../src/store/db.js';
+import { JobWorker } from '../../src/worker/job-worker.js';
+import { waitFor } from '../audiences/helpers.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+
+/**
+ * Job wake-ups across instances: each worker here has pools and a session of its own, as a
+ * process of its own would, and polls only once an hour, so a job it runs within the test was
+ * announced to it (LISTEN/NOTIFY), not found by polling.
+ */
+describe('job wake-ups across instances', () => {
+  let database: TestDatabase;
+  const instances: Array<{ db: Database; worker: JobWorker<undefined> }> = [];
+  const ran: Array<{ id: number; workerId: string }> = [];
+  const started: Array<{ workerId: string; finish: () => void }> = [];
+
+  const jobs: AnyJobDefinition<undefined>[] = [
+    defineJob({
+      kind: 'quick',
+      payload: z.object({}),
+      run: async (run) => {
+        ran.push({ id: run.job.id, workerId: run.workerId });
+      },
+    }),
+    defineJob({
+      kind: 'held',
+      payload: z.object({}),
+      run: async (run) => {
+        // Runs until its worker stops (which hands it back), or until the test lets it finish.
+        await new Promise<void>((resolve) => {
+          started.push({ workerId: run.workerId, finish: resolve });
+          run.signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+        run.checkpoint();
+        ran.push({ id: run.job.id, workerId: run.workerId });
+      },
+    }),
+  ];
+
+  async function startInstance(): Promise<JobWorker<undefined>> {
+    const db = openDatabase(database.connectionString, 3);
+    const worker = new JobWorker<undefined>({
+      db,
+      log: createLogger('silent'),
+      jobs,
+      context: undefined,
+      concurrency: 1,
+      pollIntervalMs: 3_600_000,
+      leaseSeconds: 30,
+      retryBaseMs: 20,
+    });
+    worker.start();
+    instances.push({ db, worker });
+    await waitFor('the worker listening', async () => worker.listening);
+    return worker;
+  }
+
+  async function stopAll(): Promise<void> {
+    for (const { db, worker } of instances.splice(0)) {
+      await worker.stop();
+      await db.close();
+    }
+  }
+
+  const statusOf = async (id: number) =>
+    (await database.db.pool.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1', [id])).rows[0]?.status;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('empty');
+  });
+  beforeEach(async () => {
+    await stopAll();
+    ran.length = 0;
+    started.length = 0;
+    await database.db.pool.query('DELETE FROM jobs');
+  });
+  afterAll(async () => {
+    await stopAll();
+    await database?.drop();
+  });
+
+  it('a job committed on one instance wakes the idle workers of the others at its commit, not before', async () => {
+    const first = await startInstance();
+    const second = await startInstance();
+    const client = await database.db.pool.connect();
+    let id: number;
+    try {
+      await client.query('BEGIN');
+      id = await enqueueJob(client, { kind: 'quick' });
+      // Announced at the commit only: a worker woken now would not see the row.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(ran).toEqual([]);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    await waitFor('the job to run', async () => (await statusOf(id)) === 'succeeded');
+    for (let i = 0; i < 6; i += 1) await enqueueJob(database.db.pool, { kind: 'quick' });
+    await waitFor('all jobs to run', async () => ran.length === 7);
+    expect(ran.every((r) => r.workerId === first.id || r.workerId === second.id)).toBe(true);
+  });
+
+  it('listens again after its session is cut, and runs what was committed meanwhile', async () => {
+    const worker = await startInstance();
+    await database.db.pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name = 'prospecting-data-service (job wake-ups)'`,
+    );
+    await waitFor('the session to be lost', async () => !worker.listening);
+    // Committed while nobody listens (or just as the session comes back): the reconnection looks for it.
+    const missed = await enqueueJob(database.db.pool, { kind: 'quick' });
+    await waitFor('the missed job to run', async () => (await statusOf(missed)) === 'succeeded');
+    await waitFor('the worker listening again', async () => worker.listening);
+    const next = await enqueueJob(database.db.pool, { kind: 'quick' });
+    await waitFor('the next job to run', async () => (await statusOf(next)) === 'succeeded');
+  });
+
+  it('a job handed back by an instance that stops is taken over by another at once', async () => {
+    const stopping = await startInstance();
+    const id = await enqueueJob(database.db.pool, { kind: 'held' });
+    await waitFor('the job to start', async () => (await statusOf(id)) === 'running');
+    const other = await startInstance();
+    // The other worker's only claim on start found the job taken; from now on it claims only when woken.
+    const entry = instances.find((i) => i.worker === stopping);
+    await stopping.stop();
+    await entry?.db.close();
+    instances.splice(instances.indexOf(entry as (typeof instances)[number]), 1);
+    await waitFor('the job to start again', async () => started.length === 2);
+    expect(started[1]?.workerId).toBe(other.id);
+    started[1]?.finish();
+    await waitFor('the job to finish', async () => (await statusOf(id)) === 'succeeded');
+    expect(ran).toEqual([{ id, workerId: other.id }]);
+  });
+});
