@@ -180,11 +180,17 @@ export const environmentSchema = z
     ACCOUNT_CONCURRENT_REQUESTS: positiveInt
       .default(8)
       .describe(
-        'Requests of one account (all its keys together) served at once by one process; more are answered 429 with `Retry-After: 1`.',
+        'Requests of one account (all its keys together) served at once, by one process or by all instances together (`ACCOUNT_CONCURRENCY_STORE`); more are answered 429 with `Retry-After: 1`.',
       ),
     ACCOUNT_CONCURRENT_SEARCHES: positiveInt
       .default(2)
       .describe('Of those requests, searches (the search rate-limit class) served at once.'),
+    ACCOUNT_CONCURRENCY_STORE: z
+      .enum(['memory', 'database'])
+      .optional()
+      .describe(
+        'Where the two caps above are counted. `memory`: each process counts the requests it serves (N instances admit N times the caps); `database`: they hold across every instance on the database (session advisory locks, two statements a request). Unset: as `RATE_LIMIT_STORE`.',
+      ),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info')
@@ -245,7 +251,7 @@ export const environmentSchema = z
       .enum(['memory', 'database'])
       .default('memory')
       .describe(
-        '`memory`: each process counts for itself; `database`: every instance draws on the same token buckets in PostgreSQL, at one statement per request. Set `database` when several instances serve one database.',
+        '`memory`: each process counts for itself; `database`: every instance draws on the same token buckets in PostgreSQL, at one statement per request (each instance counts for itself while the database is unreachable). Set `database` when several instances serve one database behind a load balancer: an instance does not detect one. The concurrency caps follow this setting unless `ACCOUNT_CONCURRENCY_STORE` is set.',
       ),
     METRICS_TOKEN: z
       .string()
@@ -462,6 +468,8 @@ export interface Config extends Environment {
   dataDir: string;
   exportDir: string;
   jobMaxRunningPerAccount: number;
+  /** Where the per-account concurrency caps are counted: ACCOUNT_CONCURRENCY_STORE, else RATE_LIMIT_STORE. */
+  accountConcurrencyStore: 'memory' | 'database';
 }
 
 export type RateLimitSettings = Pick<
@@ -496,6 +504,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     exportDir: path.resolve(parsed.data.EXPORT_DIR ?? path.join(dataDir, 'exports')),
     jobMaxRunningPerAccount: parsed.data.JOB_MAX_RUNNING_PER_ACCOUNT ?? Math.max(1, parsed.data.JOB_CONCURRENCY - 1),
+    accountConcurrencyStore: parsed.data.ACCOUNT_CONCURRENCY_STORE ?? parsed.data.RATE_LIMIT_STORE,
   };
 }
 

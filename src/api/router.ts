@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { ensureMonthlyGrant } from '../core/metering.js';
 import { AppError } from '../errors.js';
 import type { BoundHandler, HandlerResult, RequestContext } from './handler.js';
-import { AccountConcurrency } from './concurrency.js';
+import { createAccountConcurrency, type AccountConcurrencyGate } from './concurrency.js';
 import { errorBody, toAppError } from './error-handler.js';
 import {
   claimIdempotencyKey,
@@ -30,7 +30,7 @@ const apiKeyHeader = 'x-api-key';
 export function createApiRouter(context: AppContext, handlers: readonly BoundHandler[]): express.Router {
   const router = express.Router();
   const rateLimits = createRateLimits(context.config, context.db.pool);
-  const concurrency = AccountConcurrency.fromConfig(context.config);
+  const concurrency = createAccountConcurrency(context.config, context.db, context.log);
   // The longest a request can be running: past it, a claim left in flight belongs to a process that died.
   const inFlightLeaseMs = Math.max(120_000, 2 * context.config.DATABASE_STATEMENT_TIMEOUT_MS);
   const handlerById = new Map(handlers.map((h) => [h.operationId, h]));
@@ -72,7 +72,7 @@ export function createApiRouter(context: AppContext, handlers: readonly BoundHan
           // Every operation, so that none that charges (or reads the balance) can forget it.
           await ensureMonthlyGrant(context, principal);
           const input = parseWith(operation.input, fields);
-          leave = enterOrRefuse(concurrency, principal, operation, res);
+          leave = await enterOrRefuse(concurrency, principal, operation, res);
           const requestContext: RequestContext = {
             context,
             principal,
@@ -176,14 +176,14 @@ async function applyRateLimit(
   }
 }
 
-function enterOrRefuse(
-  concurrency: AccountConcurrency,
+async function enterOrRefuse(
+  concurrency: AccountConcurrencyGate,
   principal: Principal,
   operation: AnyOperation,
   res: Response,
-): () => void {
+): Promise<() => void> {
   try {
-    return concurrency.enter(principal.accountId, operation.rateLimitClass);
+    return await concurrency.enter(principal.accountId, operation.rateLimitClass);
   } catch (error) {
     res.setHeader('Retry-After', '1');
     throw error;
