@@ -226,6 +226,7 @@ export function servingDatabaseOptions(config: Config, log: Logger): DatabaseOpt
     catalog: { max: config.DATABASE_CATALOG_POOL_SIZE, statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS },
     costlyReads: config.COSTLY_SEARCHES_AT_ONCE,
     requirePrimary: true,
+    liveness: { log },
     ...(config.DATABASE_REPLICA_URLS?.length
       ? {
           replicas: {

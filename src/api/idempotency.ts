@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { RetentionTask } from '../jobs/index.js';
-import type { Queryable } from '../store/db.js';
+import { instanceLockSpace, type Queryable } from '../store/db.js';
 import { canonicalJson } from '../core/search/cursor.js';
-import { AppError } from '../errors.js';
+import { AppError, databaseFailure } from '../errors.js';
 
 /**
  * Idempotent retries, as Stripe does them: a POST may carry `Idempotency-Key` (1 to 255
@@ -14,9 +14,14 @@ import { AppError } from '../errors.js';
  * while the first is still running waits up to a quarter of a second for its answer, then is 409
  * idempotency_in_flight.
  *
- * A process that dies while it runs a request leaves its claim in flight: repeats get 409 until
- * `inFlightLeaseMs` has passed, then the next repeat runs the request again. Charges made by the
- * request itself carry the key in the ledger, so that run cannot charge twice.
+ * A process that dies while it runs a request leaves its claim in flight. A claim names its owner,
+ * an instance that holds a liveness lock while it lives (`Database.liveInstanceKey`): a repeat that
+ * finds the owner's lock free takes the claim over at once. A claim without an owner (its instance
+ * had no liveness session at the time) is taken over once `inFlightLeaseMs` has passed. Either way
+ * the repeat runs the request again under the same ledger key, so that run cannot charge twice.
+ * A finish that fails because the database is away (a failover) is tried again in the background
+ * until it is written or the claim's lease ends, so that a live instance's claim does not hold
+ * repeats off for the whole lease; it writes only the claim it was given (its `locked_until`).
  *
  * Neither the claim nor the finish waits for the disk (asynchronous commit): each would cost a
  * WAL flush (1.5 ms here) on every keyed POST, and the gateway keys every forward. What a crash of
@@ -100,46 +105,59 @@ export async function claimIdempotencyKey(
     operationId: string;
     inFlightLeaseMs: number;
     inFlightWaitMs?: number;
+    /** This instance's liveness key (`Database.liveInstanceKey()`), or null. */
+    owner?: number | null;
   },
 ): Promise<Claim> {
   const { accountId, key, hash, operationId, inFlightLeaseMs } = claim;
   const waitUntil = Date.now() + (claim.inFlightWaitMs ?? inFlightWaitMs);
   for (let attempt = 0; ; attempt += 1) {
     // A new key, an expired one, or an in-flight claim whose lease ran out: this request runs.
-    const taken = await db.query<{ generation: string }>(
-      `INSERT INTO idempotent_requests (account_id, key, request_hash, operation_id, state, locked_until)
-       SELECT $1::bigint, $2::text, $3::text, $4::text, 'in_flight', now() + make_interval(secs => $5::double precision / 1000)
+    // An owner's lock is tried for the length of this statement only (xact lock): free means the owner is gone.
+    const taken = await db.query<{ generation: string; locked_until: string }>(
+      `INSERT INTO idempotent_requests (account_id, key, request_hash, operation_id, state, locked_until, owner)
+       SELECT $1::bigint, $2::text, $3::text, $4::text, 'in_flight', now() + make_interval(secs => $5::double precision / 1000), $6::int
          FROM ${withoutWaitingForDisk}
        ON CONFLICT (account_id, key) DO UPDATE
          SET request_hash = EXCLUDED.request_hash, operation_id = EXCLUDED.operation_id, state = 'in_flight',
-             response_status = NULL, response_body = NULL, locked_until = EXCLUDED.locked_until,
+             response_status = NULL, response_body = NULL, locked_until = EXCLUDED.locked_until, owner = EXCLUDED.owner,
              created_at = CASE WHEN idempotent_requests.created_at < now() - make_interval(hours => ${idempotencyRetentionHours})
                                THEN now() ELSE idempotent_requests.created_at END
          WHERE idempotent_requests.created_at < now() - make_interval(hours => ${idempotencyRetentionHours})
-            OR (idempotent_requests.state = 'in_flight' AND idempotent_requests.locked_until < now()
-                AND idempotent_requests.request_hash = EXCLUDED.request_hash)
-       RETURNING (extract(epoch FROM created_at) * 1000000)::bigint::text AS generation`,
-      [accountId, key, hash, operationId, inFlightLeaseMs],
+            OR (idempotent_requests.state = 'in_flight' AND idempotent_requests.request_hash = EXCLUDED.request_hash
+                AND CASE WHEN idempotent_requests.locked_until < now() THEN true
+                         WHEN idempotent_requests.owner IS NULL THEN false
+                         ELSE pg_try_advisory_xact_lock(${instanceLockSpace}, idempotent_requests.owner) END)
+       RETURNING (extract(epoch FROM created_at) * 1000000)::bigint::text AS generation, locked_until::text`,
+      [accountId, key, hash, operationId, inFlightLeaseMs, claim.owner ?? null],
     );
     const generation = taken.rows[0]?.generation;
-    if (generation) {
+    const lockedUntil = taken.rows[0]?.locked_until;
+    if (generation && lockedUntil) {
+      const write = (status: number, body: string) =>
+        isKept(status)
+          ? db.query(
+              `UPDATE idempotent_requests SET state = 'done', response_status = $4, response_body = $5
+                 FROM ${withoutWaitingForDisk}
+                WHERE account_id = $1 AND key = $2 AND state = 'in_flight' AND locked_until = $3::timestamptz`,
+              [accountId, key, lockedUntil, status, body],
+            )
+          : db.query(
+              `DELETE FROM idempotent_requests USING ${withoutWaitingForDisk}
+                WHERE account_id = $1 AND key = $2 AND state = 'in_flight' AND locked_until = $3::timestamptz`,
+              [accountId, key, lockedUntil],
+            );
       return {
         kind: 'run',
         ledgerKey: `request:${key}:${generation}`,
         finish: async (status, body) => {
-          if (!isKept(status)) {
-            await db.query(
-              `DELETE FROM idempotent_requests USING ${withoutWaitingForDisk} WHERE account_id = $1 AND key = $2 AND state = 'in_flight'`,
-              [accountId, key],
-            );
-            return;
+          try {
+            await write(status, body);
+          } catch (error) {
+            if (databaseFailure(error)?.code === 'unavailable')
+              finishLater(() => write(status, body), Date.now() + inFlightLeaseMs);
+            throw error;
           }
-          await db.query(
-            `UPDATE idempotent_requests SET state = 'done', response_status = $3, response_body = $4
-               FROM ${withoutWaitingForDisk}
-              WHERE account_id = $1 AND key = $2 AND state = 'in_flight'`,
-            [accountId, key, status, body],
-          );
         },
       };
     }
@@ -177,6 +195,16 @@ export async function claimIdempotencyKey(
     }
     return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body ?? 'null' };
   }
+}
+
+/** Tries a finish again every second while the database is away, until it is written or its claim's lease ends. */
+function finishLater(write: () => Promise<unknown>, until: number): void {
+  const timer = setTimeout(() => {
+    write().catch((error: unknown) => {
+      if (databaseFailure(error)?.code === 'unavailable' && Date.now() < until) finishLater(write, until);
+    });
+  }, 1_000);
+  timer.unref();
 }
 
 /**

@@ -62,6 +62,7 @@ export function createApiRouter(context: AppContext, handlers: readonly BoundHan
               hash: requestHash(operation.method, `${req.baseUrl}${req.path}`, body),
               operationId: operation.operationId,
               inFlightLeaseMs,
+              owner: context.db.liveInstanceKey(),
             });
             if (claim.kind === 'replay') {
               res.setHeader(replayedHeader, 'true');

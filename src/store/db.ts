@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import pg from 'pg';
 import { databaseFailure } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -35,8 +36,20 @@ export interface Database {
    * session advisory locks); started by the caller, stopped by `close()` if not before.
    */
   keepSession(options: Omit<KeptSessionOptions, 'client'>): KeptSession;
+  /**
+   * This instance's key in `instanceLockSpace` while its liveness session holds the lock on it
+   * (`DatabaseOptions.liveness`), else null: whoever finds the lock free knows the instance gone.
+   */
+  liveInstanceKey(): number | null;
   close(): Promise<void>;
 }
+
+/**
+ * The first key of the session advisory locks by which instances say they are alive (a negative
+ * number: the per-account locks of src/api/concurrency.ts use account ids there). The lock ends
+ * with the instance's connection, when its process dies or its server goes away.
+ */
+export const instanceLockSpace = -1;
 
 export interface CatalogReadOptions {
   /**
@@ -71,6 +84,8 @@ export interface DatabaseOptions {
    * unavailable, and a statement refused as read-only drops the pool's idle connections with it.
    */
   requirePrimary?: boolean;
+  /** Holds a liveness lock for this instance (see `liveInstanceKey`), logging through this logger. */
+  liveness?: { log: Logger };
 }
 
 export function openDatabase(connectionString: string, options: number | DatabaseOptions): Database {
@@ -86,6 +101,8 @@ export function openDatabase(connectionString: string, options: number | Databas
     : pool;
   if (settings.requirePrimary) for (const primary of new Set([pool, catalog])) requireWritable(primary);
   const sessions = new Set<KeptSession>();
+  let liveness: KeptSession | null = null;
+  const instanceKey = randomInt(1, 2 ** 31 - 1);
   const replicas = settings.replicas?.urls.length
     ? new ReplicaSet({
         urls: settings.replicas.urls,
@@ -120,7 +137,7 @@ export function openDatabase(connectionString: string, options: number | Databas
       return readFromPrimary(signal, work);
     }
   };
-  return {
+  const database: Database = {
     pool,
     replicas,
     catalogRead: async (signal, work, how) => {
@@ -148,6 +165,7 @@ export function openDatabase(connectionString: string, options: number | Databas
       sessions.add(session);
       return session;
     },
+    liveInstanceKey: () => (liveness?.connected ? instanceKey : null),
     close: async () => {
       await Promise.all([...sessions].map((session) => session.stop()));
       await replicas?.close();
@@ -155,6 +173,17 @@ export function openDatabase(connectionString: string, options: number | Databas
       if (catalog !== pool) await catalog.end();
     },
   };
+  if (settings.liveness) {
+    liveness = database.keepSession({
+      name: 'instance liveness',
+      log: settings.liveness.log,
+      onConnected: async (client) => {
+        await client.query('SELECT pg_advisory_lock($1::int, $2::int)', [instanceLockSpace, instanceKey]);
+      },
+    });
+    void liveness.start();
+  }
+  return database;
 }
 
 function createPool(

@@ -20,6 +20,11 @@ export interface KeptSessionOptions {
   log: Logger;
   /** First and longest pause between connection attempts. */
   retryMs?: { first: number; longest: number };
+  /**
+   * A statement this often keeps an idle session from being cut by a proxy's idle timeout (HAProxy's
+   * `timeout client`/`timeout server`), which would drop what it holds for no reason. Default 60 s.
+   */
+  pingMs?: number;
 }
 
 /** Thrown when the session has no connection: worded and coded as a lost connection, so that it is answered 503. */
@@ -38,6 +43,7 @@ export class KeptSession {
   private pause: number;
   private stopped = false;
   private generationCount = 0;
+  private pinger: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: KeptSessionOptions) {
     this.pause = options.retryMs?.first ?? 250;
@@ -45,6 +51,10 @@ export class KeptSession {
 
   /** Connects (now, and again whenever the connection is lost) until `stop()`; resolves after the first attempt. */
   start(): Promise<void> {
+    this.pinger ??= setInterval(() => {
+      this.client?.query('SELECT 1').catch(() => undefined);
+    }, this.options.pingMs ?? 60_000);
+    this.pinger.unref();
     return this.connect();
   }
 
@@ -76,6 +86,7 @@ export class KeptSession {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.pinger) clearInterval(this.pinger);
     await this.connecting?.catch(() => undefined);
     const client = this.client;
     this.client = null;
