@@ -19,9 +19,13 @@ import { AppError, databaseFailure } from '../errors.js';
  * finds the owner's lock free takes the claim over at once. A claim without an owner (its instance
  * had no liveness session at the time) is taken over once `inFlightLeaseMs` has passed. Either way
  * the repeat runs the request again under the same ledger key, so that run cannot charge twice.
- * A finish that fails because the database is away (a failover) is tried again in the background
- * until it is written or the claim's lease ends, so that a live instance's claim does not hold
- * repeats off for the whole lease; it writes only the claim it was given (its `locked_until`).
+ * A run that answers what is not kept (5xx, 409, 429) ends its claim's lease rather than deleting
+ * it: a repeat runs the request again under the same generation, hence the same ledger key, so a
+ * charge that did commit although the run failed (its commit's answer lost with the connection, as
+ * in a failover) is found and not made twice. A finish that fails because the database is away is
+ * tried again in the background until it is written or the claim's lease ends, so that a live
+ * instance's claim does not hold repeats off for the whole lease; it writes only the claim it was
+ * given (its `locked_until`).
  *
  * Neither the claim nor the finish waits for the disk (asynchronous commit): each would cost a
  * WAL flush (1.5 ms here) on every keyed POST, and the gateway keys every forward. What a crash of
@@ -142,8 +146,12 @@ export async function claimIdempotencyKey(
                 WHERE account_id = $1 AND key = $2 AND state = 'in_flight' AND locked_until = $3::timestamptz`,
               [accountId, key, lockedUntil, status, body],
             )
-          : db.query(
-              `DELETE FROM idempotent_requests USING ${withoutWaitingForDisk}
+          : // Not deleted: whether the run charged before it failed is not known (the database may have committed a
+            // charge whose answer never came back). Its lease ends now, so the next repeat takes it over at once, under
+            // this generation and so this ledger key: a charge made is found there, and not made again.
+            db.query(
+              `UPDATE idempotent_requests SET locked_until = now() - interval '1 millisecond'
+                 FROM ${withoutWaitingForDisk}
                 WHERE account_id = $1 AND key = $2 AND state = 'in_flight' AND locked_until = $3::timestamptz`,
               [accountId, key, lockedUntil],
             );
