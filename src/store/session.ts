@@ -18,7 +18,10 @@ export interface KeptSessionOptions {
   /** The connection was lost: everything it held is gone. */
   onLost?: () => void;
   log: Logger;
-  /** First and longest pause between connection attempts. */
+  /**
+   * First and longest pause between connection attempts (default 250 ms and 1 s: a session that
+   * holds a liveness lock or hears of jobs should be back within a second of its server).
+   */
   retryMs?: { first: number; longest: number };
   /**
    * A statement this often keeps an idle session from being cut by a proxy's idle timeout (HAProxy's
@@ -126,7 +129,7 @@ export class KeptSession {
       if (!this.stopped) {
         this.options.log.debug({ session: this.options.name, err: error }, 'database session could not connect');
         this.scheduleConnect(this.pause);
-        this.pause = Math.min(this.pause * 2, this.options.retryMs?.longest ?? 5_000);
+        this.pause = Math.min(this.pause * 2, this.options.retryMs?.longest ?? 1_000);
       }
       return;
     }
@@ -139,11 +142,13 @@ export class KeptSession {
     this.client = client;
   }
 
+  /** Called from a failed attempt too (while `connecting` is still set): a try under way is joined by `connect`. */
   private scheduleConnect(delayMs: number): void {
-    if (this.stopped || this.retryTimer || this.connecting) return;
+    if (this.stopped || this.retryTimer) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
-      void this.connect();
+      // After the try under way, if any: it may be failing, and a failed try must be followed by another.
+      void (this.connecting ?? Promise.resolve()).then(() => this.connect());
     }, delayMs);
     this.retryTimer.unref();
   }

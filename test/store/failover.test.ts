@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { databaseFailure } from '../../src/errors.js';
 import { createLogger } from '../../src/log.js';
 import { openDatabase, type Database } from '../../src/store/db.js';
+import { waitFor } from '../audiences/helpers.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 /**
@@ -97,5 +98,36 @@ describe('serving pools in a failover', () => {
     expect(connections).toEqual([first.rows[0]?.pid, second.rows[0]?.pid]);
     await session.stop();
     await expect(session.query('SELECT 1')).rejects.toMatchObject({ code: '08006' });
+  });
+
+  it('keeps trying, unasked, while the server refuses it, and is back once it accepts', async () => {
+    const admin = new pg.Client({ connectionString: inject('adminUrl') });
+    await admin.connect();
+    const name = new URL(database.connectionString).pathname.slice(1);
+    const session = db.keepSession({
+      name: 'refused',
+      log: createLogger('silent'),
+      retryMs: { first: 20, longest: 100 },
+    });
+    try {
+      await session.start();
+      expect(session.connected).toBe(true);
+      await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+      await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [name],
+      );
+      await waitFor('the session to be lost', async () => !session.connected);
+      // Several tries fail meanwhile (nothing queries the session: it must retry by itself).
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(session.connected).toBe(false);
+      await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
+      await waitFor('the session back', async () => session.connected);
+      expect(session.generation).toBe(2);
+    } finally {
+      await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
+      await admin.end();
+      await session.stop();
+    }
   });
 });
