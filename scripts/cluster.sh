@@ -29,6 +29,12 @@ app_port() { echo $((base + 101 + $1)); }     # instance i: the service
 say() { printf '[cluster] %s\n' "$*" >&2; }
 fail() {
   say "FAILED: $*"
+  for log in "$dir"/logs/*.log; do
+    [ -f "$log" ] && {
+      say "--- the end of $log"
+      tail -n 15 "$log" >&2
+    }
+  done
   exit 1
 }
 as_root() { [ "$(id -u)" = 0 ]; }
@@ -149,7 +155,7 @@ global
 defaults
   log global
   timeout connect 2s
-  timeout check 2s
+  timeout check 3s
 
 # PostgreSQL: TCP, health from Patroni's REST API; a server marked down has its sessions cut, so no
 # connection outlives the role it was opened for.
@@ -160,7 +166,7 @@ listen postgres_write
   timeout server 30m
   option httpchk GET /primary
   http-check expect status 200
-  default-server inter 1s fall 2 rise 1 on-marked-down shutdown-sessions
+  default-server inter 1s fall 3 rise 1 on-marked-down shutdown-sessions
 $(for i in $(seq 0 $((nodes - 1))); do echo "  server node$i 127.0.0.1:$(pg_port "$i") check port $(rest_port "$i")"; done)
 
 listen postgres_read
@@ -171,7 +177,7 @@ listen postgres_read
   timeout server 30m
   option httpchk GET /replica
   http-check expect status 200
-  default-server inter 1s fall 2 rise 1 on-marked-down shutdown-sessions
+  default-server inter 1s fall 3 rise 1 on-marked-down shutdown-sessions
 $(for i in $(seq 0 $((nodes - 1))); do echo "  server node$i 127.0.0.1:$(pg_port "$i") check port $(rest_port "$i")"; done)
 
 # The service: HTTP. An instance is in while it answers /healthz at all (503 says the database is away,
@@ -212,12 +218,25 @@ error_page() {
   printf 'HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\ncache-control: no-store\r\nconnection: close\r\ncontent-length: %s\r\n\r\n%s' "${#body}" "$body"
 }
 
-leader_is_up() { curl -fsS --max-time 2 "http://127.0.0.1:$(rest_port 0)/primary" >/dev/null; }
-has_sync_standby() {
-  [ "$nodes" -lt 2 ] && return 0
-  curl -fsS --max-time 2 "http://127.0.0.1:$(rest_port 0)/cluster" | grep -q '"sync_standby"'
+# Every member running, one leader, and (with two nodes or more) a synchronous standby, as Patroni's REST API says.
+cluster_ready() {
+  curl -fsS --max-time 2 "http://127.0.0.1:$(rest_port 0)/cluster" | /usr/bin/python3 -c '
+import json, sys
+members = json.load(sys.stdin)["members"]
+roles = [m["role"] for m in members]
+running = all(m["state"] in ("running", "streaming") for m in members)
+sys.exit(0 if running and len(members) == int(sys.argv[1]) and roles.count("leader") == 1
+         and (int(sys.argv[1]) < 2 or "sync_standby" in roles) else 1)' "$nodes"
 }
 write_port_ready() { PGPASSWORD=$superuser_password PGCONNECT_TIMEOUT=2 psql -h 127.0.0.1 -p "$write_port" -U postgres -d postgres -Atc 'SELECT NOT pg_is_in_recovery()' | grep -q t; }
+
+# Idempotent, so that a connection cut by a load balancer's check in the middle of it can be tried again.
+create_app_database() {
+  PGPASSWORD=$superuser_password PGCONNECT_TIMEOUT=3 psql -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$write_port" -U postgres -d postgres <<SQL
+SELECT format('CREATE ROLE pds LOGIN PASSWORD %L', '$app_password') WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'pds') \gexec
+SELECT 'CREATE DATABASE pds OWNER pds' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'pds') \gexec
+SQL
+}
 
 start_instance() {
   local i=$1
@@ -259,7 +278,7 @@ up() {
   database_url="postgres://pds:$app_password@127.0.0.1:$write_port/pds"
   replica_url="postgres://pds:$app_password@127.0.0.1:$read_port/pds"
   # From here a failure takes down what was started.
-  trap 'say "up failed: stopping what started"; down >/dev/null 2>&1 || true' ERR
+  trap 'status=$?; if [ "$status" != 0 ]; then say "up failed: stopping what started"; down >/dev/null 2>&1 || true; fi' EXIT
 
   say "etcd on 127.0.0.1:$etcd_port (one member; production runs three, on three machines)"
   spawn etcd "$(id -un)" etcd --name pds-etcd0 --data-dir "$dir/etcd" \
@@ -276,13 +295,9 @@ up() {
     as_root && chown -R postgres:postgres "$dir/node$i"
   done
   say "PostgreSQL $pg_major on $nodes nodes under Patroni (ports $(pg_port 0)..$(pg_port $((nodes - 1))), REST $(rest_port 0)..)"
-  spawn node0 "$owner" patroni "$dir/node0/patroni.yml"
-  wait_for 180 "node0 bootstrapped as the leader" leader_is_up
-  for i in $(seq 1 $((nodes - 1))); do spawn "node$i" "$owner" patroni "$dir/node$i/patroni.yml"; done
-  for i in $(seq 1 $((nodes - 1))); do
-    wait_for 300 "node$i streaming as a replica" http_ok "http://127.0.0.1:$(rest_port "$i")/replica"
-  done
-  wait_for 120 "a synchronous standby" has_sync_standby
+  # All at once: the first to take the initialize key in etcd bootstraps, the others clone it.
+  for i in $(seq 0 $((nodes - 1))); do spawn "node$i" "$owner" patroni "$dir/node$i/patroni.yml"; done
+  wait_for 300 "a leader, every replica streaming, a synchronous standby" cluster_ready
 
   say "HAProxy: write 127.0.0.1:$write_port, read 127.0.0.1:$read_port, service 127.0.0.1:$lb_port, stats 127.0.0.1:$stats_port"
   error_page >"$dir/haproxy-errors/503.http"
@@ -291,8 +306,7 @@ up() {
   spawn haproxy "$(id -un)" haproxy -db -f "$dir/haproxy.cfg"
   wait_for 30 "the write port reaching the leader" write_port_ready
 
-  PGPASSWORD=$superuser_password psql -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$write_port" -U postgres -d postgres \
-    -c "CREATE ROLE pds LOGIN PASSWORD '$app_password'" -c "CREATE DATABASE pds OWNER pds" >/dev/null
+  wait_for 60 "the service's role and database created" create_app_database
 
   umask 077
   cat >"$dir/cluster.json" <<JSON
@@ -321,21 +335,27 @@ JSON
   done
   for i in $(seq 2 "$instances"); do wait_for 120 "instance$i serving" http_ok "http://127.0.0.1:$(app_port "$i")/healthz"; done
   wait_for 30 "the load balancer serving" http_ok "http://127.0.0.1:$lb_port/healthz"
-  trap - ERR
+  trap - EXIT
   say "up: the service at http://127.0.0.1:$lb_port (demo key in $dir/cluster.json); scripts/cluster.sh status | down"
 }
 
-# Ends one process of ours by its recorded pid: TERM, then KILL after `grace` seconds.
-stop_pid() {
-  local name=$1 grace=$2 pid
-  pid=$(cat "$dir/pids/$name.pid" 2>/dev/null) || return 0
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -TERM "$pid" 2>/dev/null || true
-    local deadline=$(($(date +%s) + grace))
+# Ends processes of ours by their recorded pids (names matched in $dir/pids), all at once: TERM, then KILL
+# after `grace` seconds for any still running.
+stop_pids() {
+  local grace=$1 pid f
+  shift
+  local pids=()
+  for f in "$@"; do
+    [ -e "$f" ] || continue
+    pid=$(cat "$f" 2>/dev/null) || continue
+    kill -0 "$pid" 2>/dev/null && kill -TERM "$pid" 2>/dev/null && pids+=("$pid")
+    rm -f "$f"
+  done
+  local deadline=$(($(date +%s) + grace))
+  for pid in "${pids[@]}"; do
     while kill -0 "$pid" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.2; done
     kill -KILL "$pid" 2>/dev/null || true
-  fi
-  rm -f "$dir/pids/$name.pid"
+  done
 }
 
 down() {
@@ -343,11 +363,10 @@ down() {
     say "nothing runs from $dir"
     return 0
   }
-  local name
-  for f in "$dir"/pids/instance*.pid; do [ -e "$f" ] && stop_pid "$(basename "$f" .pid)" 30; done
-  stop_pid haproxy 5
+  stop_pids 30 "$dir"/pids/instance*.pid
+  stop_pids 5 "$dir/pids/haproxy.pid"
   # Patroni stops its PostgreSQL on TERM; a postmaster left behind (Patroni killed) is stopped by its pid file.
-  for f in "$dir"/pids/node*.pid; do [ -e "$f" ] && stop_pid "$(basename "$f" .pid)" 60; done
+  stop_pids 60 "$dir"/pids/node*.pid
   for data in "$dir"/node*/data; do
     local postmaster
     postmaster=$(head -n 1 "$data/postmaster.pid" 2>/dev/null || true)
@@ -357,11 +376,8 @@ down() {
       kill -KILL "$postmaster" 2>/dev/null || true
     fi
   done
-  stop_pid etcd 10
-  for f in "$dir"/pids/*.pid; do [ -e "$f" ] && {
-    name=$(basename "$f" .pid)
-    stop_pid "$name" 5
-  }; done
+  stop_pids 10 "$dir/pids/etcd.pid"
+  stop_pids 5 "$dir"/pids/*.pid
   rm -rf "$dir"
   say "down: every process stopped, $dir deleted"
 }

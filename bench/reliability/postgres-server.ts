@@ -25,7 +25,7 @@ export interface ScenarioPostgres {
   remove(): Promise<void>;
 }
 
-export async function startScenarioPostgres(): Promise<ScenarioPostgres> {
+export async function startScenarioPostgres(options: { durable?: boolean } = {}): Promise<ScenarioPostgres> {
   const { binDir: embeddedBinDir, owner } = await serverPrograms();
   const binDir = (await debianBinDir()) ?? embeddedBinDir;
   const folder = await mkdtemp(path.join(os.tmpdir(), 'pds-rel-pg-'));
@@ -54,7 +54,8 @@ export async function startScenarioPostgres(): Promise<ScenarioPostgres> {
         '-c',
         'unix_socket_directories=',
         '-c',
-        'fsync=off',
+        // A scenario that compares commit latency keeps fsync, as a production server does.
+        `fsync=${options.durable ? 'on' : 'off'}`,
         '-c',
         'max_connections=200',
       ],

@@ -33,6 +33,11 @@ const scenarios: Array<{ name: string; title: string; script: string }> = [
     script: 'dist/bench/reliability/outage.js',
   },
   { name: 'abuse', title: 'Slow and abusive clients', script: 'dist/bench/reliability/abuse.js' },
+  {
+    name: 'failover',
+    title: "A cluster on Patroni: the leader's PostgreSQL killed under charged load, then a service instance",
+    script: 'dist/bench/reliability/failover.js',
+  },
 ];
 
 await mkdir('bench/results', { recursive: true });
