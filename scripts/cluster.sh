@@ -120,6 +120,8 @@ bootstrap:
         wal_keep_size: 256MB
         hot_standby: 'on'
         jit: 'off'
+        # A statement whose client is gone (an instance killed) is stopped within a second, not run to its end.
+        client_connection_check_interval: 1s
   initdb:
     - encoding: UTF8
     - locale: C
@@ -155,7 +157,7 @@ global
 defaults
   log global
   timeout connect 2s
-  timeout check 3s
+  timeout check 5s
 
 # PostgreSQL: TCP, health from Patroni's REST API; a server marked down has its sessions cut, so no
 # connection outlives the role it was opened for.

@@ -28,7 +28,9 @@ import { startServiceProcess, type ServiceProcess } from './service-process.js';
 const reduced = process.argv.includes('--ci');
 const accounts = Number(arg('accounts', reduced ? '3' : '6'));
 const clientsPerAccount = Number(arg('clients', reduced ? '2' : '3'));
-const latencyCalls = Number(arg('latency-calls', reduced ? '60' : '300'));
+const latencyCalls = Number(arg('latency-calls', reduced ? '40' : '300'));
+/** The single server of the latency comparison takes half a minute to start and seed: the full run only, unless asked. */
+const compareLatency = !reduced || process.argv.includes('--latency');
 const loadAfterInstanceKillMs = reduced ? 6_000 : 20_000;
 /** A careful client gives a call this long to succeed (an idempotency claim with no owner is held for 2 minutes). */
 const callBudgetMs = 170_000;
@@ -270,6 +272,73 @@ async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<
   return null;
 }
 
+/**
+ * The charge latency against a single PostgreSQL server (the same binaries, durable, with a service process of its own) and
+ * against the cluster, with synchronous replication and without, the sides taking turns call by call.
+ */
+async function latencyAgainstSingleServer(
+  info: ClusterInfo,
+  db: Database,
+): Promise<{
+  latency: Record<'single' | 'synchronous' | 'asynchronous', number[]>;
+  transactions: Record<'single' | 'synchronous' | 'asynchronous', number[]>;
+}> {
+  // The single server of the comparison: the same PostgreSQL, durable, with a service process of its own.
+  note('a single PostgreSQL server and a service on it, for the latency comparison');
+  const postgres = await startScenarioPostgres({ durable: true });
+  singlePostgres = postgres;
+  const admin = new pg.Client({ connectionString: postgres.adminUrl });
+  await admin.connect();
+  await admin.query('CREATE DATABASE single');
+  await admin.end();
+  const singleUrl = postgres.adminUrl.replace(/\/postgres$/, '/single');
+  // Its limits kept in PostgreSQL as the cluster's are, so that only where the commits go differs.
+  const singleInstance = await startServiceProcess({
+    ...clusterEnv,
+    DATABASE_URL: singleUrl,
+    SEED_ON_EMPTY: 'true',
+    JOB_WORKER: 'false',
+    RATE_LIMIT_STORE: 'database',
+  });
+  singleService = singleInstance;
+  const singleDb = openDatabase(singleUrl, 2);
+  const singleAccount = await createAccount(singleDb, { name: 'latency', plan: 'pro', initialCredits: 1_000_000 });
+  const clusterAccount = await createAccount(db, { name: 'latency', plan: 'pro', initialCredits: 1_000_000 });
+  const sides: Side[] = [
+    { url: singleInstance.url, apiKey: singleAccount.apiKey, db: singleDb, accountId: singleAccount.account.id },
+    {
+      url: (info.instances[0] as ClusterInfo['instances'][number]).url,
+      apiKey: clusterAccount.apiKey,
+      db,
+      accountId: clusterAccount.account.id,
+    },
+  ];
+  note(`charge latency: ${latencyCalls} calls and transactions on each side, synchronous replication then not`);
+  await latencies(sides, 10);
+  const [singleSync, synchronous] = await latencies(sides, latencyCalls);
+  await setSynchronous(info, false);
+  await latencies(sides, 5);
+  const [singleAsync, asynchronous] = await latencies(sides, latencyCalls);
+  await setSynchronous(info, true);
+  await singleDb.close();
+  await singleInstance.stop();
+  singleService = null;
+  await postgres.remove();
+  singlePostgres = null;
+  const latency = {
+    single: [...(singleSync?.http ?? []), ...(singleAsync?.http ?? [])],
+    synchronous: synchronous?.http ?? [],
+    asynchronous: asynchronous?.http ?? [],
+  };
+  const transactions = {
+    single: [...(singleSync?.transaction ?? []), ...(singleAsync?.transaction ?? [])],
+    synchronous: synchronous?.transaction ?? [],
+    asynchronous: asynchronous?.transaction ?? [],
+  };
+  for (const list of [...Object.values(latency), ...Object.values(transactions)]) list.sort((a, b) => a - b);
+  return { latency, transactions };
+}
+
 const failures: string[] = [];
 try {
   clusterEnv.CLUSTER_PORT_BASE = String(await freeBase());
@@ -279,59 +348,7 @@ try {
   const clusterUpSeconds = elapsed();
   const db = openDatabase(info.databaseUrl, 3);
   try {
-    // The single server of the comparison: the same PostgreSQL, durable, with a service process of its own.
-    note('a single PostgreSQL server and a service on it, for the latency comparison');
-    const postgres = await startScenarioPostgres({ durable: true });
-    singlePostgres = postgres;
-    const admin = new pg.Client({ connectionString: postgres.adminUrl });
-    await admin.connect();
-    await admin.query('CREATE DATABASE single');
-    await admin.end();
-    const singleUrl = postgres.adminUrl.replace(/\/postgres$/, '/single');
-    // Its limits kept in PostgreSQL as the cluster's are, so that only where the commits go differs.
-    const singleInstance = await startServiceProcess({
-      ...clusterEnv,
-      DATABASE_URL: singleUrl,
-      SEED_ON_EMPTY: 'true',
-      JOB_WORKER: 'false',
-      RATE_LIMIT_STORE: 'database',
-    });
-    singleService = singleInstance;
-    const singleDb = openDatabase(singleUrl, 2);
-    const singleAccount = await createAccount(singleDb, { name: 'latency', plan: 'pro', initialCredits: 1_000_000 });
-    const clusterAccount = await createAccount(db, { name: 'latency', plan: 'pro', initialCredits: 1_000_000 });
-    const sides: Side[] = [
-      { url: singleInstance.url, apiKey: singleAccount.apiKey, db: singleDb, accountId: singleAccount.account.id },
-      {
-        url: (info.instances[0] as ClusterInfo['instances'][number]).url,
-        apiKey: clusterAccount.apiKey,
-        db,
-        accountId: clusterAccount.account.id,
-      },
-    ];
-    note(`charge latency: ${latencyCalls} calls and transactions on each side, synchronous replication then not`);
-    await latencies(sides, 10);
-    const [singleSync, synchronous] = await latencies(sides, latencyCalls);
-    await setSynchronous(info, false);
-    await latencies(sides, 5);
-    const [singleAsync, asynchronous] = await latencies(sides, latencyCalls);
-    await setSynchronous(info, true);
-    await singleDb.close();
-    await singleInstance.stop();
-    singleService = null;
-    await postgres.remove();
-    singlePostgres = null;
-    const latency = {
-      single: [...(singleSync?.http ?? []), ...(singleAsync?.http ?? [])],
-      synchronous: synchronous?.http ?? [],
-      asynchronous: asynchronous?.http ?? [],
-    };
-    const transactions = {
-      single: [...(singleSync?.transaction ?? []), ...(singleAsync?.transaction ?? [])],
-      synchronous: synchronous?.transaction ?? [],
-      asynchronous: asynchronous?.transaction ?? [],
-    };
-    for (const list of [...Object.values(latency), ...Object.values(transactions)]) list.sort((a, b) => a - b);
+    const measured = compareLatency ? await latencyAgainstSingleServer(info, db) : null;
     const membersBefore = await patroniCluster(info);
     const syncStandby = membersBefore.find((m) => m.role === 'sync_standby');
     if (!syncStandby) failures.push('no synchronous standby before the failover');
@@ -386,6 +403,7 @@ try {
     const unresolved: string[] = [];
     let calls = 0;
     const slowest: Array<{ requestId: string; ms: number }> = [];
+    const debugged = new Set<string>();
     const client = async (account: (typeof loadAccounts)[number], index: number) => {
       for (let n = 0; loading; n += 1) {
         calls += 1;
@@ -412,6 +430,16 @@ try {
             });
             done = true;
           } else if ([0, 409, 429, 503].includes(answer.status)) {
+            if (answer.status === 409 && !debugged.has(requestId)) {
+              debugged.add(requestId);
+              const row = await db.pool
+                .query(
+                  `SELECT owner, state, locked_until - now() AS left, (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid::int = -1 AND objid::int = owner) AS held FROM idempotent_requests WHERE key = $1`,
+                  [key],
+                )
+                .catch((error: unknown) => ({ rows: [String(error)] }));
+              note(`409 for ${requestId}: ${JSON.stringify(row.rows)}`);
+            }
             // Retry-After honoured, as a careful client does; a connection error is retried after a moment.
             const wait = answer.retryAfter ? Number(answer.retryAfter) * 1000 : 500;
             await sleep(Math.min(wait, 5000));
@@ -579,9 +607,33 @@ try {
     const latencyRow = (label: string, http: number[], transaction: number[]) =>
       `| ${label} | ${round(percentile(http, 50))} / ${round(percentile(http, 90))} / ${round(percentile(http, 99))} | ${round(percentile(transaction, 50))} / ${round(percentile(transaction, 90))} / ${round(percentile(transaction, 99))} |`;
     const median = (list: number[]) => percentile(list, 50);
-    const syncCost = round(median(transactions.synchronous) - median(transactions.asynchronous));
-    const clusterCost = round(median(transactions.synchronous) - median(transactions.single));
-    const httpClusterCost = round(median(latency.synchronous) - median(latency.single));
+    const latencyLines = measured
+      ? [
+          '',
+          `Charge latency, measured in the same run before the failover, one call at a time, the single server and the cluster taking turns call by call`,
+          `(${latencyCalls} of each per phase): a charged call over HTTP to a service process (a location typeahead: answered from memory, one ledger`,
+          `write; the rate limits and caps kept in PostgreSQL on both sides), and the service's keyed charge transaction alone (BEGIN, the account's`,
+          `ledger lock, the key's lookup, the charge, COMMIT) from a client on the same machine. The single server is the same PostgreSQL with fsync on;`,
+          `the cluster is reached through HAProxy's write port, first with synchronous replication, then with \`synchronous_mode: false\`.`,
+          '',
+          '| against | charged call over HTTP, p50 / p90 / p99 ms | charge transaction, p50 / p90 / p99 ms |',
+          '|---|---|---|',
+          latencyRow('a single PostgreSQL server (both phases)', measured.latency.single, measured.transactions.single),
+          latencyRow(
+            'the cluster, synchronous replication',
+            measured.latency.synchronous,
+            measured.transactions.synchronous,
+          ),
+          latencyRow(
+            'the cluster, asynchronous replication',
+            measured.latency.asynchronous,
+            measured.transactions.asynchronous,
+          ),
+          '',
+          `Synchronous replication costs ${round(median(measured.transactions.synchronous) - median(measured.transactions.asynchronous))} ms a charge transaction at the median (synchronous minus asynchronous); the cluster as a whole,`,
+          `HAProxy's hop included, ${round(median(measured.transactions.synchronous) - median(measured.transactions.single))} ms over a single server (${round(median(measured.latency.synchronous) - median(measured.latency.single))} ms on the whole HTTP call, where the machine's load is most of the spread).`,
+        ]
+      : ['', 'The charge latency against a single server is measured by the full run only (not with --ci).'];
 
     const lines = [
       `The reference cluster (\`scripts/cluster.sh\`): etcd, PostgreSQL ${(await db.pool.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]?.v} on ${info.nodes.length} nodes under Patroni`,
@@ -605,21 +657,7 @@ try {
       `| 5xx answers other than 503 / 503 without Retry-After | **${fiveHundreds.length}** / **${without.length}** (must be 0) |`,
       `| jobs in flight that finished (${jobsBefore} queued or running at the kill) | **${jobs.length - unfinished.size} of ${jobs.length}** |`,
       `| charged call through HAProxy before the kill, p50 / p99 ms | ${round(percentile(chargeTimes, 50))} / ${round(percentile(chargeTimes, 99))} |`,
-      '',
-      `Charge latency, measured in the same run before the failover, one call at a time, the single server and the cluster taking turns call by call`,
-      `(${latencyCalls} of each per phase): a charged call over HTTP to a service process (a location typeahead: answered from memory, one ledger`,
-      `write; the rate limits and caps kept in PostgreSQL on both sides), and the service's keyed charge transaction alone (BEGIN, the account's`,
-      `ledger lock, the key's lookup, the charge, COMMIT) from a client on the same machine. The single server is the same PostgreSQL with fsync on;`,
-      `the cluster is reached through HAProxy's write port, first with synchronous replication, then with \`synchronous_mode: false\`.`,
-      '',
-      '| against | charged call over HTTP, p50 / p90 / p99 ms | charge transaction, p50 / p90 / p99 ms |',
-      '|---|---|---|',
-      latencyRow('a single PostgreSQL server (both phases)', latency.single, transactions.single),
-      latencyRow('the cluster, synchronous replication', latency.synchronous, transactions.synchronous),
-      latencyRow('the cluster, asynchronous replication', latency.asynchronous, transactions.asynchronous),
-      '',
-      `Synchronous replication costs ${syncCost} ms a charge transaction at the median (synchronous minus asynchronous); the cluster as a whole,`,
-      `HAProxy's hop included, ${clusterCost} ms over a single server (${httpClusterCost} ms on the whole HTTP call, where the machine's load is most of the spread).`,
+      ...latencyLines,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     if (writesAgainSeconds === null) failures.push('writes never succeeded again');
