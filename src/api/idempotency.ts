@@ -16,9 +16,11 @@ import { AppError, databaseFailure } from '../errors.js';
  *
  * A process that dies while it runs a request leaves its claim in flight. A claim names its owner,
  * an instance that holds a liveness lock while it lives (`Database.liveInstanceKey`): a repeat that
- * finds the owner's lock free takes the claim over at once. A claim without an owner (its instance
- * had no liveness session at the time) is taken over once `inFlightLeaseMs` has passed. Either way
- * the repeat runs the request again under the same ledger key, so that run cannot charge twice.
+ * finds the owner's lock free, `ownerGraceSeconds` after the claim, takes the claim over then. (The
+ * grace is for a live owner whose liveness session is reconnecting, as after a failover, when
+ * claims are made before the lock is taken again.) A claim without an owner is taken over once
+ * `inFlightLeaseMs` has passed. Either way the repeat runs the request again under the same ledger
+ * key, so that run cannot charge twice.
  * A run that answers what is not kept (5xx, 409, 429) ends its claim's lease rather than deleting
  * it: a repeat runs the request again under the same generation, hence the same ledger key, so a
  * charge that did commit although the run failed (its commit's answer lost with the connection, as
@@ -51,6 +53,8 @@ export const idempotencyRetentionHours = 24;
 const maxKeyLength = 255;
 /** How long a repeat waits for a claim in flight to finish before it is told 409: a run's answer is stored as it is sent. */
 const inFlightWaitMs = 250;
+/** How long after a claim its owner's free liveness lock means the owner is gone (it takes the lock again within about a second of its server). */
+export const ownerGraceSeconds = 10;
 
 /**
  * A one-row FROM item that makes the statement's (autocommit) transaction commit without waiting for
@@ -119,18 +123,20 @@ export async function claimIdempotencyKey(
     // A new key, an expired one, or an in-flight claim whose lease ran out: this request runs.
     // An owner's lock is tried for the length of this statement only (xact lock): free means the owner is gone.
     const taken = await db.query<{ generation: string; locked_until: string }>(
-      `INSERT INTO idempotent_requests (account_id, key, request_hash, operation_id, state, locked_until, owner)
-       SELECT $1::bigint, $2::text, $3::text, $4::text, 'in_flight', now() + make_interval(secs => $5::double precision / 1000), $6::int
+      `INSERT INTO idempotent_requests (account_id, key, request_hash, operation_id, state, locked_until, owner, claimed_at)
+       SELECT $1::bigint, $2::text, $3::text, $4::text, 'in_flight', now() + make_interval(secs => $5::double precision / 1000), $6::int, now()
          FROM ${withoutWaitingForDisk}
        ON CONFLICT (account_id, key) DO UPDATE
          SET request_hash = EXCLUDED.request_hash, operation_id = EXCLUDED.operation_id, state = 'in_flight',
              response_status = NULL, response_body = NULL, locked_until = EXCLUDED.locked_until, owner = EXCLUDED.owner,
+             claimed_at = EXCLUDED.claimed_at,
              created_at = CASE WHEN idempotent_requests.created_at < now() - make_interval(hours => ${idempotencyRetentionHours})
                                THEN now() ELSE idempotent_requests.created_at END
          WHERE idempotent_requests.created_at < now() - make_interval(hours => ${idempotencyRetentionHours})
             OR (idempotent_requests.state = 'in_flight' AND idempotent_requests.request_hash = EXCLUDED.request_hash
                 AND CASE WHEN idempotent_requests.locked_until < now() THEN true
-                         WHEN idempotent_requests.owner IS NULL THEN false
+                         WHEN idempotent_requests.owner IS NULL
+                           OR idempotent_requests.claimed_at > now() - make_interval(secs => ${ownerGraceSeconds}) THEN false
                          ELSE pg_try_advisory_xact_lock(${instanceLockSpace}, idempotent_requests.owner) END)
        RETURNING (extract(epoch FROM created_at) * 1000000)::bigint::text AS generation, locked_until::text`,
       [accountId, key, hash, operationId, inFlightLeaseMs, claim.owner ?? null],

@@ -37,8 +37,10 @@ export interface Database {
    */
   keepSession(options: Omit<KeptSessionOptions, 'client'>): KeptSession;
   /**
-   * This instance's key in `instanceLockSpace` while its liveness session holds the lock on it
-   * (`DatabaseOptions.liveness`), else null: whoever finds the lock free knows the instance gone.
+   * This instance's key in `instanceLockSpace` (`DatabaseOptions.liveness`), or null without a
+   * liveness session. Its session holds the lock on it while the instance lives; after a failover
+   * it takes it again within a few seconds. Whoever finds the lock free some seconds after the
+   * instance named itself knows it gone.
    */
   liveInstanceKey(): number | null;
   close(): Promise<void>;
@@ -165,7 +167,7 @@ export function openDatabase(connectionString: string, options: number | Databas
       sessions.add(session);
       return session;
     },
-    liveInstanceKey: () => (liveness?.connected ? instanceKey : null),
+    liveInstanceKey: () => (liveness ? instanceKey : null),
     close: async () => {
       await Promise.all([...sessions].map((session) => session.stop()));
       await replicas?.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimIdempotencyKey } from '../../src/api/idempotency.js';
+import { claimIdempotencyKey, ownerGraceSeconds } from '../../src/api/idempotency.js';
 import { createLogger } from '../../src/log.js';
 import { openDatabase, type Database } from '../../src/store/db.js';
 import { waitFor } from '../audiences/helpers.js';
@@ -25,7 +25,15 @@ describe('idempotency claims of an instance that dies', () => {
       max: 2,
       liveness: { log: createLogger('silent') },
     });
-    await waitFor('its liveness lock', async () => db.liveInstanceKey() !== null);
+    // Its lock is taken on a session of its own: wait for it, as a repeat would find it free before.
+    const key = db.liveInstanceKey();
+    await waitFor('its liveness lock', async () => {
+      const held = await app.db.pool.query(
+        `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid::int = -1 AND objid::int = $1 AND granted`,
+        [key],
+      );
+      return (held.rowCount ?? 0) > 0;
+    });
     return db;
   }
 
@@ -40,8 +48,16 @@ describe('idempotency claims of an instance that dies', () => {
       claimIdempotencyKey(survivor.pool, { ...claim, owner: survivor.liveInstanceKey(), inFlightWaitMs: 50 }),
     ).rejects.toMatchObject({ code: 'idempotency_in_flight' });
 
-    // The owner dies: its connections end, its lock with them.
+    // The owner dies: its connections end, its lock with them. Within the grace after a claim, a free lock may be an owner
+    // reconnecting (after a failover): the claim holds; past it, it is taken over.
     await owner.close();
+    await expect(
+      claimIdempotencyKey(survivor.pool, { ...claim, owner: survivor.liveInstanceKey(), inFlightWaitMs: 50 }),
+    ).rejects.toMatchObject({ code: 'idempotency_in_flight' });
+    await survivor.pool.query(
+      `UPDATE idempotent_requests SET claimed_at = claimed_at - make_interval(secs => $3) WHERE account_id = $1 AND key = $2`,
+      [accountId, claim.key, ownerGraceSeconds],
+    );
     const takeover = await claimIdempotencyKey(survivor.pool, { ...claim, owner: survivor.liveInstanceKey() });
     expect(takeover.kind).toBe('run');
     if (first.kind !== 'run' || takeover.kind !== 'run') throw new Error('unreachable');
