@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { RateLimitClass } from '../../operations/define.js';
 import type { Config } from '../config.js';
 import { AppError, databaseFailure } from '../errors.js';
@@ -69,6 +70,9 @@ export class AccountConcurrency {
   }
 }
 
+/** Pauses before a refused take is tried again (a slot given back on another instance may be a statement away). */
+const refusalRetriesMs = [20, 60];
+
 /** The second key of a slot's advisory lock: requests and searches apart. */
 const searchSlotBase = 1 << 30;
 
@@ -116,12 +120,22 @@ export class SharedAccountConcurrency implements AccountConcurrencyGate {
     for (const session of this.sessions) void session.start();
   }
 
-  enter(accountId: number, rateLimitClass: RateLimitClass): Promise<() => void> {
+  async enter(accountId: number, rateLimitClass: RateLimitClass): Promise<() => void> {
     const index = this.sessionIndexOf(accountId);
-    // One take at a time per session: each must see the slots the one before it recorded.
-    const turn = (this.turns[index] ?? Promise.resolve()).then(() => this.take(index, accountId, rateLimitClass));
-    this.turns[index] = turn.catch(() => undefined);
-    return turn;
+    for (let attempt = 0; ; attempt += 1) {
+      // One take at a time per session: each must see the slots the one before it recorded.
+      const turn = (this.turns[index] ?? Promise.resolve()).then(() => this.take(index, accountId, rateLimitClass));
+      this.turns[index] = turn.catch(() => undefined);
+      try {
+        return await turn;
+      } catch (error) {
+        // A request that has just been answered gives its slot back a statement later, on its own instance's session,
+        // while its client may already be sending the next: a refusal is asked again twice, briefly, out of turn.
+        if (!(error instanceof AppError) || error.code !== 'rate_limited' || attempt >= refusalRetriesMs.length)
+          throw error;
+        await delay(refusalRetriesMs[attempt]);
+      }
+    }
   }
 
   private async take(index: number, accountId: number, rateLimitClass: RateLimitClass): Promise<() => void> {

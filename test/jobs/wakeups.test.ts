@@ -107,15 +107,22 @@ describe('job wake-ups across instances', () => {
 
   it('listens again after its session is cut, and runs what was committed meanwhile', async () => {
     const worker = await startInstance();
-    await database.db.pool.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = current_database() AND application_name = 'prospecting-data-service (job wake-ups)'`,
-    );
-    await waitFor('the session to be lost', async () => !worker.listening);
-    // Committed while nobody listens (or just as the session comes back): the reconnection looks for it.
+    const sessionPid = async () =>
+      (
+        await database.db.pool.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity
+            WHERE datname = current_database() AND application_name = 'prospecting-data-service (job wake-ups)'`,
+        )
+      ).rows[0]?.pid;
+    const before = await sessionPid();
+    await database.db.pool.query('SELECT pg_terminate_backend($1)', [before]);
+    // Committed while nobody listens, or just as the session comes back: the reconnection looks for it.
     const missed = await enqueueJob(database.db.pool, { kind: 'quick' });
     await waitFor('the missed job to run', async () => (await statusOf(missed)) === 'succeeded');
-    await waitFor('the worker listening again', async () => worker.listening);
+    await waitFor('a new session listening', async () => {
+      const now = await sessionPid();
+      return now !== undefined && now !== before && worker.listening;
+    });
     const next = await enqueueJob(database.db.pool, { kind: 'quick' });
     await waitFor('the next job to run', async () => (await statusOf(next)) === 'succeeded');
   });
