@@ -12,14 +12,25 @@
  *   src/seed/                      the demo dataset and the import
  *   src/auth/                      API keys, the /mcp/v3 authorization server and sign-in
  *   src/http/                      HTTP plumbing the surfaces share: request log, metrics, downloads, llms.txt
- *   src/api/, src/mcp/             the two surfaces, side by side: neither imports the other
+ *   src/api/, src/mcp/, src/dashboard/   the surfaces, side by side: none imports another (the dashboard
+ *                                  is the people's surface: sign-in through auth, everything else through core)
  *   src/worker/                    the job loop that runs core's jobs
  *   src/app.ts service.ts main.ts cli/   composition: the only places that wire everything together
  *
  * src/context.ts names the types of every layer (the services the composition root builds); it
  * holds types only and is imported with `import type`.
  */
-const layers = [['store'], ['jobs'], ['core'], ['providers'], ['seed'], ['auth'], ['http'], ['api', 'mcp'], ['worker']];
+const layers = [
+  ['store'],
+  ['jobs'],
+  ['core'],
+  ['providers'],
+  ['seed'],
+  ['auth'],
+  ['http'],
+  ['api', 'mcp', 'dashboard'],
+  ['worker'],
+];
 const composition = '(^|/)(app|service|main)\\.js$|(^|/)cli/';
 const folders = (names) => `(^|/)(${names.join('|')})/`;
 const why = (what) =>

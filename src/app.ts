@@ -12,6 +12,7 @@ import { readLlmsTxt } from './http/llms-txt.js';
 import { mountMetrics } from './http/metrics.js';
 import { startRequestLog, type RequestLogFields } from './http/request-log.js';
 import { mountAuth } from './auth/index.js';
+import { mountDashboard, signInRedirectUri } from './dashboard/index.js';
 import { mountMcp } from './mcp/index.js';
 
 /**
@@ -54,7 +55,8 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
   });
 
   mountMetrics(app, context);
-  mountAuth(app, context);
+  const auth = mountAuth(app, context, { moreRedirectUris: [signInRedirectUri(context.publicUrl)] });
+  mountDashboard(app, context, auth);
   const withDirectPath = mountMcp(app, context, { metrics: context.services.metrics });
   mountDownloadRoute(app, context);
   app.use('/v1', createApiRouter(context, handlers));

@@ -328,7 +328,7 @@ export const environmentSchema = z
     OIDC_DEV_PROVIDER: booleanFlag
       .default(false)
       .describe(
-        'Development only: a built-in OpenID provider at `/dev-idp` whose one demo person is the demo account (refused with `NODE_ENV=production`).',
+        'Development only: a built-in OpenID provider at `/dev-idp` whose one demo person is the demo account, and where any typed address signs in as a new person (refused with `NODE_ENV=production`). `npm start` turns it on when it serves only loopback and `OIDC_ISSUER` is unset.',
       ),
     OAUTH_TOKEN_CACHE_SECONDS: nonNegativeInt
       .max(60)
@@ -351,6 +351,21 @@ export const environmentSchema = z
       .describe(
         'A PEM file of extra certificate authorities trusted when fetching client ID metadata documents (a development certificate).',
       ),
+
+    DASHBOARD_SESSION_IDLE_MINUTES: positiveInt
+      .max(24 * 60)
+      .default(60)
+      .describe('A dashboard session unused this long ends; the person signs in again.'),
+    DASHBOARD_SESSION_MAX_HOURS: positiveInt
+      .max(30 * 24)
+      .default(12)
+      .describe('A dashboard session ends this long after sign-in, however busy.'),
+    DASHBOARD_SIGN_INS_PER_HOUR: positiveInt
+      .default(30)
+      .describe('Dashboard sign-ins started per client address and hour (across instances).'),
+    DASHBOARD_INVITATIONS_PER_HOUR: positiveInt
+      .default(20)
+      .describe('Invitations an account may send per hour from the dashboard.'),
 
     SMTP_URL: z
       .string()

@@ -6,7 +6,7 @@ import { startService } from './service.js';
 async function main(): Promise<void> {
   let config;
   try {
-    config = loadConfig();
+    config = loadConfig(withNewcomerDefaults(process.env));
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -24,6 +24,7 @@ async function main(): Promise<void> {
       `  REST API     ${service.url}/v1   (OpenAPI: ${service.url}/openapi.json)`,
       `  MCP          ${service.url}/mcp  ${service.url}/mcp/v2  ${service.url}/mcp/v3`,
       `  Rules        ${service.url}/llms.txt`,
+      `  Dashboard    ${service.url}/dashboard   (sign up, API keys, usage${config.OIDC_DEV_PROVIDER ? '; built-in development sign-in' : ''})`,
       key ? `  Demo API key ${key}` : '  Demo API key: set DEMO_API_KEY, or use the key printed on the first start',
       '',
       `Try: curl -s ${service.url}/v1/credits?apiKey=${key ?? '<API_KEY>'}`,
@@ -47,6 +48,22 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/**
+ * A newcomer's `npm start` serves only this machine: the built-in development identity provider
+ * is turned on there, so that /dashboard can be signed in to at once (as the demo person, or as
+ * any address typed in). Not when single sign-on is configured, on any other address, in
+ * production, or when OIDC_DEV_PROVIDER is set either way.
+ */
+function withNewcomerDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const host = env.HOST || '127.0.0.1';
+  const publicHost = env.PUBLIC_URL && URL.canParse(env.PUBLIC_URL) ? new URL(env.PUBLIC_URL).hostname : null;
+  const loopbackOnly = loopbackHosts.has(host) && (publicHost === null || loopbackHosts.has(publicHost));
+  if (env.OIDC_DEV_PROVIDER || env.OIDC_ISSUER || env.NODE_ENV === 'production' || !loopbackOnly) return env;
+  return { ...env, OIDC_DEV_PROVIDER: 'true' };
 }
 
 main().catch((error: unknown) => {

@@ -12,6 +12,8 @@ import type { AppContext, ServiceBase, Services } from './context.js';
 import { addMailRecipient } from './core/mail-recipients.js';
 import { createAccount } from './core/accounts.js';
 import { exportFilesRetention } from './core/audiences/export-retention.js';
+import { requestLogRetention } from './core/request-log.js';
+import { sessionRetention } from './dashboard/sessions.js';
 import { finishedJobsRetention, type RetentionTask } from './jobs/index.js';
 import { createLogger, type Logger } from './log.js';
 import { pollCacheRetention } from './mcp/guards/polling.js';
@@ -159,6 +161,8 @@ export function retentionTasks(context: AppContext): RetentionTask[] {
     pollCacheRetention,
     rateLimitRetention,
     idempotencyKeysRetention,
+    requestLogRetention,
+    sessionRetention,
   ];
 }
 

@@ -6,7 +6,8 @@ export const getCreditBalance = defineOperation({
   title: 'Get credit balance',
   summary: "Read the credit balance and plan of the API key's account.",
   description:
-    'Returns the current credit balance and the plan. Check it before large jobs (searches of many pages, audience builds, enrichments). Free.',
+    'Returns the current credit balance and the plan. Check it before large jobs (searches of many pages, audience builds, enrichments). ' +
+    'Called with an API key, it also tells what that key may do: read-only, and its daily credit cap with what it spent today and when the cap resets. Free.',
   category: 'account',
   keywords: [
     'credits',
@@ -43,6 +44,22 @@ export const getCreditBalance = defineOperation({
       .nonnegative()
       .describe('Credits granted each calendar month on the free plan (0 on paid plans).'),
     accountName: z.string(),
+    key: z
+      .object({
+        name: z.string().nullable().describe('The name given to the key in the dashboard.'),
+        readOnly: z.boolean().describe('true: the key runs only operations that are free and change nothing.'),
+        dailyCreditCap: z
+          .number()
+          .int()
+          .positive()
+          .nullable()
+          .describe('Most credits the key may spend per UTC day; null: no cap.'),
+        spentToday: z.number().int().nonnegative().describe('Credits the key spent today (UTC).'),
+        remainingToday: z.number().int().nonnegative().nullable().describe('What the cap leaves today; null: no cap.'),
+        capResetsAt: z.string().describe('When the day ends for the cap: the next midnight UTC.'),
+      })
+      .optional()
+      .describe('The API key of this request and its restrictions; absent when the caller signed in with OAuth.'),
   }),
   credits: free(),
   rateLimitClass: 'status',

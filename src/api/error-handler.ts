@@ -20,6 +20,8 @@ export function errorHandler(log: Logger) {
     if (appError.code === 'query_timeout' || appError.code === 'unavailable')
       res.setHeader('Retry-After', String(retryAfterSeconds[appError.code]));
     if (appError.code === 'idempotency_in_flight') res.setHeader('Retry-After', '1');
+    if (appError.code === 'key_spend_cap')
+      res.setHeader('Retry-After', String(appError.details?.retryAfterSeconds ?? 60));
     res.status(appError.status).json(errorBody(appError, requestId));
   };
 }

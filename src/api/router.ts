@@ -3,7 +3,10 @@ import { chargeMethodOf, pathParameters, type AnyOperation } from '../../operati
 import { operations } from '../../operations/index.js';
 import type { Principal } from '../auth/api-keys.js';
 import type { AppContext } from '../context.js';
+import { spendWith } from '../core/credits.js';
+import { assertKeyMayRun } from '../core/key-management.js';
 import { ensureMonthlyGrant } from '../core/metering.js';
+import { recordRequest } from '../core/request-log.js';
 import { AppError } from '../errors.js';
 import type { BoundHandler, HandlerResult, RequestContext } from './handler.js';
 import { createAccountConcurrency, type AccountConcurrencyGate } from './concurrency.js';
@@ -50,6 +53,8 @@ export function createApiRouter(context: AppContext, handlers: readonly BoundHan
           res.locals.operationId = operation.operationId;
           const principal = await authenticate(context, operation, req);
           res.locals.accountId = principal.accountId;
+          logRun(context, req, res, principal, operation.operationId);
+          assertKeyMayRun(principal.key, operation);
           await applyRateLimit(rateLimits, principal, operation, res);
           // Read once, checked for what no schema can refuse, before anything walks it (the idempotency hash does).
           const fields = refuseUnreadableValues(rawInput(operation, req));
@@ -82,7 +87,12 @@ export function createApiRouter(context: AppContext, handlers: readonly BoundHan
             signal: abortedWhenClientLeaves(res),
             ledgerKey: claim?.kind === 'run' ? claim.ledgerKey : null,
           };
-          const result = await handler.run(input, requestContext);
+          const key = principal.key;
+          const result = await spendWith(
+            key ? { accountId: principal.accountId, keyId: key.id, dailyCreditCap: key.dailyCreditCap } : null,
+            () => handler.run(input, requestContext),
+          );
+          res.locals.creditsCharged = result.creditsCharged ?? 0;
           const status = result.status ?? 200;
           const body = JSON.stringify(envelope(operation, result));
           if (claim?.kind !== 'run') {
@@ -99,6 +109,7 @@ export function createApiRouter(context: AppContext, handlers: readonly BoundHan
             requestContext.log.error({ err: error }, 'idempotent answer not stored'),
           );
         } catch (error) {
+          res.locals.errorCode = toAppError(error).code;
           if (claim?.kind === 'run') {
             const appError = toAppError(error);
             await claim
@@ -116,6 +127,26 @@ export function createApiRouter(context: AppContext, handlers: readonly BoundHan
     next(new AppError('not_found', `No endpoint ${req.method} /v1${req.path}. See /openapi.json for the endpoints.`));
   });
   return router;
+}
+
+/** The request log's row of this run, written once the answer is sent (its status known), without holding the answer. */
+function logRun(context: AppContext, req: Request, res: Response, principal: Principal, operationId: string): void {
+  const started = process.hrtime.bigint();
+  res.once('finish', () => {
+    recordRequest(context.db.pool, {
+      accountId: principal.accountId,
+      requestId: String(res.locals.requestId),
+      surface: 'rest',
+      operationId,
+      path: req.originalUrl,
+      status: res.statusCode,
+      errorCode: typeof res.locals.errorCode === 'string' ? res.locals.errorCode : null,
+      credits: typeof res.locals.creditsCharged === 'number' ? res.locals.creditsCharged : 0,
+      apiKeyId: principal.key?.id ?? null,
+      clientId: null,
+      durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
+    }).catch((error: unknown) => context.log.warn({ err: error }, 'request log row not written'));
+  });
 }
 
 /**

@@ -35,12 +35,31 @@ export class ApiKeyAuthenticator {
     const cached = this.cache.get(cacheKey);
     if (cached && cached.expiresAt > now) return cached.principal;
     const lookUp = (db: Queryable) =>
-      db.query<{ account_id: number; name: string; plan: string; email: string | null }>(
-        `SELECT k.account_id, a.name, a.plan, a.email
+      db.query<{
+        account_id: number;
+        name: string;
+        plan: string;
+        email: string | null;
+        id: number;
+        label: string | null;
+        read_only: boolean;
+        daily_credit_cap: number | null;
+      }>(
+        `SELECT k.account_id, a.name, a.plan, a.email, k.id, k.label, k.read_only, k.daily_credit_cap
            FROM api_keys k JOIN accounts a ON a.id = k.account_id
           WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
         [hash],
       );
+    const principalOf = (row: Awaited<ReturnType<typeof lookUp>>['rows'][number] | undefined): Principal | null =>
+      row
+        ? {
+            accountId: row.account_id,
+            accountName: row.name,
+            plan: row.plan,
+            email: row.email,
+            key: { id: row.id, name: row.label, readOnly: row.read_only, dailyCreditCap: row.daily_credit_cap },
+          }
+        : null;
     let result;
     try {
       result = await lookUp(this.db);
@@ -48,13 +67,9 @@ export class ApiKeyAuthenticator {
       const standby = databaseFailure(error)?.code === 'unavailable' ? this.standby() : null;
       if (!standby) throw error;
       // Not cached: the primary's answer is wanted again as soon as it can give one.
-      const row = (await lookUp(standby)).rows[0];
-      return row ? { accountId: row.account_id, accountName: row.name, plan: row.plan, email: row.email } : null;
+      return principalOf((await lookUp(standby)).rows[0]);
     }
-    const row = result.rows[0];
-    const principal = row
-      ? { accountId: row.account_id, accountName: row.name, plan: row.plan, email: row.email }
-      : null;
+    const principal = principalOf(result.rows[0]);
     if (this.cache.size >= this.maxEntries) this.cache.clear();
     this.cache.set(cacheKey, { principal, expiresAt: now + this.ttlMs });
     return principal;
@@ -72,6 +87,11 @@ export class ApiKeyAuthenticator {
   }
 
   forget(key: string): void {
-    this.cache.delete(hashApiKey(key).toString('base64'));
+    this.forgetHash(hashApiKey(key));
+  }
+
+  /** Drops a key known by its stored hash (a revocation from the dashboard), so this instance refuses it at once. */
+  forgetHash(hash: Buffer): void {
+    this.cache.delete(hash.toString('base64'));
   }
 }

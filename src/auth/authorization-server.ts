@@ -6,6 +6,7 @@ import { postgresAdapterFactory } from './adapter.js';
 import type { Principal } from './api-keys.js';
 import type { BearerGrant, BearerTokenVerifier } from './bearer.js';
 import type { GatewayKeys } from './gateway-key.js';
+import { recordGrantUse } from './grant-usage.js';
 import { cookieKeys, loadJwks } from './keys.js';
 import { oidcProvider } from './oidc-library.js';
 import { escapeHtml } from './pages.js';
@@ -284,6 +285,9 @@ export class AuthorizationServer {
     const row = account.rows[0];
     if (!row) return null;
     const principal: Principal = { accountId, accountName: row.name, plan: row.plan, email: row.email };
+    recordGrantUse(this.options.context.db.pool, grant.jti, accountId).catch((error: unknown) =>
+      this.options.context.log.warn({ err: error }, 'grant use not recorded'),
+    );
     return {
       principal,
       upstreamApiKey: await this.options.gatewayKeys.forAccount(accountId),

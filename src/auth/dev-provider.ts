@@ -37,6 +37,21 @@ export interface DevProviderOptions {
   title?: string;
   /** Its storage (oidc-provider's in-memory store when not given). */
   adapter?: (kind: string) => Adapter;
+  /**
+   * Also offer an "Email" field: anyone may sign in as any address, taken as verified (so that
+   * a tester can be a new person each time). Development only, as the provider itself is.
+   */
+  anyEmail?: boolean;
+}
+
+const typedPrefix = 'email:';
+const typedEmail = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+/** The person of an address typed in the Email field: the same address is always the same subject. */
+function typedPerson(sub: string): DevPerson | undefined {
+  const email = sub.slice(typedPrefix.length);
+  if (!sub.startsWith(typedPrefix) || !typedEmail.test(email) || email.length > 254) return undefined;
+  return { sub, name: email.slice(0, email.lastIndexOf('@')), email, emailVerified: true };
 }
 
 export interface DevProvider {
@@ -51,7 +66,8 @@ export async function createDevProvider(options: DevProviderOptions): Promise<De
   const cookieKey = randomBytes(32);
   const csrfFor = (uid: string) => createHmac('sha256', cookieKey).update(uid).digest('base64url');
   const title = options.title ?? 'Development identity provider';
-  const findPerson = async (sub: string) => (await options.people()).find((person) => person.sub === sub);
+  const findPerson = async (sub: string) =>
+    (await options.people()).find((person) => person.sub === sub) ?? (options.anyEmail ? typedPerson(sub) : undefined);
 
   const configuration: Configuration = {
     ...(options.adapter ? { adapter: options.adapter } : {}),
@@ -120,7 +136,24 @@ export async function createDevProvider(options: DevProviderOptions): Promise<De
               csrfFor(details.uid),
               [{ name: 'login', label: `Sign in as ${person.name} <${person.email}>`, primary: true }],
             ),
-          )}`,
+          )}
+          ${
+            options.anyEmail
+              ? html`<form
+                    class="actions"
+                    method="post"
+                    action="${issuerPath}/interaction/${encodeURIComponent(details.uid)}/login-email"
+                  >
+                    <input type="hidden" name="csrf" value="${csrfFor(details.uid)}" />
+                    <label for="dev-email">Email</label>
+                    <input id="dev-email" type="email" name="email" required autocomplete="email" />
+                    <button type="submit">Sign in with this email</button>
+                  </form>
+                  <p class="note">
+                    Any address, taken as verified: for trying sign-up and invitations on one machine.
+                  </p>`
+              : ''
+          }`,
       );
     } catch (error) {
       next(error);
@@ -152,5 +185,38 @@ export async function createDevProvider(options: DevProviderOptions): Promise<De
       next(error);
     }
   });
+  interactions.post(
+    '/:uid/login-email',
+    express.urlencoded({ extended: false, limit: '4kb' }),
+    async (req, res, next) => {
+      try {
+        const details = await provider.interactionDetails(req, res);
+        const expected = Buffer.from(csrfFor(details.uid));
+        const given = Buffer.from(typeof req.body?.csrf === 'string' ? req.body.csrf : '');
+        const email = typeof req.body?.email === 'string' ? req.body.email.trim() : '';
+        const person = options.anyEmail ? typedPerson(`${typedPrefix}${email}`) : undefined;
+        if (expected.length !== given.length || !timingSafeEqual(expected, given) || !person) {
+          sendPage(
+            res,
+            person || !options.anyEmail ? 403 : 400,
+            title,
+            html`<h1>Refused</h1>
+              <p>
+                ${person || !options.anyEmail ? 'Start again.' : 'That is not an email address. Go back and type one.'}
+              </p>`,
+          );
+          return;
+        }
+        await provider.interactionFinished(
+          req,
+          res,
+          { login: { accountId: person.sub } },
+          { mergeWithLastSubmission: false },
+        );
+      } catch (error) {
+        next(error);
+      }
+    },
+  );
   return { provider, interactions };
 }

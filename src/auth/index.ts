@@ -32,6 +32,15 @@ const devClientId = 'pds-dev-sso';
 
 export interface MountedAuth {
   server: AuthorizationServer;
+  /** Where people sign in (the external provider, or the development one), or null when neither is configured. */
+  upstream: UpstreamProvider | null;
+  /** Why sign-in cannot work here, or null. */
+  notConfigured: string | null;
+}
+
+export interface AuthOptions {
+  /** Other pages of this service that people sign in for (the dashboard's callback): the development provider accepts them too. */
+  moreRedirectUris?: string[];
 }
 
 /** Where people sign in: the configured identity provider, or none (the development provider is set up by mountAuth). */
@@ -71,7 +80,7 @@ export function createAuthorizationServer(base: ServiceBase, signingKey: Buffer)
   });
 }
 
-export function mountAuth(app: express.Express, context: AppContext): MountedAuth {
+export function mountAuth(app: express.Express, context: AppContext, options: AuthOptions = {}): MountedAuth {
   const { config, publicUrl } = context;
   const log = context.log.child({ part: 'oauth' });
   const { settings, redirectUri, notConfigured } = signInSettings(context);
@@ -115,7 +124,7 @@ export function mountAuth(app: express.Express, context: AppContext): MountedAut
 
   let upstream: UpstreamProvider | null = settings ? new UpstreamProvider(context.db.pool, settings) : null;
   if (config.OIDC_DEV_PROVIDER) {
-    const dev = devIdentityProvider(context, devIssuer, redirectUri, devSecret);
+    const dev = devIdentityProvider(context, devIssuer, [redirectUri, ...(options.moreRedirectUris ?? [])], devSecret);
     app.use(`${devProviderMount}/interaction`, async (req, res, next) => {
       try {
         (await dev()).interactions(req, res, next);
@@ -143,7 +152,7 @@ export function mountAuth(app: express.Express, context: AppContext): MountedAut
     }),
   );
   app.use(oauthMount, (req, res, next) => handOver(req, res, next));
-  return { server };
+  return { server, upstream, notConfigured };
 }
 
 /**
@@ -220,7 +229,12 @@ function registrationLimit(db: Queryable, perHour: number) {
 }
 
 /** The built-in identity provider of OIDC_DEV_PROVIDER: the demo person is the demo account's owner. */
-function devIdentityProvider(context: AppContext, issuer: string, redirectUri: string, secret: () => Promise<string>) {
+function devIdentityProvider(
+  context: AppContext,
+  issuer: string,
+  redirectUris: string[],
+  secret: () => Promise<string>,
+) {
   let built: ReturnType<typeof createDevProvider> | null = null;
   const demoEmail = async () => {
     // The demo account gets an email if it has none, so that the demo person maps to it by email.
@@ -240,7 +254,8 @@ function devIdentityProvider(context: AppContext, issuer: string, redirectUri: s
         people: async () => [
           { sub: 'demo-person', name: 'Demo Person', email: await demoEmail(), emailVerified: true },
         ],
-        clients: [{ client_id: devClientId, client_secret: await secret(), redirect_uris: [redirectUri] }],
+        clients: [{ client_id: devClientId, client_secret: await secret(), redirect_uris: redirectUris }],
+        anyEmail: true,
         cookiePrefix: 'pds_dev_idp',
         adapter: postgresAdapterFactory(context.db.pool, 'dev-idp:'),
         title: 'Built-in development identity provider (OIDC_DEV_PROVIDER)',
@@ -267,9 +282,9 @@ class LazySecretUpstream extends UpstreamProvider {
     this.resolved = true;
   }
 
-  override async start(interactionUid: string): Promise<URL> {
+  override async start(interactionUid: string, redirectUri?: string): Promise<URL> {
     await this.withSecret();
-    return super.start(interactionUid);
+    return super.start(interactionUid, redirectUri);
   }
 
   override async finish(interactionUid: string, callbackUrl: URL) {

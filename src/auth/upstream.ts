@@ -73,8 +73,8 @@ export class UpstreamProvider {
     return this.configuration;
   }
 
-  /** The URL that sends the person to the provider for this interaction. */
-  async start(interactionUid: string): Promise<URL> {
+  /** The URL that sends the person to the provider for this interaction (back to `redirectUri`, one the provider knows). */
+  async start(interactionUid: string, redirectUri = this.settings.redirectUri): Promise<URL> {
     const config = await this.config();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
@@ -85,7 +85,7 @@ export class UpstreamProvider {
       [state, interactionUid, codeVerifier, nonce, stateLifetimeSeconds],
     );
     return oidc.buildAuthorizationUrl(config, {
-      redirect_uri: this.settings.redirectUri,
+      redirect_uri: redirectUri,
       scope: this.settings.scopes,
       response_type: 'code',
       code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),

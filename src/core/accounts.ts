@@ -1,8 +1,9 @@
 import type pg from 'pg';
-import { displayPrefix, generateApiKey, hashApiKey } from './keys.js';
+import { generateApiKey, hashApiKey } from './keys.js';
 import { AppError } from '../errors.js';
 import type { Database, Queryable } from '../store/db.js';
 import { credit } from './credits.js';
+import { createApiKey, insertApiKey } from './key-management.js';
 
 export type Plan = 'free' | 'pro' | 'enterprise' | 'demo';
 
@@ -24,53 +25,46 @@ export async function createAccount(
   options: { name: string; email?: string | null; plan?: Plan; initialCredits?: number; apiKey?: string },
 ): Promise<CreatedAccount> {
   return db.transaction(async (tx) => {
-    const inserted = await tx
-      .query<{ id: number; name: string; email: string | null; plan: Plan; created_at: Date }>(
-        `INSERT INTO accounts (name, email, plan) VALUES ($1, $2, $3) RETURNING id, name, email, plan, created_at`,
-        [options.name, options.email?.toLowerCase() ?? null, options.plan ?? 'free'],
-      )
-      .catch((error: unknown) => {
-        if ((error as { code?: string }).code === '23505') {
-          throw new AppError('conflict', 'An account with this email already exists.');
-        }
-        throw error;
-      });
-    const row = inserted.rows[0] as { id: number; name: string; email: string | null; plan: Plan; created_at: Date };
-    await tx.query('INSERT INTO credit_balances (account_id, balance) VALUES ($1, 0)', [row.id]);
-    const apiKey = await insertApiKey(tx, row.id, options.apiKey ?? generateApiKey(), 'initial');
+    const account = await insertAccount(tx, {
+      name: options.name,
+      email: options.email?.toLowerCase() ?? null,
+      plan: options.plan ?? 'free',
+    });
+    const { apiKey } = await insertApiKey(tx, account.id, options.apiKey ?? generateApiKey(), { name: 'initial' });
     if (options.initialCredits && options.initialCredits > 0) {
-      await credit(tx, row.id, options.initialCredits, {
+      await credit(tx, account.id, options.initialCredits, {
         unit: 'grant',
         reason: 'initial credits',
         idempotencyKey: 'initial-grant',
       });
     }
-    return {
-      account: {
-        id: row.id,
-        name: row.name,
-        email: row.email,
-        plan: row.plan,
-        createdAt: row.created_at.toISOString(),
-      },
-      apiKey,
-    };
+    return { account, apiKey };
   });
 }
 
-async function insertApiKey(tx: Queryable, accountId: number, apiKey: string, label: string | null): Promise<string> {
-  await tx.query('INSERT INTO api_keys (account_id, key_hash, key_prefix, label) VALUES ($1, $2, $3, $4)', [
-    accountId,
-    hashApiKey(apiKey),
-    displayPrefix(apiKey),
-    label,
-  ]);
-  return apiKey;
+/** The account and its zero balance, inside the caller's transaction; an email already taken is a conflict (409). */
+export async function insertAccount(
+  tx: Queryable,
+  options: { name: string; email: string | null; plan: Plan },
+): Promise<Account> {
+  const inserted = await tx
+    .query<{ id: number; name: string; email: string | null; plan: Plan; created_at: Date }>(
+      `INSERT INTO accounts (name, email, plan) VALUES ($1, $2, $3) RETURNING id, name, email, plan, created_at`,
+      [options.name, options.email, options.plan],
+    )
+    .catch((error: unknown) => {
+      if ((error as { code?: string }).code === '23505') {
+        throw new AppError('conflict', 'An account with this email already exists.');
+      }
+      throw error;
+    });
+  const row = inserted.rows[0] as { id: number; name: string; email: string | null; plan: Plan; created_at: Date };
+  await tx.query('INSERT INTO credit_balances (account_id, balance) VALUES ($1, 0)', [row.id]);
+  return { id: row.id, name: row.name, email: row.email, plan: row.plan, createdAt: row.created_at.toISOString() };
 }
 
 export async function issueApiKey(db: Database, accountId: number, label?: string): Promise<string> {
-  await requireAccount(db.pool, accountId);
-  return db.transaction((tx) => insertApiKey(tx, accountId, generateApiKey(), label ?? null));
+  return (await createApiKey(db, accountId, { name: label ?? null })).apiKey;
 }
 
 /** Revokes by the full key or by its display prefix; returns how many keys were revoked. */

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import { AppError } from '../errors.js';
 import type { Queryable } from '../store/db.js';
@@ -19,6 +20,61 @@ export interface LedgerEntryInput {
 export interface Movement {
   applied: boolean;
   balanceAfter: number;
+}
+
+/**
+ * The API key a request spends with. Every charge made while an operation runs for a key is
+ * recorded against it (the ledger's api_key_id, the key's spend of the day), and a key with a
+ * daily cap is held to it by the very statement that takes the credits: no handler can charge
+ * around it, and concurrent charges cannot overshoot it. Jobs that charge later run outside any
+ * request and spend with no key.
+ */
+export interface SpendingKey {
+  accountId: number;
+  keyId: number;
+  /** Most credits the key may spend per UTC day; null: no cap. */
+  dailyCreditCap: number | null;
+}
+
+const spendingKey = new AsyncLocalStorage<SpendingKey>();
+
+/** Runs `work` with every charge it makes attributed to `key` (and held to its cap). */
+export function spendWith<T>(key: SpendingKey | null, work: () => Promise<T>): Promise<T> {
+  return key ? spendingKey.run(key, work) : work();
+}
+
+/** The capped key charges of `accountId` are held to now, if any: such a charge needs a transaction. */
+export function cappedSpendingKey(accountId: number): SpendingKey | null {
+  const key = spendingKey.getStore();
+  return key && key.accountId === accountId && key.dailyCreditCap !== null ? key : null;
+}
+
+function keyFor(accountId: number): SpendingKey | null {
+  const key = spendingKey.getStore();
+  return key && key.accountId === accountId ? key : null;
+}
+
+/** The next reset of daily caps: midnight UTC after `now`. */
+export function capResetsAt(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+}
+
+export function keySpendCapError(cap: number, spentToday: number, required: number, now = new Date()): AppError {
+  const resetsAt = capResetsAt(now);
+  return new AppError(
+    'key_spend_cap',
+    `This API key may spend at most ${cap} credits a day; it has spent ${spentToday} today and this needs ${required}. ` +
+      `Nothing was charged. The cap resets at ${resetsAt.toISOString()} (midnight UTC); an owner of the account can raise it in the dashboard.`,
+    {
+      details: {
+        dailyCreditCap: cap,
+        spentToday,
+        required,
+        resetsAt: resetsAt.toISOString(),
+        retryAfterSeconds: Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000)),
+      },
+    },
+  );
 }
 
 export async function getBalance(db: Queryable, accountId: number): Promise<number> {
@@ -72,6 +128,7 @@ export async function chargeAlone(
 ): Promise<Movement> {
   assertWholeCredits(amount);
   if (amount === 0) return { applied: false, balanceAfter: await getBalance(db, accountId) };
+  if (cappedSpendingKey(accountId)) throw new Error('a capped key charges in a transaction (charge), not alone');
   return takeCredits(db, accountId, amount, entry);
 }
 
@@ -86,17 +143,32 @@ async function takeCredits(
   amount: number,
   entry: LedgerEntryInput,
 ): Promise<Movement> {
+  const key = keyFor(accountId);
+  if (key?.dailyCreditCap != null) await holdToCap(db, key, key.dailyCreditCap, amount);
   const taken = await db.query<{ balance: number }>(
     `WITH taken AS (
        UPDATE credit_balances SET balance = balance - $2::bigint
         WHERE account_id = $1 AND balance >= $2::bigint
         RETURNING balance
      ), entry AS (
-       INSERT INTO credit_ledger (account_id, amount, balance_after, unit, reason, reference, idempotency_key)
-       SELECT $1, -$2::bigint, balance, $3, $4, $5, $6 FROM taken
+       INSERT INTO credit_ledger (account_id, amount, balance_after, unit, reason, reference, idempotency_key, api_key_id)
+       SELECT $1, -$2::bigint, balance, $3, $4, $5, $6, $7 FROM taken
+     ), spent AS (
+       INSERT INTO api_key_daily_spend AS s (account_id, key_id, day, spent)
+       SELECT $1, $7, (now() AT TIME ZONE 'UTC')::date, $2::bigint FROM taken WHERE $7::bigint IS NOT NULL AND NOT $8::boolean
+       ON CONFLICT (account_id, key_id, day) DO UPDATE SET spent = s.spent + EXCLUDED.spent
      )
      SELECT balance FROM taken`,
-    [accountId, amount, entry.unit, entry.reason, entry.reference ?? null, entry.idempotencyKey ?? null],
+    [
+      accountId,
+      amount,
+      entry.unit,
+      entry.reason,
+      entry.reference ?? null,
+      entry.idempotencyKey ?? null,
+      key?.keyId ?? null,
+      key?.dailyCreditCap != null,
+    ],
   );
   const row = taken.rows[0];
   if (!row) {
@@ -110,6 +182,33 @@ async function takeCredits(
     );
   }
   return { applied: true, balanceAfter: row.balance };
+}
+
+/**
+ * Adds `amount` to a capped key's spend of the day if it stays within the cap, in one statement
+ * that locks the day's row: concurrent charges of the key queue on it, and each sees what the
+ * ones before it spent. Runs in the charge's transaction, so a charge that then fails (a short
+ * balance) takes its amount back off with it.
+ */
+async function holdToCap(db: Queryable, key: SpendingKey, cap: number, amount: number): Promise<void> {
+  const raised = await db.query(
+    `INSERT INTO api_key_daily_spend AS s (account_id, key_id, day, spent)
+     SELECT $1, $2, (now() AT TIME ZONE 'UTC')::date, $3::bigint WHERE $3::bigint <= $4::bigint
+     ON CONFLICT (account_id, key_id, day) DO UPDATE SET spent = s.spent + EXCLUDED.spent
+      WHERE s.spent + EXCLUDED.spent <= $4::bigint`,
+    [key.accountId, key.keyId, amount, cap],
+  );
+  if (raised.rowCount) return;
+  throw keySpendCapError(cap, await spentToday(db, key.accountId, key.keyId), amount);
+}
+
+/** Credits the key has spent today (UTC). */
+export async function spentToday(db: Queryable, accountId: number, keyId: number): Promise<number> {
+  const result = await db.query<{ spent: number }>(
+    `SELECT spent FROM api_key_daily_spend WHERE account_id = $1 AND key_id = $2 AND day = (now() AT TIME ZONE 'UTC')::date`,
+    [accountId, keyId],
+  );
+  return result.rows[0]?.spent ?? 0;
 }
 
 /** Adds credits: grants, purchases and refunds. */

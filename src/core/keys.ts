@@ -19,9 +19,21 @@ export function displayPrefix(key: string): string {
   return key.slice(0, keyPrefix.length + 6);
 }
 
+/** The API key a request came with, and what it may do. */
+export interface KeyGrant {
+  id: number;
+  name: string | null;
+  /** Only operations that are free and change nothing. */
+  readOnly: boolean;
+  /** Most credits the key may spend per UTC day; null: no cap. */
+  dailyCreditCap: number | null;
+}
+
 export interface Principal {
   accountId: number;
   accountName: string;
   plan: string;
   email: string | null;
+  /** The key the caller authenticated with; absent when it signed in otherwise. */
+  key?: KeyGrant | null;
 }

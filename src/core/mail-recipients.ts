@@ -3,8 +3,8 @@ import type { Queryable } from '../store/db.js';
 
 /**
  * Where an account's notifications may be mailed. A mail carries a working download link to
- * people's contact details, so by default only to the account's own addresses: its email, and
- * those an operator registered for it (`npm run accounts -- add-recipient`). MAIL_ANY_RECIPIENT
+ * people's contact details, so by default only to the account's own addresses: its email, its
+ * members' (the people of its dashboard), and those an operator registered for it (`npm run accounts -- add-recipient`). MAIL_ANY_RECIPIENT
  * lets an operator allow any address.
  */
 export async function addMailRecipient(db: Queryable, accountId: number, email: string): Promise<void> {
@@ -26,6 +26,7 @@ export async function listMailRecipients(db: Queryable, accountId: number): Prom
   const result = await db.query<{ email: string }>(
     `SELECT email FROM accounts WHERE id = $1 AND email IS NOT NULL
      UNION SELECT email FROM account_mail_recipients WHERE account_id = $1
+     UNION SELECT email FROM account_members WHERE account_id = $1 AND email IS NOT NULL
      ORDER BY email`,
     [accountId],
   );

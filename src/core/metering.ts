@@ -1,7 +1,7 @@
 import type { Principal } from './keys.js';
 import type { AppContext } from '../context.js';
 import { grantMonthlyFreeCredits } from './accounts.js';
-import { charge, chargeAlone, type LedgerEntryInput } from './credits.js';
+import { cappedSpendingKey, charge, chargeAlone, type LedgerEntryInput } from './credits.js';
 
 const grantedMonths = new Set<string>();
 
@@ -17,8 +17,10 @@ export async function chargeForRecords(
   entry: LedgerEntryInput,
 ): Promise<number> {
   if (count === 0) return 0;
-  // A keyed entry is looked up under a lock before it is applied, which needs a transaction.
-  if (entry.idempotencyKey === undefined) await chargeAlone(context.db.pool, principal.accountId, count, entry);
+  // A keyed entry is looked up under a lock before it is applied, and a capped key's spend is
+  // raised with the charge: both need a transaction.
+  if (entry.idempotencyKey === undefined && !cappedSpendingKey(principal.accountId))
+    await chargeAlone(context.db.pool, principal.accountId, count, entry);
   else await context.db.transaction((tx) => charge(tx, principal.accountId, count, entry));
   return count;
 }

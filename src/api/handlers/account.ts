@@ -1,6 +1,7 @@
 import { createExclusionList, getCreditBalance, listIndustries, listRegions } from '../../../operations/index.js';
 import { getBalance } from '../../core/credits.js';
 import { createExclusionList as storeExclusionList } from '../../core/exclusion-lists.js';
+import { keyStanding } from '../../core/key-management.js';
 import { listIndustries as industryTaxonomy, listRegions as regionReference } from '../../../reference/index.js';
 import { handle } from '../handler.js';
 
@@ -14,6 +15,7 @@ export const accountHandlers = [
         plan: principal.plan,
         monthlyFreeCredits: principal.plan === 'free' ? monthly : 0,
         accountName: principal.accountName,
+        ...(principal.key ? { key: await keyStanding(context.db.pool, principal.accountId, principal.key) } : {}),
       },
     };
   }),

@@ -1,0 +1,220 @@
+import type { AnyOperation } from '../../operations/define.js';
+import { AppError } from '../errors.js';
+import type { Database, Queryable } from '../store/db.js';
+import { capResetsAt, spentToday } from './credits.js';
+import { displayPrefix, generateApiKey, hashApiKey, type KeyGrant } from './keys.js';
+
+/**
+ * API keys as an account manages them: issued with a name and optional restrictions, listed,
+ * revoked. The operator's CLI, the demo account and the dashboard all issue keys here. A key is
+ * stored as its hash and a display prefix; the key itself is returned once, at issue.
+ *
+ * Restrictions go beyond the vendor's plain keys: a read-only key runs only operations that are
+ * free and change nothing; a key with a daily credit cap may spend at most that many credits a
+ * UTC day (held where the charge is written: core/credits.ts) and cannot start work that is
+ * charged later, whose cost lands outside any request it could be held to.
+ */
+
+export interface KeyOptions {
+  name?: string | null;
+  /** The account member who created it (null: an operator, the demo start). */
+  createdBy?: number | null;
+  readOnly?: boolean;
+  dailyCreditCap?: number | null;
+}
+
+export interface IssuedKey {
+  keyId: number;
+  apiKey: string;
+  prefix: string;
+}
+
+export const maxKeyNameLength = 100;
+export const maxDailyCreditCap = 1_000_000_000;
+
+/** Inserts a key inside the caller's transaction (account creation uses it too). */
+export async function insertApiKey(
+  tx: Queryable,
+  accountId: number,
+  apiKey: string,
+  options: KeyOptions = {},
+): Promise<IssuedKey> {
+  const prefix = displayPrefix(apiKey);
+  const inserted = await tx.query<{ id: number }>(
+    `INSERT INTO api_keys (account_id, key_hash, key_prefix, label, created_by_member, read_only, daily_credit_cap)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+    [
+      accountId,
+      hashApiKey(apiKey),
+      prefix,
+      options.name ?? null,
+      options.createdBy ?? null,
+      options.readOnly ?? false,
+      options.dailyCreditCap ?? null,
+    ],
+  );
+  return { keyId: Number(inserted.rows[0]?.id), apiKey, prefix };
+}
+
+/** Issues a new key for the account, refusing a name or cap out of range (400, naming the field). */
+export async function createApiKey(db: Database, accountId: number, options: KeyOptions = {}): Promise<IssuedKey> {
+  const name = options.name?.trim() || null;
+  const issues: { field: string; message: string }[] = [];
+  if (name !== null && name.length > maxKeyNameLength)
+    issues.push({ field: 'name', message: `at most ${maxKeyNameLength} characters` });
+  const cap = options.dailyCreditCap ?? null;
+  if (cap !== null && (!Number.isSafeInteger(cap) || cap < 1 || cap > maxDailyCreditCap))
+    issues.push({ field: 'dailyCreditCap', message: `a whole number of credits from 1 to ${maxDailyCreditCap}` });
+  if (issues.length)
+    throw new AppError('invalid_request', `Invalid key: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, {
+      details: { issues },
+    });
+  const account = await db.pool.query('SELECT 1 FROM accounts WHERE id = $1', [accountId]);
+  if (!account.rowCount) throw new AppError('not_found', `Account ${accountId} not found.`);
+  return insertApiKey(db.pool, accountId, generateApiKey(), { ...options, name, dailyCreditCap: cap });
+}
+
+export interface ApiKeyListing {
+  keyId: number;
+  name: string | null;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  createdBy: { memberId: number; name: string | null; email: string } | null;
+  readOnly: boolean;
+  dailyCreditCap: number | null;
+  spentToday: number;
+}
+
+/** The account's keys, newest first; `excludeNames` leaves out keys no person made or uses (the gateway's). */
+export async function listApiKeys(
+  db: Queryable,
+  accountId: number,
+  options: { excludeNames?: readonly string[]; includeRevoked?: boolean } = {},
+): Promise<ApiKeyListing[]> {
+  const result = await db.query<{
+    id: number;
+    label: string | null;
+    key_prefix: string;
+    created_at: Date;
+    last_used_at: Date | null;
+    revoked_at: Date | null;
+    created_by_member: number | null;
+    member_name: string | null;
+    member_email: string | null;
+    read_only: boolean;
+    daily_credit_cap: number | null;
+    spent: number | null;
+  }>(
+    `SELECT k.id, k.label, k.key_prefix, k.created_at, k.last_used_at, k.revoked_at, k.created_by_member,
+            m.name AS member_name, m.email AS member_email, k.read_only, k.daily_credit_cap, s.spent
+       FROM api_keys k
+       LEFT JOIN account_members m ON m.account_id = k.account_id AND m.id = k.created_by_member
+       LEFT JOIN api_key_daily_spend s ON s.account_id = k.account_id AND s.key_id = k.id
+                                      AND s.day = (now() AT TIME ZONE 'UTC')::date
+      WHERE k.account_id = $1 AND (k.label IS NULL OR NOT (k.label = ANY($2::text[])))
+        AND ($3::boolean OR k.revoked_at IS NULL)
+      ORDER BY k.revoked_at IS NOT NULL, k.id DESC`,
+    [accountId, options.excludeNames ?? [], options.includeRevoked ?? true],
+  );
+  return result.rows.map((r) => ({
+    keyId: Number(r.id),
+    name: r.label,
+    prefix: r.key_prefix,
+    createdAt: r.created_at.toISOString(),
+    lastUsedAt: r.last_used_at?.toISOString() ?? null,
+    revokedAt: r.revoked_at?.toISOString() ?? null,
+    createdBy:
+      r.created_by_member !== null && r.member_email !== null
+        ? { memberId: Number(r.created_by_member), name: r.member_name, email: r.member_email }
+        : null,
+    readOnly: r.read_only,
+    dailyCreditCap: r.daily_credit_cap,
+    spentToday: r.spent ?? 0,
+  }));
+}
+
+/** Who is revoking: an owner may revoke any key of the account, a member only the keys they created. */
+export interface KeyActor {
+  memberId: number;
+  role: 'owner' | 'member';
+}
+
+/**
+ * Revokes one key of the account. Another account's key, or one a member may not revoke, is
+ * not found (404). Returns the key's hash, so that the caller can drop it from its caches at
+ * once; other instances stop accepting it within their cache's lifetime.
+ */
+export async function revokeApiKeyById(
+  db: Queryable,
+  accountId: number,
+  keyId: number,
+  actor: KeyActor,
+): Promise<{ keyHash: Buffer; alreadyRevoked: boolean }> {
+  const found = await db.query<{ key_hash: Buffer; revoked_at: Date | null }>(
+    `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
+      WHERE account_id = $1 AND id = $2 AND ($3::text = 'owner' OR created_by_member = $4)
+      RETURNING key_hash, (SELECT revoked_at FROM api_keys WHERE account_id = $1 AND id = $2) AS revoked_at`,
+    [accountId, keyId, actor.role, actor.memberId],
+  );
+  const row = found.rows[0];
+  if (!row) throw new AppError('not_found', `API key ${keyId} not found.`);
+  return { keyHash: row.key_hash, alreadyRevoked: row.revoked_at !== null };
+}
+
+/**
+ * Refuses an operation the key may not run: anything that charges or changes something for a
+ * read-only key (403 key_read_only), and work charged later for a key with a daily cap (429
+ * key_spend_cap), whose cost is not known at the call and lands outside it.
+ */
+export function assertKeyMayRun(key: KeyGrant | null | undefined, operation: AnyOperation): void {
+  if (!key) return;
+  if (key.readOnly && (operation.credits.charged !== 'free' || !operation.readOnly)) {
+    throw new AppError(
+      'key_read_only',
+      `This API key is read-only: it runs only operations that are free and change nothing, and ${operation.operationId} ` +
+        `${operation.credits.charged === 'free' ? 'changes data' : 'charges credits'}. Nothing was done. Use a key without this restriction.`,
+      { details: { operationId: operation.operationId, readOnly: true } },
+    );
+  }
+  if (key.dailyCreditCap !== null && operation.credits.charged === 'later') {
+    const resetsAt = capResetsAt();
+    throw new AppError(
+      'key_spend_cap',
+      `This API key has a daily cap of ${key.dailyCreditCap} credits, and ${operation.operationId} starts work that is charged ` +
+        'later, when the cap cannot hold it. Nothing was done. Use a key without a daily cap for it.',
+      {
+        details: {
+          dailyCreditCap: key.dailyCreditCap,
+          operationId: operation.operationId,
+          chargedLater: true,
+          resetsAt: resetsAt.toISOString(),
+          retryAfterSeconds: Math.max(1, Math.ceil((resetsAt.getTime() - Date.now()) / 1000)),
+        },
+      },
+    );
+  }
+}
+
+export interface KeyStanding {
+  name: string | null;
+  readOnly: boolean;
+  dailyCreditCap: number | null;
+  spentToday: number;
+  remainingToday: number | null;
+  capResetsAt: string;
+}
+
+/** What GET /v1/credits tells about the key it was called with. */
+export async function keyStanding(db: Queryable, accountId: number, key: KeyGrant): Promise<KeyStanding> {
+  const spent = await spentToday(db, accountId, key.id);
+  return {
+    name: key.name,
+    readOnly: key.readOnly,
+    dailyCreditCap: key.dailyCreditCap,
+    spentToday: spent,
+    remainingToday: key.dailyCreditCap === null ? null : Math.max(0, key.dailyCreditCap - spent),
+    capResetsAt: capResetsAt().toISOString(),
+  };
+}

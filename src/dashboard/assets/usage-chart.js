@@ -1,0 +1,43 @@
+// The usage chart: draws, with uPlot (served by this app), the numbers of the table on the same page
+// (#usage-table), so the chart and the table can never disagree and the table remains for people who
+// would rather read (and for screen readers). Without scripts the table is the whole story.
+/* global document, window, setTimeout, clearTimeout, uPlot */
+'use strict';
+document.addEventListener('DOMContentLoaded', () => {
+  const table = document.getElementById('usage-table');
+  const holder = document.getElementById('usage-chart');
+  if (!table || !holder || typeof uPlot !== 'function') return;
+  const headers = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+  const rows = [...table.querySelectorAll('tbody tr')];
+  const days = rows.map((row) => Date.parse(`${row.querySelector('th').textContent.trim()}T00:00:00Z`) / 1000);
+  const columns = headers
+    .slice(1)
+    .map((_, i) => rows.map((row) => Number(row.querySelectorAll('td')[i].textContent) || 0));
+  const colours = ['#1a56c4', '#b3261e', '#2e7d32', '#8e24aa', '#ef6c00', '#546e7a', '#1d2330'];
+  const series = [{}].concat(
+    headers.slice(1).map((label, i) => ({
+      label,
+      stroke: colours[i % colours.length],
+      width: label === 'Total' ? 2.5 : 1.5,
+      dash: label === 'Total' ? [6, 4] : undefined,
+      points: { show: rows.length <= 31 },
+    })),
+  );
+  const size = () => ({ width: Math.max(260, (holder.parentElement || holder).clientWidth - 8), height: 260 });
+  const chart = new uPlot(
+    {
+      ...size(),
+      series,
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(5, Math.ceil(max * 1.1))] } },
+      axes: [{}, { label: 'credits' }],
+    },
+    [days, ...columns],
+    holder,
+  );
+  holder.dataset.drawn = 'true';
+  let pending = null;
+  window.addEventListener('resize', () => {
+    clearTimeout(pending);
+    pending = setTimeout(() => chart.setSize(size()), 150);
+  });
+});

@@ -1,0 +1,140 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { Queryable } from '../store/db.js';
+
+/**
+ * What every dashboard response and form shares: a strict Content-Security-Policy (scripts and
+ * styles from this origin only, no inline code, no framing), cookies that scripts cannot read
+ * and other sites do not send with their forms, and a CSRF token in every form that changes
+ * anything, bound to the session (or, before sign-in, to the sign-in cookie).
+ */
+
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+export interface CookieSettings {
+  /** Secure cookies everywhere but on a loopback address (plain http there, for trying the service). */
+  secure: boolean;
+  session: string;
+  signIn: string;
+}
+
+export function cookieSettings(publicUrl: string): CookieSettings {
+  const url = new URL(publicUrl);
+  const secure = url.protocol === 'https:' || !loopbackHosts.has(url.hostname);
+  // __Host-: only this host, path /, Secure; a sibling domain cannot plant one.
+  return secure
+    ? { secure, session: '__Host-pds_dashboard', signIn: '__Host-pds_dashboard_signin' }
+    : { secure, session: 'pds_dashboard', signIn: 'pds_dashboard_signin' };
+}
+
+export function readCookie(req: Request, name: string): string | null {
+  const header = req.headers.cookie;
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) {
+      const value = part.slice(eq + 1).trim();
+      try {
+        return decodeURIComponent(value);
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+export function setCookie(
+  res: Response,
+  settings: CookieSettings,
+  name: string,
+  value: string,
+  maxAgeSeconds: number | null,
+): void {
+  const attributes = [
+    `${name}=${encodeURIComponent(value)}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Lax',
+    ...(settings.secure ? ['Secure'] : []),
+    ...(maxAgeSeconds === null ? [] : [`Max-Age=${maxAgeSeconds}`]),
+  ];
+  res.append('Set-Cookie', attributes.join('; '));
+}
+
+export function clearCookie(res: Response, settings: CookieSettings, name: string): void {
+  setCookie(res, settings, name, '', 0);
+}
+
+/** The CSRF token of a binding (a session's hash, or the sign-in cookie). */
+export function csrfToken(key: Buffer, binding: string): string {
+  return createHmac('sha256', key).update(`dashboard-csrf\u0000${binding}`).digest('base64url');
+}
+
+export function csrfValid(key: Buffer, binding: string, given: unknown): boolean {
+  if (typeof given !== 'string') return false;
+  const expected = Buffer.from(csrfToken(key, binding));
+  const actual = Buffer.from(given);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/** A form post from our own pages: its Origin, when the browser sends one, is ours. */
+export function sameOrigin(req: Request, publicOrigin: string): boolean {
+  const origin = req.header('origin');
+  if (origin === undefined) {
+    // No Origin (older browsers): the Referer, when sent, must be ours.
+    const referer = req.header('referer');
+    return referer === undefined || referer.startsWith(`${publicOrigin}/`);
+  }
+  return origin === publicOrigin;
+}
+
+/**
+ * The headers of every dashboard page. `formTargets` are the other origins a form may lead to
+ * (the identity provider, after the sign-in form's redirect).
+ */
+export function pageHeaders(formTargets: string[]): (req: Request, res: Response, next: NextFunction) => void {
+  const policy = [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    `form-action 'self'${formTargets.map((origin) => ` ${origin}`).join('')}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+  return (_req, res, next) => {
+    res.set({
+      'Content-Security-Policy': policy,
+      'X-Frame-Options': 'DENY',
+      'Referrer-Policy': 'same-origin',
+      'X-Content-Type-Options': 'nosniff',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cache-Control': 'no-store',
+    });
+    next();
+  };
+}
+
+/**
+ * One request against a per-subject budget of `perHour`, shared by all instances (a token bucket
+ * in PostgreSQL); returns the seconds to wait when the budget is spent, or 0.
+ */
+export async function takeFromBucket(db: Queryable, subject: string, bucket: string, perHour: number): Promise<number> {
+  const refilled =
+    'least($3::float8, b.tokens + extract(epoch FROM (EXCLUDED.updated_at - b.updated_at)) * $3::float8 / 3600)';
+  const result = await db.query<{ tokens: number; allowed: boolean }>(
+    `INSERT INTO rate_limit_buckets AS b (subject, rate_class, tokens, allowed, updated_at)
+     VALUES ($1, $2, $3::float8 - 1, true, clock_timestamp())
+     ON CONFLICT (subject, rate_class) DO UPDATE SET
+       tokens = CASE WHEN ${refilled} >= 1 THEN ${refilled} - 1 ELSE ${refilled} END,
+       allowed = ${refilled} >= 1,
+       updated_at = EXCLUDED.updated_at
+     RETURNING b.tokens, b.allowed`,
+    [subject, bucket, perHour],
+  );
+  const row = result.rows[0] as { tokens: number; allowed: boolean };
+  return row.allowed ? 0 : Math.max(1, Math.ceil(((1 - row.tokens) * 3600) / perHour));
+}
