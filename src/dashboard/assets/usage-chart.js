@@ -23,7 +23,7 @@ document.addEventListener('DOMContentLoaded', () => {
       points: { show: rows.length <= 31 },
     })),
   );
-  const size = () => ({ width: Math.max(260, (holder.parentElement || holder).clientWidth - 8), height: 260 });
+  const size = () => ({ width: Math.max(240, holder.clientWidth), height: 260 });
   const chart = new uPlot(
     {
       ...size(),
