@@ -26,8 +26,9 @@ RUN groupadd --system --gid 10001 app \
 COPY --from=build --chown=app:app /app/node_modules ./node_modules
 COPY --from=build --chown=app:app /app/dist ./dist
 COPY --chown=app:app package.json llms.txt ./
-# Migrations are read as SQL files at start.
+# Migrations are read as SQL files at start, and the dashboard's stylesheet and scripts as they are.
 COPY --chown=app:app src/store/migrations ./src/store/migrations
+COPY --chown=app:app src/dashboard/assets ./src/dashboard/assets
 USER app
 VOLUME ["/data"]
 EXPOSE 3000

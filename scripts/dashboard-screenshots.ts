@@ -62,14 +62,19 @@ async function within<T>(what: string, ms: number, attempt: () => Promise<T | nu
   }
 }
 
-async function api(method: string, pathAndQuery: string, key: string, body?: unknown): Promise<any> {
+/** What the scripted calls read of an answer. */
+interface Answer {
+  output?: { audienceId?: string; exportId?: string; status?: string };
+}
+
+async function api(method: string, pathAndQuery: string, key: string, body?: unknown): Promise<Answer> {
   const response = await fetch(`${base}${pathAndQuery}`, {
     method,
     headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
     signal: AbortSignal.timeout(30_000),
   });
-  return response.json();
+  return (await response.json()) as Answer;
 }
 
 try {

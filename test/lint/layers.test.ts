@@ -29,6 +29,12 @@ describe('the layer rules', () => {
     ['operations/search/probe.ts', "import { imported } from '../../src/core/credits.js';", 'operations/'],
     ['reference/probe.ts', "import { imported } from '../operations/index.js';", 'reference/'],
     ['src/log.ts', "import { imported } from './store/db.js';", 'foundation'],
+    ['src/dashboard/probe.ts', "import { imported } from '../api/router.js';", 'src/dashboard/'],
+    ['src/dashboard/probe.ts', "import { imported } from '../mcp/index.js';", 'src/dashboard/'],
+    ['src/dashboard/probe.ts', "import { imported } from '../app.js';", 'src/dashboard/'],
+    ['src/api/probe.ts', "import { imported } from '../dashboard/index.js';", 'src/api/'],
+    ['src/core/probe.ts', "import { imported } from '../dashboard/sessions.js';", 'src/core/'],
+    ['src/auth/probe.ts', "import { imported } from '../dashboard/index.js';", 'src/auth/'],
   ])('refuses in %s: %s', async (file, line, layer) => {
     const errors = await layerErrors(file, line);
     expect(errors).toHaveLength(1);
@@ -44,6 +50,9 @@ describe('the layer rules', () => {
     ['src/mcp/probe.ts', "import { imported } from '../http/request-log.js';"],
     ['src/service.ts', "import { imported } from './mcp/index.js';"],
     ['src/core/probe.ts', "import type { imported } from '../context.js';"],
+    ['src/dashboard/probe.ts', "import { imported } from '../auth/identities.js';"],
+    ['src/dashboard/probe.ts', "import { imported } from '../core/members.js';"],
+    ['src/app.ts', "import { imported } from './dashboard/index.js';"],
   ])('lets through in %s: %s', async (file, line) => {
     expect(await layerErrors(file, line)).toEqual([]);
   });

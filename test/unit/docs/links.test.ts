@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 const pending = new Set([
   'docs/mcp-sign-in.md',
   'docs/mcp-gateway.md',
-  'docs/dashboard.md',
   'docs/webhooks.md',
   'docs/deploy/cluster.md',
   'docs/decisions/0001-gateway-in-process.md',
