@@ -252,13 +252,14 @@ export interface Snapshot {
 
 let accountTables: string[] | null = null;
 
-/** Tables with an account_id, but for those a refused request may write by design (kept answers to idempotent retries, caches, counters). */
+/** Tables with an account_id, but for those a refused request may write by design (kept answers to idempotent retries, caches, counters, the request log). */
 async function tablesOfAccounts(app: TestApp): Promise<string[]> {
   if (accountTables) return accountTables;
   const result = await app.db.pool.query<{ table_name: string }>(
     `SELECT table_name FROM information_schema.columns
       WHERE column_name = 'account_id' AND table_schema = 'public' AND data_type IN ('bigint', 'integer')
-        AND table_name NOT IN ('idempotent_requests', 'mcp_poll_cache', 'rate_limit_buckets', 'mcp_used_confirmations', 'api_keys')
+        AND table_name NOT IN ('idempotent_requests', 'mcp_poll_cache', 'rate_limit_buckets', 'mcp_used_confirmations', 'api_keys',
+                               'request_log')
       ORDER BY table_name`,
   );
   accountTables = result.rows.map((r) => r.table_name);
