@@ -231,7 +231,7 @@ function signInRoutes(router: express.Router, deps: DashboardDeps): void {
   router.get('/sign-in', async (req, res, next) => {
     try {
       const { session, page } = localsOf(res);
-      const target = safeNext(req.query.next);
+      const target = safeNext(req.query.next ?? readCookie(req, nextCookie));
       if (session?.account) {
         res.redirect(303, target);
         return;
@@ -494,7 +494,9 @@ function signInRoutes(router: express.Router, deps: DashboardDeps): void {
       const token = typeof req.query.token === 'string' ? req.query.token : '';
       const invitation = await openInvitation(db.pool, await deps.invitationKey(), token);
       if (!session) {
-        res.redirect(303, `${mount}/sign-in?next=${encodeURIComponent(req.originalUrl)}`);
+        // The way back goes in a cookie, not in the sign-in's URL, where the token would reach access logs.
+        setCookie(res, deps.cookies, nextCookie, req.originalUrl, signInCookieSeconds);
+        res.redirect(303, `${mount}/sign-in`);
         return;
       }
       sendHtml(res, 200, {
