@@ -22,6 +22,8 @@ export function idParam(value: unknown): number | null {
 function keyLabel(
   key: Pick<ApiKeyListing, 'name' | 'prefix'> | { name: string | null; prefix: string | null },
 ): string {
+  // The credential the MCP gateway derives for /mcp/v3 sign-ins is no person's key: say what it stands for.
+  if (key.name === gatewayKeyLabel) return 'a connected assistant (/mcp/v3)';
   return `${key.name ?? 'unnamed'} (${key.prefix ?? '?'}…)`;
 }
 

@@ -316,10 +316,12 @@ describe('the dashboard in chromium', () => {
     await context.close();
   });
 
-  it('is legible at 375 px: no page scrolls sideways', async () => {
+  it('is legible at 375 px and at 200 % zoom (1280 px seen as 640): no page scrolls sideways', async () => {
     const { context, page } = await newPerson(375);
     await signUpAs(page, newEmail('narrow'), 'Narrow Co');
-    for (const path of ['', '/keys', '/usage', '/requests', '/assistants', '/data', '/team']) {
+    const pages = ['', '/keys', '/usage', '/requests', '/assistants', '/data', '/team', '/terms'];
+    for (const [width, path] of [375, 640].flatMap((w) => pages.map((p) => [w, p] as const))) {
+      await page.setViewportSize({ width, height: 800 });
       await page.goto(`${app.url}/dashboard${path}`);
       const overflow = await page.evaluate(() => {
         const root = (
@@ -327,7 +329,7 @@ describe('the dashboard in chromium', () => {
         ).document.documentElement;
         return root.scrollWidth - root.clientWidth;
       });
-      expect(overflow, path).toBeLessThanOrEqual(0);
+      expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(0);
     }
     await context.close();
   });
