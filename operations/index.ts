@@ -50,6 +50,16 @@ import { locationTypeahead } from './search/location-typeahead.js';
 import { peopleCount } from './search/people-count.js';
 import { companySearch } from './search/company-search.js';
 import { peopleSearch } from './search/people-search.js';
+import { setLowBalanceThreshold } from './account/set-low-balance-threshold.js';
+import { createWebhookEndpoint } from './webhooks/create-webhook-endpoint.js';
+import { deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint.js';
+import { getWebhookEndpoint } from './webhooks/get-webhook-endpoint.js';
+import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.js';
+import { listWebhookEndpoints } from './webhooks/list-webhook-endpoints.js';
+import { resendWebhookDelivery } from './webhooks/resend-webhook-delivery.js';
+import { rotateWebhookEndpointSecret } from './webhooks/rotate-webhook-endpoint-secret.js';
+import { testWebhookEndpoint } from './webhooks/test-webhook-endpoint.js';
+import { updateWebhookEndpoint } from './webhooks/update-webhook-endpoint.js';
 
 /**
  * Every operation of the service, listed by hand so that adding one is a visible change.
@@ -107,6 +117,16 @@ export const operations: readonly AnyOperation[] = [
   removeExclusionListEntries,
   deleteExclusionList,
   createExclusionListFromAudience,
+  createWebhookEndpoint,
+  listWebhookEndpoints,
+  getWebhookEndpoint,
+  updateWebhookEndpoint,
+  deleteWebhookEndpoint,
+  rotateWebhookEndpointSecret,
+  testWebhookEndpoint,
+  listWebhookDeliveries,
+  resendWebhookDelivery,
+  setLowBalanceThreshold,
 ];
 
 const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
@@ -167,5 +187,15 @@ export {
   startBatchContactEnrichment,
   triggerEnrichment,
   updateAudienceSearchParams,
+  createWebhookEndpoint,
+  listWebhookEndpoints,
+  getWebhookEndpoint,
+  updateWebhookEndpoint,
+  deleteWebhookEndpoint,
+  rotateWebhookEndpointSecret,
+  testWebhookEndpoint,
+  listWebhookDeliveries,
+  resendWebhookDelivery,
+  setLowBalanceThreshold,
 };
 export type { AnyOperation, OperationDefinition } from './define.js';

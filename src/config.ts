@@ -17,6 +17,19 @@ const commaList = z.string().transform((s) =>
     .map((p) => p.trim())
     .filter(Boolean),
 );
+/** Lengths of time written with their unit, comma-separated (`250ms`, `5s`, `30m`, `2h`, `5d`): in milliseconds, or null. */
+export function parseDurations(text: string): number[] | null {
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+  const items = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const durations = items.map((item) => {
+    const match = /^(\d+)(ms|s|m|h|d)$/.exec(item);
+    return match ? Number(match[1]) * (units[match[2] as string] as number) : 0;
+  });
+  return items.length > 0 && durations.every((ms) => ms > 0) ? durations : null;
+}
 const loopbackHostnames = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** An https URL, or http on a loopback host (development and tests). */
 const secureUrl = z.url().refine((value) => {
@@ -455,6 +468,47 @@ export const environmentSchema = z
     CONTACT_BATCH_LEASE_SECONDS: positiveInt
       .default(120)
       .describe('Batch contact enrichment: how long a round holds its profiles before another run may take them.'),
+
+    WEBHOOK_RETRY_SCHEDULE: z
+      .string()
+      .refine((text) => parseDurations(text) !== null, {
+        message: 'must be a comma list of durations such as 5s,5m,30m,2h (each a number and one of ms, s, m, h, d)',
+      })
+      .default('5s,5m,30m,2h,5h,10h,14h,20h,20h')
+      .describe(
+        'Webhooks: the waits between the attempts of one delivery, after the first (durations in `ms`, `s`, `m`, `h` or `d`). The default makes ten attempts over about three days; after the last, the delivery is failed.',
+      ),
+    WEBHOOK_TIMEOUT_MS: positiveInt
+      .max(60_000)
+      .default(10_000)
+      .describe(
+        'Webhooks: longest one delivery attempt may take, connection and answer included; longer is a failed attempt.',
+      ),
+    WEBHOOK_DISABLE_AFTER: z
+      .string()
+      .refine((text) => parseDurations(text)?.length === 1, {
+        message: 'must be a duration such as 5d, 12h or 30m',
+      })
+      .default('5d')
+      .describe(
+        "Webhooks: an endpoint whose every attempt has failed for this long is disabled, and the account's addresses are mailed.",
+      ),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag
+      .default(false)
+      .describe(
+        'Webhooks, development and tests only: endpoints may be on loopback, private and link-local addresses. Refused with `NODE_ENV=production`.',
+      ),
+    WEBHOOK_DELIVERY_CONCURRENCY: positiveInt
+      .max(64)
+      .default(4)
+      .describe(
+        "Webhooks: delivery attempts one process makes at once, in a worker of their own, so a slow endpoint never holds the other jobs' slots.",
+      ),
+    WEBHOOK_RETENTION_DAYS: positiveInt
+      .default(30)
+      .describe(
+        'Webhooks: events, deliveries and the delivery log are deleted this many days after they were written.',
+      ),
   })
   .superRefine((env, ctx) => {
     const issue = (variable: string, message: string) => ctx.addIssue({ code: 'custom', path: [variable], message });
@@ -473,6 +527,11 @@ export const environmentSchema = z
         issue('OIDC_DEV_PROVIDER', 'is for development only and refused with NODE_ENV=production');
       if (env.OAUTH_CIMD_ALLOW_LOOPBACK)
         issue('OAUTH_CIMD_ALLOW_LOOPBACK', 'is for development only and refused with NODE_ENV=production');
+      if (env.WEBHOOK_ALLOW_PRIVATE_TARGETS)
+        issue(
+          'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+          'is for development and tests only and refused with NODE_ENV=production',
+        );
     }
   });
 
@@ -485,6 +544,9 @@ export interface Config extends Environment {
   jobMaxRunningPerAccount: number;
   /** Where the per-account concurrency caps are counted: ACCOUNT_CONCURRENCY_STORE, else RATE_LIMIT_STORE. */
   accountConcurrencyStore: 'memory' | 'database';
+  /** WEBHOOK_RETRY_SCHEDULE and WEBHOOK_DISABLE_AFTER in milliseconds. */
+  webhookRetryScheduleMs: number[];
+  webhookDisableAfterMs: number;
 }
 
 export type RateLimitSettings = Pick<
@@ -520,6 +582,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exportDir: path.resolve(parsed.data.EXPORT_DIR ?? path.join(dataDir, 'exports')),
     jobMaxRunningPerAccount: parsed.data.JOB_MAX_RUNNING_PER_ACCOUNT ?? Math.max(1, parsed.data.JOB_CONCURRENCY - 1),
     accountConcurrencyStore: parsed.data.ACCOUNT_CONCURRENCY_STORE ?? parsed.data.RATE_LIMIT_STORE,
+    webhookRetryScheduleMs: parseDurations(parsed.data.WEBHOOK_RETRY_SCHEDULE) as number[],
+    webhookDisableAfterMs: (parseDurations(parsed.data.WEBHOOK_DISABLE_AFTER) as number[])[0] as number,
   };
 }
 

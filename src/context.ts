@@ -10,6 +10,7 @@ import type { CursorCodec } from './core/search/cursor.js';
 import type { ExportStorage } from './core/ports/export-storage.js';
 import type { Mailer } from './core/ports/mailer.js';
 import type { NetworkSource } from './core/ports/network-source.js';
+import type { WebhookSender } from './core/ports/webhook-sender.js';
 import type { ServiceMetrics } from './http/metrics.js';
 import type { Logger } from './log.js';
 import type { Database } from './store/db.js';
@@ -65,4 +66,6 @@ export interface Services {
   mcpBearerVerifier: BearerTokenVerifier;
   /** Prometheus metrics, when METRICS_TOKEN is set. */
   metrics: ServiceMetrics | null;
+  /** Webhook attempts over HTTP, under the address rules (WEBHOOK_ALLOW_PRIVATE_TARGETS). */
+  webhookSender: WebhookSender;
 }

@@ -25,6 +25,8 @@ const redactedPaths = [
   '*.phone',
   'password',
   '*.password',
+  'secret',
+  '*.secret',
 ];
 
 /** Addresses and phone numbers inside free text (an SMTP server's answer, an error message). */

@@ -27,6 +27,8 @@ import { loadSigningKey } from './mcp/guards/signing.js';
 import { createContactServices, type ContactServices } from './providers/contacts/services.js';
 import { localExportStorage } from './providers/export-storage.js';
 import { createMailer } from './providers/mailer.js';
+import { createWebhookSender } from './providers/webhook-sender.js';
+import { webhookRetention } from './core/webhooks/retention.js';
 import { isCatalogEmpty, seedCatalog } from './seed/load.js';
 import { ensureSearchIndexes } from './seed/search-indexes.js';
 import { ensurePrivateFolder, writePrivateFile } from './store/data-dir.js';
@@ -111,6 +113,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
           });
           await background?.stop();
           context.services.mailer.close();
+          await context.services.webhookSender.close();
           await db.close();
           await embedded?.stop();
         })()),
@@ -149,6 +152,15 @@ export async function buildServices(base: ServiceBase, overrides: Partial<Servic
     authorizationServer,
     mcpBearerVerifier: overrides.mcpBearerVerifier ?? authorizationServer.verifier(),
     metrics: overrides.metrics ?? (config.METRICS_TOKEN ? createMetrics(base) : null),
+    webhookSender:
+      overrides.webhookSender ??
+      createWebhookSender({
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        policy: {
+          allowLoopback: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+          allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+        },
+      }),
   };
 }
 
@@ -163,6 +175,7 @@ export function retentionTasks(context: AppContext): RetentionTask[] {
     idempotencyKeysRetention,
     requestLogRetention,
     sessionRetention,
+    webhookRetention(context.config.WEBHOOK_RETENTION_DAYS),
   ];
 }
 

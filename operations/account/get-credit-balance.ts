@@ -60,6 +60,13 @@ export const getCreditBalance = defineOperation({
       })
       .optional()
       .describe('The API key of this request and its restrictions; absent when the caller signed in with OAuth.'),
+    lowBalanceThreshold: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'Below this balance, webhook endpoints subscribed to credits.low are told (setLowBalanceThreshold); null: off.',
+      ),
   }),
   credits: free(),
   rateLimitClass: 'status',

@@ -8,6 +8,7 @@ import { batchContactsJob } from './contacts/batch-job.js';
 import { exportFilesPurgeJob } from './audiences/delete.js';
 import { savedSearchRunJob } from './saved-searches/runs.js';
 import { scheduleJob } from './saved-searches/saved-searches.js';
+import { webhookDeliveryJob } from './webhooks/delivery.js';
 
 /**
  * Every kind of job the service runs, for the one job worker (src/worker). To add a kind:
@@ -24,3 +25,10 @@ export const jobDefinitions: readonly AnyJobDefinition<AppContext>[] = [
   savedSearchRunJob,
   scheduleJob,
 ];
+
+/**
+ * Webhook deliveries, run by a job loop of their own (WEBHOOK_DELIVERY_CONCURRENCY slots): an
+ * attempt can wait WEBHOOK_TIMEOUT_MS on a slow endpoint, and an endpoint that is down must never
+ * hold the slots that builds, exports and mails run in.
+ */
+export const webhookJobDefinitions: readonly AnyJobDefinition<AppContext>[] = [webhookDeliveryJob];

@@ -81,8 +81,10 @@ export async function enqueueJob(db: Queryable, job: NewJob): Promise<number> {
  * Fair across accounts: an account with `maxRunningPerAccount` jobs running (under live leases,
  * on any instance) gets no more until one ends, so one account's builds can never hold every
  * worker while another account's export waits; among the rest, accounts with fewer jobs running
- * go first. Two workers (processes) claiming at the same instant may both pass the cap by one (the
- * count is read, not locked); the next claims see it. One worker's slots claim one at a time (JobWorker).
+ * go first. Only running jobs of the kinds being claimed count: a loop of its own (webhook
+ * deliveries) neither takes from nor is held by the other's allowance. Two workers (processes)
+ * claiming at the same instant may both pass the cap by one (the count is read, not locked); the
+ * next claims see it. One worker's slots claim one at a time (JobWorker).
  */
 export async function claimJob(
   db: Queryable,
@@ -94,7 +96,7 @@ export async function claimJob(
   const result = await db.query<JobRow>(
     `WITH busy AS (
        SELECT account_id, count(*) AS running FROM jobs
-        WHERE status = 'running' AND lease_expires_at >= now() AND account_id IS NOT NULL
+        WHERE status = 'running' AND lease_expires_at >= now() AND account_id IS NOT NULL AND kind = ANY($3::text[])
         GROUP BY account_id)
      UPDATE jobs SET status = 'running', locked_by = $1, attempts = attempts + 1,
             lease_expires_at = now() + make_interval(secs => $2), updated_at = now()

@@ -10,7 +10,7 @@
  * src/jobs, below core, so that core can define and enqueue jobs without knowing who runs them.
  */
 import type { AppContext } from '../context.js';
-import { jobDefinitions } from '../core/jobs.js';
+import { jobDefinitions, webhookJobDefinitions } from '../core/jobs.js';
 import type { AnyJobDefinition } from '../jobs/define.js';
 import { startRetentionSweeps, type RetentionTask } from '../jobs/retention.js';
 import { JobWorker } from './job-worker.js';
@@ -19,6 +19,8 @@ export { JobWorker, type WorkerOptions } from './job-worker.js';
 
 export interface BackgroundWork {
   worker: JobWorker<AppContext>;
+  /** The loop of webhook deliveries (src/core/jobs.ts, webhookJobDefinitions). */
+  webhookWorker: JobWorker<AppContext>;
   stop(): Promise<void>;
 }
 
@@ -32,6 +34,7 @@ export async function startBackgroundWork(
   options: { retention: readonly RetentionTask[] },
 ): Promise<BackgroundWork> {
   const worker = startJobWorker(context);
+  const webhookWorker = startWebhookWorker(context);
   const retention = startRetentionSweeps(
     context.db.pool,
     options.retention,
@@ -40,9 +43,10 @@ export async function startBackgroundWork(
   );
   return {
     worker,
+    webhookWorker,
     stop: async () => {
       await retention.stop();
-      await worker.stop();
+      await Promise.all([worker.stop(), webhookWorker.stop()]);
     },
   };
 }
@@ -69,5 +73,27 @@ export function startJobWorker(
     { workerId: worker.id, concurrency: config.JOB_CONCURRENCY, kinds: jobs.map((j) => j.kind) },
     'job worker started',
   );
+  return worker;
+}
+
+/**
+ * The loop of webhook deliveries, beside the main one: WEBHOOK_DELIVERY_CONCURRENCY attempts at
+ * once, at most all but one of them for one account, so one account's unreachable endpoint leaves
+ * a slot to the others.
+ */
+export function startWebhookWorker(context: AppContext): JobWorker<AppContext> {
+  const { config } = context;
+  const worker = new JobWorker<AppContext>({
+    db: context.db,
+    log: context.log.child({ component: 'webhooks' }),
+    jobs: webhookJobDefinitions,
+    context,
+    concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
+    pollIntervalMs: config.JOB_POLL_INTERVAL_MS,
+    leaseSeconds: config.JOB_LEASE_SECONDS,
+    retryBaseMs: config.JOB_RETRY_BASE_MS,
+    maxRunningPerAccount: Math.max(1, config.WEBHOOK_DELIVERY_CONCURRENCY - 1),
+  });
+  worker.start();
   return worker;
 }

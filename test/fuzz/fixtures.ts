@@ -23,6 +23,9 @@ export interface FuzzAccount {
   exclusionLists: string[];
   savedSearches: string[];
   savedSearchRuns: Array<{ savedSearchId: string; runId: string }>;
+  /** Disabled once its test event's first attempt is logged, so that nothing of the account changes by itself later. */
+  webhookEndpoints: string[];
+  webhookDeliveries: Array<{ webhookEndpointId: string; deliveryId: string }>;
   emails: string[];
 }
 
@@ -65,6 +68,8 @@ export async function accountWithResources(
     exclusionLists: [],
     savedSearches: [],
     savedSearchRuns: [],
+    webhookEndpoints: [],
+    webhookDeliveries: [],
     emails,
   };
   const call = async (method: string, path: string, body: Record<string, unknown> = {}) => {
@@ -149,8 +154,21 @@ export async function accountWithResources(
     return status.status === 'DONE' || status.status === 'FAILED';
   });
   account.savedSearchRuns.push({ savedSearchId, runId: run.runId as string });
+  const endpoint = await call('POST', '/v1/webhook-endpoints', { url: fuzzWebhookUrl, events: ['export.ready'] });
+  const webhookEndpointId = endpoint.webhookEndpointId as string;
+  const sent = await call('POST', `/v1/webhook-endpoints/${webhookEndpointId}/test`, {});
+  await waitFor("the test event's first attempt", async () => {
+    const attempts = await app.db.pool.query('SELECT 1 FROM webhook_attempts WHERE account_id = $1', [accountId]);
+    return (attempts.rowCount ?? 0) > 0;
+  });
+  await call('PATCH', `/v1/webhook-endpoints/${webhookEndpointId}`, { disabled: true });
+  account.webhookEndpoints.push(webhookEndpointId);
+  account.webhookDeliveries.push({ webhookEndpointId, deliveryId: sent.deliveryId as string });
   return account;
 }
+
+/** Where the fuzzed accounts' webhooks point: a public name that resolves nowhere, so attempts fail without reaching anything. */
+export const fuzzWebhookUrl = 'https://hooks.fuzz-owner.example/events';
 
 export interface RealValues {
   profileSlugs: string[];
@@ -221,6 +239,16 @@ export function hintsFor(account: FuzzAccount, values: RealValues, foreign?: Fuz
     runId: pool(
       account.savedSearchRuns.map((r) => r.runId),
       foreign?.savedSearchRuns.map((r) => r.runId) ?? [],
+    ),
+    webhookEndpointId: pool(account.webhookEndpoints, foreign?.webhookEndpoints ?? []),
+    deliveryId: pool(
+      account.webhookDeliveries.map((d) => d.deliveryId),
+      foreign?.webhookDeliveries.map((d) => d.deliveryId) ?? [],
+    ),
+    url: fc.constantFrom(
+      fuzzWebhookUrl,
+      'https://hooks.fuzz-owner.example/other',
+      'http://hooks.fuzz-owner.example/plain',
     ),
     profileUrl: profiles,
     identifier: profiles,

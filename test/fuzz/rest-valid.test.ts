@@ -8,6 +8,7 @@ import {
   accountWithResources,
   hintsFor,
   ledgerState,
+  fuzzWebhookUrl,
   realValues,
   settleJobs,
   startFuzzApp,
@@ -68,6 +69,8 @@ function idsOf(account: FuzzAccount): Record<string, Set<string>> {
     exclusionListId: new Set(account.exclusionLists),
     savedSearchId: new Set(account.savedSearches),
     runId: new Set(account.savedSearchRuns.map((r) => r.runId)),
+    webhookEndpointId: new Set(account.webhookEndpoints),
+    deliveryId: new Set(account.webhookDeliveries.map((d) => d.deliveryId)),
   };
 }
 
@@ -171,6 +174,8 @@ describe('valid input over HTTP', () => {
       exclusionLists: [],
       savedSearches: [],
       savedSearchRuns: [],
+      webhookEndpoints: [],
+      webhookDeliveries: [],
     };
     const make = async (path: string, body: Record<string, unknown>, idField: string): Promise<string> => {
       const made = await wire.send({
@@ -194,6 +199,8 @@ describe('valid input over HTTP', () => {
         ),
       savedSearchId: () =>
         make('/v1/saved-searches', { name: 'To delete', kind: 'companies', companySearchParams: {} }, 'savedSearchId'),
+      webhookEndpointId: () =>
+        make('/v1/webhook-endpoints', { url: fuzzWebhookUrl, events: ['export.ready'] }, 'webhookEndpointId'),
     };
     const destructive = operations.filter((operation) => isFree(operation) && operation.destructive);
     expect(destructive.length).toBeGreaterThan(0);

@@ -2,12 +2,13 @@ import { Writable } from 'node:stream';
 
 /**
  * Every test service logs at debug level into this scanner, so the whole suite's traffic goes
- * through the logger and is checked: no API key, bearer token, email address or phone number of
- * a person may appear in any line. The service's own sender address is not a person's.
+ * through the logger and is checked: no API key, bearer token, webhook signing secret, email address or phone
+ * number of a person may appear in any line. The service's own sender address is not a person's.
  */
 const patterns: Array<[string, RegExp]> = [
   ['an API key', /pds_[A-Za-z0-9_-]{16,}/],
   ['a bearer token', /Bearer\s+[A-Za-z0-9._~+/-]{12,}/i],
+  ['a webhook signing secret', /whsec_[A-Za-z0-9+/=]{16,}/],
   ['an email address', /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/],
   ['a phone number', /\+\d{8,15}\b/],
 ];

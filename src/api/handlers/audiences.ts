@@ -68,13 +68,7 @@ export const audienceHandlers = [
   }),
   handle(getAudienceStatus, async (input, { context, principal }) => {
     const row = await audiences.requireAudience(context.db.pool, principal.accountId, input.audienceId);
-    return {
-      output: {
-        ...audiences.summarize(row),
-        failureReason: row.failure_reason,
-        builtAt: row.built_at?.toISOString() ?? null,
-      },
-    };
+    return { output: audiences.audienceStatusView(row) };
   }),
   handle(exportCompanies, async (input, { context, principal }) => ({
     output: await requestExport(context, principal.accountId, { ...input, kind: 'companies' }),

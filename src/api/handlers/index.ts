@@ -8,6 +8,7 @@ import { lookupHandlers } from './lookups.js';
 import { savedSearchHandlers } from './saved-searches.js';
 import { enrichmentHandlers } from './enrichment.js';
 import { searchHandlers } from './search.js';
+import { webhookHandlers } from './webhooks.js';
 
 /** Every REST handler, attached to its operation by id; test/api checks the two lists agree. */
 export const handlers: readonly BoundHandler[] = [
@@ -20,4 +21,5 @@ export const handlers: readonly BoundHandler[] = [
   ...exclusionListHandlers,
   ...savedSearchHandlers,
   ...lookupHandlers,
+  ...webhookHandlers,
 ];

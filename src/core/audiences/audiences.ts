@@ -74,6 +74,11 @@ export function summarize(row: AudienceRow): AudienceSummary {
   };
 }
 
+/** What getAudienceStatus answers, and what the audience.build events carry. */
+export function audienceStatusView(row: AudienceRow) {
+  return { ...summarize(row), failureReason: row.failure_reason, builtAt: row.built_at?.toISOString() ?? null };
+}
+
 export async function createAudience(
   db: Queryable,
   accountId: number,

@@ -8,8 +8,10 @@ import type { Database } from '../../store/db.js';
 import { charge } from '../credits.js';
 import { companyConditions } from '../search/company-search.js';
 import { peopleConditions } from '../search/people-search.js';
+import { emitWebhookEvent } from '../webhooks/events.js';
 import {
   audienceColumns,
+  audienceStatusView,
   buildRefused,
   findAudience,
   requireAudience,
@@ -200,10 +202,16 @@ async function settleBuild(
         reference: `audience:${audienceId}`,
         idempotencyKey: `audience-build:${audienceId}`,
       });
-      await tx.query(
+      const built = await tx.query<AudienceRow>(
         `UPDATE audiences SET status = 'NORMAL', num_companies = $3, num_prospects = $4, build_credits = $5, built_at = now()
-          WHERE account_id = $1 AND id = $2`,
+          WHERE account_id = $1 AND id = $2 RETURNING ${audienceColumns}`,
         [accountId, audienceId, counts.companies, counts.prospects, total],
+      );
+      await emitWebhookEvent(
+        tx,
+        accountId,
+        'audience.build.completed',
+        audienceStatusView(built.rows[0] as AudienceRow),
       );
       return { status: 'NORMAL' as const };
     });
@@ -234,10 +242,12 @@ export async function failBuild(db: Database, accountId: number, audienceId: num
       accountId,
       audienceId,
     ]);
-    await tx.query(
-      `UPDATE audiences SET status = 'FAILED', failure_reason = $3, num_companies = 0, num_prospects = 0 WHERE account_id = $1 AND id = $2`,
+    const failed = await tx.query<AudienceRow>(
+      `UPDATE audiences SET status = 'FAILED', failure_reason = $3, num_companies = 0, num_prospects = 0 WHERE account_id = $1 AND id = $2
+       RETURNING ${audienceColumns}`,
       [accountId, audienceId, reason],
     );
+    await emitWebhookEvent(tx, accountId, 'audience.build.failed', audienceStatusView(failed.rows[0] as AudienceRow));
   });
 }
 

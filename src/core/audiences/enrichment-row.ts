@@ -94,3 +94,51 @@ export async function findRun(
   );
   return result.rows[0] ?? null;
 }
+
+export interface EnrichmentStatusView {
+  enrichmentId: string;
+  status: RunStatus;
+  currentStage: string;
+  progressPercent: number;
+  stepsCompleted: string[];
+  currentStep: string | null;
+  stepsRemaining: string[];
+  steps: StepState[];
+  estimatedCredits: number;
+  refundedCredits: number;
+  exportId: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+/** What getEnrichmentStatus answers for the run, and what the enrichment events carry. */
+export function statusView(run: RunRow): EnrichmentStatusView {
+  const finished = (s: StepState): boolean => s.status === 'COMPLETED' || s.status === 'SKIPPED';
+  const current = run.status === 'RUNNING' ? run.steps[run.step_index] : undefined;
+  const completedSteps = run.steps.filter(finished).length;
+  const fraction =
+    current && current.status === 'RUNNING' && current.total > 0 ? Math.min(1, current.done / current.total) : 0;
+  const progressPercent =
+    run.status === 'DONE' ? 100 : Math.min(99, Math.floor(((completedSteps + fraction) / run.steps.length) * 100));
+  const stage =
+    run.status === 'NOT_STARTED' || run.status === 'DONE' || run.status === 'FAILED'
+      ? run.status
+      : (current?.name ?? 'Completed').toUpperCase().replace(/[^A-Z]+/g, '_');
+  return {
+    enrichmentId: String(run.id),
+    status: run.status,
+    currentStage: stage,
+    progressPercent,
+    stepsCompleted: run.steps.filter(finished).map((s) => s.name),
+    currentStep: current?.name ?? null,
+    stepsRemaining: run.steps.filter((s) => !finished(s) && s !== current).map((s) => s.name),
+    steps: run.steps,
+    estimatedCredits: run.charged_credits,
+    refundedCredits: run.refunded_credits,
+    exportId: run.export_id === null ? null : String(run.export_id),
+    failureReason: run.failure_reason,
+    createdAt: run.created_at.toISOString(),
+    completedAt: run.completed_at?.toISOString() ?? null,
+  };
+}

@@ -8,6 +8,7 @@ import { requireAudience } from './audiences.js';
 import {
   enrichmentCreditUnit,
   findRun,
+  statusView,
   type EnrichmentStepName,
   type RunRow,
   type StepState,
@@ -15,6 +16,7 @@ import {
 import { enrichmentStepPlan, type BatchOutcome, type Step, type StepDeps } from './enrichment-steps/index.js';
 import { failExportIn } from './exports.js';
 import { enqueueMail } from './mail.js';
+import { emitWebhookEvent } from '../webhooks/events.js';
 
 /**
  * The enrichment run: the spec's nine steps in order (Initialization, Sales Tool Enrichment,
@@ -213,7 +215,19 @@ async function commit(
         outcome.refund,
       ],
     );
+    // The Completed step's batch marked the run DONE: the event goes with the commit that makes it so.
+    if (outcome.cursor === null && next >= run.steps.length) await emitRunEvent(tx, run.account_id, run.id);
     return outcome;
+  });
+}
+
+/** enrichment.completed or enrichment.failed, with what getEnrichmentStatus answers now, in the caller's transaction. */
+async function emitRunEvent(tx: pg.PoolClient, accountId: number, runId: number): Promise<void> {
+  const run = await findRun(tx, accountId, runId);
+  if (run?.status !== 'DONE' && run?.status !== 'FAILED') return;
+  await emitWebhookEvent(tx, accountId, run.status === 'DONE' ? 'enrichment.completed' : 'enrichment.failed', {
+    ...statusView(run),
+    audienceId: String(run.audience_id),
   });
 }
 
@@ -243,6 +257,7 @@ export async function failRun(context: AppContext, accountId: number, runId: num
         WHERE account_id = $1 AND id = $2`,
       [accountId, runId, reason, JSON.stringify(run.steps), refund],
     );
+    await emitRunEvent(tx, accountId, runId);
     if (run.export_id !== null)
       await failExportIn(tx, accountId, run.export_id, 'the enrichment failed before its CSV was written');
     if (run.user_email) {

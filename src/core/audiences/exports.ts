@@ -19,6 +19,7 @@ import {
 import { contactFilter, writeExportFile } from './export-writer.js';
 import { enqueueMail } from './mail.js';
 import { signedLink } from './services.js';
+import { emitWebhookEvent } from '../webhooks/events.js';
 
 /**
  * Exports: a CSV file of an audience's companies or prospects, written by a job, stored
@@ -171,7 +172,11 @@ export async function exportStatus(
   const row = await requireExport(context.db.pool, accountId, exportId);
   if (row.audience_id !== audience.id)
     throw new AppError('not_found', `Export ${exportId} not found in audience ${audienceId}.`);
-  const link = row.status === 'READY' ? signedLink(context, row) : null;
+  return exportView(row, row.status === 'READY' ? signedLink(context, row) : null);
+}
+
+/** What getExportStatus answers, and what the export events carry; `link` when READY. */
+export function exportView(row: ExportRow, link: { url: string; expiresAt: Date } | null): ExportStatusView {
   return {
     exportId: String(row.id),
     audienceId: String(row.audience_id),
@@ -209,28 +214,33 @@ export async function finishExport(
   row: ExportRow,
   written: { rows: number; bytes: number },
 ): Promise<void> {
-  await context.db.transaction((tx) => markExportReady(tx, row, written));
+  await context.db.transaction((tx) => markExportReady(context, tx, row, written));
   // Its audience was deleted while the file was being written: the file must not outlive it.
   const current = await requireExport(context.db.pool, row.account_id, row.id);
   if (current.status === 'EXPIRED') await context.services.exportStorage.remove(storageKeyOf(row));
 }
 
 /**
- * READY, quota trued up to the rows written, and (for a standalone export with userEmail) the
- * link mail queued, in the caller's transaction. Returns whether a mail was queued.
+ * READY, quota trued up to the rows written, the export.ready webhook event and (for a standalone
+ * export with userEmail) the link mail queued, in the caller's transaction. Returns whether a mail
+ * was queued.
  */
 export async function markExportReady(
+  context: AppContext,
   tx: pg.PoolClient,
   row: ExportRow,
   written: { rows: number; bytes: number },
 ): Promise<boolean> {
   const current = await requireExport(tx, row.account_id, row.id, true);
   if (current.status !== 'PENDING' && current.status !== 'RUNNING') return false;
-  await tx.query(
-    `UPDATE audience_exports SET status = 'READY', rows = $3, bytes = $4, storage_key = $5, completed_at = now() WHERE account_id = $1 AND id = $2`,
+  const ready = await tx.query<ExportRow>(
+    `UPDATE audience_exports SET status = 'READY', rows = $3, bytes = $4, storage_key = $5, completed_at = now() WHERE account_id = $1 AND id = $2
+     RETURNING ${exportRowColumns}`,
     [row.account_id, row.id, written.rows, written.bytes, storageKeyOf(row)],
   );
   await adjustQuota(tx, current, written.rows - current.estimated_rows);
+  const readyRow = ready.rows[0] as ExportRow;
+  await emitWebhookEvent(tx, row.account_id, 'export.ready', exportView(readyRow, signedLink(context, readyRow)));
   if (!current.user_email || current.enrichment_run_id !== null) return false;
   const audience = await requireAudience(tx, row.account_id, row.audience_id);
   await enqueueMail(tx, row.account_id, {
@@ -262,11 +272,13 @@ export async function failExportIn(
 ): Promise<void> {
   const row = await requireExport(tx, accountId, exportId, true);
   if (row.status !== 'PENDING' && row.status !== 'RUNNING') return;
-  await tx.query(
-    `UPDATE audience_exports SET status = 'FAILED', failure_reason = $3, completed_at = now() WHERE account_id = $1 AND id = $2`,
+  const failed = await tx.query<ExportRow>(
+    `UPDATE audience_exports SET status = 'FAILED', failure_reason = $3, completed_at = now() WHERE account_id = $1 AND id = $2
+     RETURNING ${exportRowColumns}`,
     [accountId, exportId, reason],
   );
   await adjustQuota(tx, row, -row.estimated_rows);
+  await emitWebhookEvent(tx, accountId, 'export.failed', exportView(failed.rows[0] as ExportRow, null));
 }
 
 /**

@@ -53,6 +53,14 @@ const mailTemplate = z.discriminatedUnion('kind', [
     reason: z.string(),
     refundedCredits: count,
   }),
+  z.object({
+    kind: z.literal('webhook-endpoint-disabled'),
+    endpointId: id,
+    /** The endpoint's URL without its query string, which can hold a token. */
+    url: z.string(),
+    failingSince: z.string(),
+    lastError: z.string(),
+  }),
 ]);
 
 const queuedMail = z.object({ to: z.string().min(3), subject: z.string(), template: mailTemplate });
@@ -138,6 +146,15 @@ async function render(context: AppContext, accountId: number, template: MailTemp
         `The enrichment ${template.enrichmentId} of the audience "${template.audienceName}" (audience ${template.audienceId}) failed: ${template.reason}`,
         '',
         `${template.refundedCredits} credits for the work not done were refunded to your balance.`,
+      ].join('\r\n');
+    case 'webhook-endpoint-disabled':
+      return [
+        `Your webhook endpoint ${template.endpointId} (${template.url}) was disabled: every delivery to it has failed since ${template.failingSince}.`,
+        `The last attempt: ${template.lastError}.`,
+        '',
+        'No event is sent to it while it is disabled, and its pending deliveries ended failed.',
+        `Fix the receiver, then enable it (PATCH /v1/webhook-endpoints/${template.endpointId} with "disabled": false, or updateWebhookEndpoint),`,
+        `and resend what it missed from its delivery log (GET /v1/webhook-endpoints/${template.endpointId}/deliveries?status=failed, then resendWebhookDelivery).`,
       ].join('\r\n');
   }
 }

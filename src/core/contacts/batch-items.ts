@@ -3,6 +3,7 @@ import { AppError } from '../../errors.js';
 import type { ContactTypes } from '../ports/contact-providers.js';
 import type { Queryable } from '../../store/db.js';
 import { charge, getBalance } from '../credits.js';
+import { emitWebhookEvent } from '../webhooks/events.js';
 import { priceOfFound, totalOf, type FoundContacts } from './reveal.js';
 
 /**
@@ -99,12 +100,13 @@ export async function completeItem(tx: pg.PoolClient, item: ClaimedItem, outcome
       found ? null : batchReasons.nothingFound,
     );
   }
-  await tx.query(
+  const finished = await tx.query(
     `UPDATE contact_batch_tasks t SET status = 'DONE', completed_at = now()
       WHERE t.account_id = $1 AND t.id = $2 AND t.status IN ('QUEUED', 'RUNNING')
         AND NOT EXISTS (SELECT 1 FROM contact_batch_items i WHERE i.account_id = $1 AND i.task_id = $2 AND i.status = 'PENDING')`,
     [item.accountId, item.taskId],
   );
+  if (finished.rowCount) await emitBatchEvent(tx, item.accountId, item.taskId);
   return true;
 }
 
@@ -150,6 +152,7 @@ async function stopTask(
       WHERE account_id = $1 AND task_id = $2 AND status = 'PENDING'`,
     [item.accountId, item.taskId, itemReason],
   );
+  await emitBatchEvent(tx, item.accountId, item.taskId);
 }
 
 /**
@@ -169,4 +172,66 @@ export async function failTask(
   const status = locked.rows[0]?.status;
   if (status === undefined || status === 'DONE' || status === 'FAILED') return;
   await stopTask(tx, task, failureReason, batchReasons.jobFailed);
+}
+
+/** What an item reads as: a repeat reads as its original, without the charge. */
+export const displayedItems = `
+  SELECT i.item_index, i.profile_url, i.duplicate_of,
+         CASE WHEN i.status = 'DUPLICATE' THEN o.status ELSE i.status END AS status,
+         CASE WHEN i.status = 'DUPLICATE' THEN o.work_emails ELSE i.work_emails END AS work_emails,
+         CASE WHEN i.status = 'DUPLICATE' THEN o.personal_emails ELSE i.personal_emails END AS personal_emails,
+         CASE WHEN i.status = 'DUPLICATE' THEN o.phone_numbers ELSE i.phone_numbers END AS phone_numbers,
+         i.credits_charged,
+         i.reason
+    FROM contact_batch_items i
+    LEFT JOIN contact_batch_items o
+      ON i.status = 'DUPLICATE' AND o.account_id = i.account_id AND o.task_id = i.task_id AND o.item_index = i.duplicate_of
+   WHERE i.account_id = $1 AND i.task_id = $2`;
+
+export interface BatchStats {
+  total: number;
+  processed: number;
+  found: number;
+  notFound: number;
+  creditsCharged: number;
+}
+
+export async function batchStats(db: Queryable, accountId: number, taskId: number): Promise<BatchStats> {
+  const result = await db.query<{
+    total: number;
+    processed: number;
+    found: number;
+    not_found: number;
+    credits: number;
+  }>(
+    `SELECT count(*)::int AS total,
+            count(*) FILTER (WHERE d.status <> 'PENDING')::int AS processed,
+            count(*) FILTER (WHERE d.status = 'FOUND')::int AS found,
+            count(*) FILTER (WHERE d.status = 'NOT_FOUND')::int AS not_found,
+            coalesce(sum(d.credits_charged), 0)::int AS credits
+       FROM (${displayedItems}) d`,
+    [accountId, taskId],
+  );
+  const s = result.rows[0] as { total: number; processed: number; found: number; not_found: number; credits: number };
+  return { total: s.total, processed: s.processed, found: s.found, notFound: s.not_found, creditsCharged: s.credits };
+}
+
+/**
+ * contacts.batch.completed or contacts.batch.failed, in the transaction that ends the task: what
+ * pollBatchContactEnrichment answers without its pages of results (they hold people's contact
+ * details, and can be long: read them with that operation).
+ */
+export async function emitBatchEvent(tx: Queryable, accountId: number, taskId: number): Promise<void> {
+  const task = await tx.query<{ status: TaskStatus; failure_reason: string | null }>(
+    'SELECT status, failure_reason FROM contact_batch_tasks WHERE account_id = $1 AND id = $2',
+    [accountId, taskId],
+  );
+  const row = task.rows[0];
+  if (row?.status !== 'DONE' && row?.status !== 'FAILED') return;
+  await emitWebhookEvent(tx, accountId, row.status === 'DONE' ? 'contacts.batch.completed' : 'contacts.batch.failed', {
+    taskId: String(taskId),
+    status: row.status,
+    failureReason: row.failure_reason,
+    overallStats: await batchStats(tx, accountId, taskId),
+  });
 }

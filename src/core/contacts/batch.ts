@@ -6,7 +6,14 @@ import type { ContactTypes } from '../ports/contact-providers.js';
 import type { ProfileRef } from '../ports/network-source.js';
 import type { Queryable } from '../../store/db.js';
 import { getBalance } from '../credits.js';
-import { batchReasons, type TaskStatus } from './batch-items.js';
+import {
+  batchReasons,
+  batchStats,
+  displayedItems,
+  emitBatchEvent,
+  type BatchStats,
+  type TaskStatus,
+} from './batch-items.js';
 import { batchContactsJob } from './batch-job.js';
 import { parsePersonIdentifier } from './identifiers.js';
 import { worstCaseOf, type FoundContacts } from './reveal.js';
@@ -100,6 +107,7 @@ export async function startBatch(
       ],
     );
     if (pending > 0) await enqueue(tx, batchContactsJob, { accountId: principal.accountId, payload: { taskId: id } });
+    else await emitBatchEvent(tx, principal.accountId, id);
     return id;
   });
   return { taskId: String(taskId), status, totalProfiles: items.length, maxCredits: pending * perItem };
@@ -150,26 +158,12 @@ export interface BatchPage {
   taskId: string;
   status: TaskStatus;
   failureReason: string | null;
-  overallStats: { total: number; processed: number; found: number; notFound: number; creditsCharged: number };
+  overallStats: BatchStats;
   pageResults: Array<
     FoundContacts & { profileUrl: string; status: ItemStatus; creditsCharged: number; reason: string | null }
   >;
   nextCursor: string | null;
 }
-
-/** What an item reads as: a repeat reads as its original, without the charge. */
-const displayedItems = `
-  SELECT i.item_index, i.profile_url, i.duplicate_of,
-         CASE WHEN i.status = 'DUPLICATE' THEN o.status ELSE i.status END AS status,
-         CASE WHEN i.status = 'DUPLICATE' THEN o.work_emails ELSE i.work_emails END AS work_emails,
-         CASE WHEN i.status = 'DUPLICATE' THEN o.personal_emails ELSE i.personal_emails END AS personal_emails,
-         CASE WHEN i.status = 'DUPLICATE' THEN o.phone_numbers ELSE i.phone_numbers END AS phone_numbers,
-         i.credits_charged,
-         i.reason
-    FROM contact_batch_items i
-    LEFT JOIN contact_batch_items o
-      ON i.status = 'DUPLICATE' AND o.account_id = i.account_id AND o.task_id = i.task_id AND o.item_index = i.duplicate_of
-   WHERE i.account_id = $1 AND i.task_id = $2`;
 
 export async function pollBatch(
   context: AppContext,
@@ -186,16 +180,8 @@ export async function pollBatch(
   const pages = context.services.cursors.scope(principal.accountId, 'pollBatchContactEnrichment', { taskId });
   // The cursor holds the index of the next item to show.
   const from = pages.decode(input.cursor);
-  const [stats, page] = await Promise.all([
-    context.db.pool.query<{ total: number; processed: number; found: number; not_found: number; credits: number }>(
-      `SELECT count(*)::int AS total,
-              count(*) FILTER (WHERE d.status <> 'PENDING')::int AS processed,
-              count(*) FILTER (WHERE d.status = 'FOUND')::int AS found,
-              count(*) FILTER (WHERE d.status = 'NOT_FOUND')::int AS not_found,
-              coalesce(sum(d.credits_charged), 0)::int AS credits
-         FROM (${displayedItems}) d`,
-      [principal.accountId, taskId],
-    ),
+  const [overallStats, page] = await Promise.all([
+    batchStats(context.db.pool, principal.accountId, taskId),
     context.db.pool.query<{
       item_index: number;
       profile_url: string;
@@ -212,20 +198,13 @@ export async function pollBatch(
       input.pageSize + 1,
     ]),
   ]);
-  const s = stats.rows[0] as { total: number; processed: number; found: number; not_found: number; credits: number };
   const rows = page.rows.slice(0, input.pageSize);
   const last = rows.at(-1);
   return {
     taskId: input.taskId,
     status: row.status,
     failureReason: row.failure_reason,
-    overallStats: {
-      total: s.total,
-      processed: s.processed,
-      found: s.found,
-      notFound: s.not_found,
-      creditsCharged: s.credits,
-    },
+    overallStats,
     pageResults: rows.map((r) => ({
       profileUrl: r.profile_url,
       status: r.status,

@@ -8,6 +8,7 @@ import { accountOf, defineJob, enqueue, JobInterrupted, type JobRun } from '../.
 import type { Queryable } from '../../store/db.js';
 import { enqueueMail } from '../audiences/mail.js';
 import { charge } from '../credits.js';
+import { emitWebhookEvent } from '../webhooks/events.js';
 import { companyConditions } from '../search/company-search.js';
 import { countCompanies, countPeople, type CountResult } from '../search/count.js';
 import type { CursorCodec } from '../search/cursor.js';
@@ -325,12 +326,18 @@ async function settleRun(
         reference: `saved-search-run:${runId}`,
         idempotencyKey: `saved-search-run:${runId}`,
       });
-      await tx.query(
+      const done = await tx.query<RunRow>(
         `UPDATE saved_search_runs SET status = 'DONE', matched = $3, matched_exact = $4, new_records = $5, more_new = $6, credits_charged = $7,
                 completed_at = now()
-          WHERE account_id = $1 AND id = $2`,
+          WHERE account_id = $1 AND id = $2 RETURNING ${runColumns}`,
         [accountId, runId, found.matched.count, found.matched.exact, newRecords, found.more, credits],
       );
+      if (newRecords > 0) {
+        await emitWebhookEvent(tx, accountId, 'saved_search.new_matches', {
+          ...runView(done.rows[0] as RunRow),
+          savedSearchName: search.name,
+        });
+      }
       if (!search.user_email || newRecords === 0) return;
       await enqueueMail(tx, accountId, {
         to: search.user_email,
@@ -370,10 +377,16 @@ export async function failRun(context: AppContext, accountId: number, runId: num
       'DELETE FROM saved_search_records WHERE account_id = $1 AND saved_search_id = $2 AND run_id = $3 AND NOT delivered',
       [accountId, run.saved_search_id, runId],
     );
-    await tx.query(
-      `UPDATE saved_search_runs SET status = 'FAILED', failure_reason = $3, completed_at = now() WHERE account_id = $1 AND id = $2`,
+    const failed = await tx.query<RunRow>(
+      `UPDATE saved_search_runs SET status = 'FAILED', failure_reason = $3, completed_at = now() WHERE account_id = $1 AND id = $2
+       RETURNING ${runColumns}`,
       [accountId, runId, reason],
     );
+    const search = await findSavedSearch(tx, accountId, run.saved_search_id);
+    await emitWebhookEvent(tx, accountId, 'saved_search.run.failed', {
+      ...runView(failed.rows[0] as RunRow),
+      savedSearchName: search?.name ?? null,
+    });
   });
 }
 

@@ -36,6 +36,8 @@ describe('API1 object-level authorization across accounts', () => {
       exclusionListId: owner.exclusionLists[0],
       savedSearchId: run?.savedSearchId,
       runId: run?.runId,
+      webhookEndpointId: owner.webhookDeliveries[0]?.webhookEndpointId,
+      deliveryId: owner.webhookDeliveries[0]?.deliveryId,
     };
     const id = ids[name];
     if (!id) throw new Error(`no object of the owner for the path parameter ${name}: add it to this table`);
@@ -51,6 +53,7 @@ describe('API1 object-level authorization across accounts', () => {
     estimateEnrichmentCost: { runContactEnrichment: true, enrichmentType: { getWorkEmails: true } },
     triggerEnrichment: { runContactEnrichment: true, enrichmentType: { getWorkEmails: true } },
     updateSavedSearch: { name: 'Taken over' },
+    updateWebhookEndpoint: { disabled: false },
     runSavedSearch: { maxNewRecords: 3 },
     addExclusionListEntries: { companies: [{ domain: 'taken-over.example' }] },
     removeExclusionListEntries: { companies: [{ domain: 'taken-over.example' }] },
@@ -130,6 +133,7 @@ describe('API1 object-level authorization across accounts', () => {
       ['/v1/audiences', 'audienceId', owner.audiences],
       ['/v1/exclusion-lists', 'exclusionListId', owner.exclusionLists],
       ['/v1/saved-searches', 'savedSearchId', owner.savedSearches],
+      ['/v1/webhook-endpoints', 'webhookEndpointId', owner.webhookEndpoints],
     ] as const;
     for (const [path, field, ownersIds] of lists) {
       const answer = await app.request('GET', `${path}?apiKey=${stranger.apiKey}`);

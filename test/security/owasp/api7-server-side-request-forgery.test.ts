@@ -4,9 +4,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 
 /**
- * OWASP API7:2023 Server Side Request Forgery. The service fetches three kinds of URL: the
- * network source an operator configured (NETWORK_SOURCE_URL), the client ID metadata documents
- * of OAuth clients, and nothing else (no webhooks; mail goes to SMTP_URL). Callers choose no URL:
+ * OWASP API7:2023 Server Side Request Forgery. The service calls four kinds of URL: the network
+ * source an operator configured (NETWORK_SOURCE_URL), the client ID metadata documents of OAuth
+ * clients, the webhook endpoints accounts register, and nothing else (mail goes to SMTP_URL).
+ * - a webhook endpoint on a private, loopback or link-local address is refused at registration
+ *   (test/webhooks/endpoints.test.ts) and, by the addresses DNS answers, at every connection
+ *   (test/providers/webhook-sender.test.ts); redirects are not followed (test/webhooks/delivery.test.ts);
  * - an identifier cannot walk the source's path (test/security/identifiers.test.ts);
  * - a client metadata document on a private, link-local or loopback address is refused, as is an
  *   http:// one (test/auth/cimd.test.ts, 'refuses documents on private addresses...');

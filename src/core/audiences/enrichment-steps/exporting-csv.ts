@@ -36,7 +36,7 @@ export function exportingCsv(deps: StepDeps): Step {
         deps.job.checkpoint,
       );
       return async (tx) => {
-        await markExportReady(tx, row, written);
+        await markExportReady(deps.context, tx, row, written);
         return { cursor: null, done: 1, settled: 0, refund: 0 };
       };
     },
