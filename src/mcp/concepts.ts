@@ -309,7 +309,7 @@ const determiners = new Set([
 ]);
 
 /** The things an account keeps several of and lists: "my audiences", "our alerts". */
-const listedThings = new Set(['o_audience', 'o_savedSearch', 'o_exclusion', 'o_run']);
+const listedThings = new Set(['o_audience', 'o_savedSearch', 'o_exclusion', 'o_run', 'o_webhook', 'o_delivery']);
 
 function conceptsOfWords(list: string[]): Set<string> {
   const found = new Set<string>();

@@ -365,6 +365,33 @@ export const objectConcepts: Record<string, readonly string[]> = {
     'corporate email',
     'business email',
   ],
+  // Issue 25's webhooks: the endpoints an account registers, what is sent to them, and the secret that signs it. Not
+  // "attempt": phrasings of the single reveal say it.
+  webhook: [
+    'webhook',
+    'webhooks',
+    'web hook',
+    'hook',
+    'hooks',
+    'callback',
+    'callbacks',
+    'callback url',
+    'receiver',
+    'listener',
+    'endpoint',
+    'endpoints',
+    'webhook endpoint',
+    'http call',
+    'http post',
+    'call back',
+    'called back',
+    'our server',
+    'my server',
+    'our backend',
+    'our back end',
+  ],
+  delivery: ['delivery', 'deliveries', 'redelivery', 'delivery log'],
+  secret: ['secret', 'signing secret', 'whsec', 'signing key', 'hmac'],
   credits: [
     'credit',
     'credits',
@@ -747,6 +774,7 @@ export const actionConcepts: Record<string, readonly string[]> = {
     'only use',
     'keep only',
     'only keep',
+    'rotate',
   ],
   list: [
     'list',
@@ -875,6 +903,8 @@ export const actionConcepts: Record<string, readonly string[]> = {
     'information about',
   ],
   add: ['add', 'append', 'put', 'insert', 'also', 'more'],
+  // Issue 25: trying a webhook endpoint out with an event that is not a real one.
+  test: ['test', 'testing', 'dry run', 'smoke test', 'test event', 'sample event'],
   lookup: [
     'lookup',
     'look up',

@@ -78,6 +78,11 @@ export function actionOf(operation: AnyOperation): string[] {
     find: ['a_lookup'],
     validate: ['a_lookup'],
     live: ['a_lookup'],
+    // Issue 25: a secret rotated and a threshold set are changes; a delivery resent is work run again.
+    rotate: ['a_update'],
+    set: ['a_update'],
+    resend: ['a_run'],
+    test: ['a_test'],
   };
   return byVerb[verb] ?? [];
 }
@@ -93,6 +98,7 @@ const verbActs = new Set([
   'a_read',
   'a_add',
   'a_lookup',
+  'a_test',
 ]);
 /** Acts that are what one does with a thing by default: a query need not say them. */
 const weakVerbs = new Set(['a_read', 'a_lookup']);

@@ -6,6 +6,7 @@
  * that the figures on phrasings nobody working on the ranker has tuned for stay measurable: the set is only ever
  * scored, never an example, and no change is made for it. Four of the 204 it wrote repeated a labelled phrasing word
  * for word (such as "credits left?") and were left out, so that none of it is a phrasing the ranker learnt from.
+ * Forty requests for ten later operations follow at the end, said to be written otherwise (see their comment).
  */
 export const blind: readonly { query: string; expected: string }[] = [
   { query: 'find saas cos in berlin 50-200 emp', expected: 'companySearch' },
@@ -601,4 +602,85 @@ export const blind: readonly { query: string; expected: string }[] = [
     expected: 'createExclusionListFromAudience',
   },
   { query: "convert segment 'Q3 EMEA' accounts into a DNC list", expected: 'createExclusionListFromAudience' },
+
+  // Forty more, four for each of the ten webhook and low-balance operations: written on 2026-11-27 by the session that
+  // added those operations (so it knew their descriptions), in the same styles, before the ranker was run on them;
+  // scored only, like the rest.
+  { query: 'add a webhook for build finished events', expected: 'createWebhookEndpoint' },
+  {
+    query:
+      'We run a small Node service on Render and want the platform to call it the moment a saved search finds new leads, rather than checking every hour.',
+    expected: 'createWebhookEndpoint',
+  },
+  {
+    query: 'The user says: "subscribe https://ops.example.org/pds to batch job results"',
+    expected: 'createWebhookEndpoint',
+  },
+  { query: 'how can i receive the events in my own server automatic', expected: 'createWebhookEndpoint' },
+
+  { query: 'show registered webhook endpoints', expected: 'listWebhookEndpoints' },
+  { query: 'The user asks: "what integrations are receiving our events right now?"', expected: 'listWebhookEndpoints' },
+  {
+    query:
+      'Audit time: enumerate all the HTTP callbacks configured on this account, with their subscribed event types.',
+    expected: 'listWebhookEndpoints',
+  },
+  { query: 'give me all webhook of the account', expected: 'listWebhookEndpoints' },
+
+  { query: 'get webhook endpoint 12', expected: 'getWebhookEndpoint' },
+  { query: 'why is webhook 6 marked disabled? show its settings', expected: 'getWebhookEndpoint' },
+  { query: 'The user says: "look up the config of hook #9"', expected: 'getWebhookEndpoint' },
+  { query: 'until when the old secret of webhook 4 still sign?', expected: 'getWebhookEndpoint' },
+
+  { query: 'pause webhook 3', expected: 'updateWebhookEndpoint' },
+  {
+    query: 'The user says: "stop sending enrichment events to endpoint 2, keep only export.ready"',
+    expected: 'updateWebhookEndpoint',
+  },
+  { query: 're-enable the webhook the service switched off after failures', expected: 'updateWebhookEndpoint' },
+  { query: 'modify the description and the events of my webhook', expected: 'updateWebhookEndpoint' },
+
+  { query: 'remove webhook endpoint 8', expected: 'deleteWebhookEndpoint' },
+  { query: 'The user says: "we no longer use that callback URL, delete it"', expected: 'deleteWebhookEndpoint' },
+  { query: 'erase the webhook and its logs totally', expected: 'deleteWebhookEndpoint' },
+  { query: 'decommission the hook pointing at the old staging box', expected: 'deleteWebhookEndpoint' },
+
+  { query: 'new signing secret for webhook 2', expected: 'rotateWebhookEndpointSecret' },
+  {
+    query: 'Security asked us to roll the HMAC keys of every integration this quarter; start with endpoint 1.',
+    expected: 'rotateWebhookEndpointSecret',
+  },
+  { query: 'The user says: "our webhook secret leaked, replace it"', expected: 'rotateWebhookEndpointSecret' },
+  { query: 'change the key that sign my webhooks', expected: 'rotateWebhookEndpointSecret' },
+
+  { query: 'test event to webhook 5', expected: 'testWebhookEndpoint' },
+  { query: 'The user says: "check that our new receiver actually gets your calls"', expected: 'testWebhookEndpoint' },
+  { query: 'trigger a fake event to see if my endpoint verify the signature ok', expected: 'testWebhookEndpoint' },
+  { query: 'smoke-test the integration listener', expected: 'testWebhookEndpoint' },
+
+  { query: 'failed deliveries of webhook 3', expected: 'listWebhookDeliveries' },
+  {
+    query:
+      'Our on-call saw 500s in the receiver logs; list what you sent to endpoint 4 and what each attempt got back.',
+    expected: 'listWebhookDeliveries',
+  },
+  { query: 'The user asks: "did our hook get the credits.low event?"', expected: 'listWebhookDeliveries' },
+  { query: 'history of the calls to my webhook with the status', expected: 'listWebhookDeliveries' },
+
+  { query: 'redeliver event 77 to endpoint 2', expected: 'resendWebhookDelivery' },
+  {
+    query: 'The user says: "send that failed delivery again now that we are back up"',
+    expected: 'resendWebhookDelivery',
+  },
+  { query: 'try again the webhook delivery that failed', expected: 'resendWebhookDelivery' },
+  { query: 'retransmit one dropped notification to the receiver', expected: 'resendWebhookDelivery' },
+
+  { query: 'low credit threshold 500', expected: 'setLowBalanceThreshold' },
+  {
+    query:
+      'Set the point below which our account counts as low on credits to 10000, so the credits.low event fires then.',
+    expected: 'setLowBalanceThreshold',
+  },
+  { query: 'The user says: "tell our system when we drop under 1k credits"', expected: 'setLowBalanceThreshold' },
+  { query: 'turn off the low balance event', expected: 'setLowBalanceThreshold' },
 ];

@@ -209,4 +209,25 @@ export const intents: readonly { query: string; expected: string }[] = [
   // findPersonByWorkEmail
   { query: 'who owns this work email', expected: 'findPersonByWorkEmail' },
   { query: 'reverse email lookup to a profile', expected: 'findPersonByWorkEmail' },
+  // createWebhookEndpoint
+  { query: 'register a webhook url for job events', expected: 'createWebhookEndpoint' },
+  { query: 'get pushed when an export is ready instead of polling', expected: 'createWebhookEndpoint' },
+  // listWebhookEndpoints
+  { query: 'list my webhook endpoints', expected: 'listWebhookEndpoints' },
+  // getWebhookEndpoint
+  { query: 'show the settings of webhook endpoint 3', expected: 'getWebhookEndpoint' },
+  // updateWebhookEndpoint
+  { query: 'disable webhook 2 for now', expected: 'updateWebhookEndpoint' },
+  // deleteWebhookEndpoint
+  { query: 'delete a webhook endpoint', expected: 'deleteWebhookEndpoint' },
+  // rotateWebhookEndpointSecret
+  { query: 'rotate the webhook signing secret', expected: 'rotateWebhookEndpointSecret' },
+  // testWebhookEndpoint
+  { query: 'send a test event to my webhook', expected: 'testWebhookEndpoint' },
+  // listWebhookDeliveries
+  { query: 'webhook delivery attempts and status codes', expected: 'listWebhookDeliveries' },
+  // resendWebhookDelivery
+  { query: 'resend a failed webhook delivery', expected: 'resendWebhookDelivery' },
+  // setLowBalanceThreshold
+  { query: 'set the low balance threshold for credits.low', expected: 'setLowBalanceThreshold' },
 ];

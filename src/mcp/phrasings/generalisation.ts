@@ -726,4 +726,138 @@ export const phrasings: readonly Phrasing[] = [
     expected: 'createExclusionListFromAudience',
     style: 'unseen',
   },
+  // createWebhookEndpoint (written with the webhook operations, before the ranker was run on them)
+  { query: 'register webhook url', expected: 'createWebhookEndpoint', style: 'terse' },
+  {
+    query:
+      'Our backend should get a POST at https://api.acme.io/hooks whenever an audience build or an export finishes, so we can stop polling',
+    expected: 'createWebhookEndpoint',
+    style: 'verbose',
+  },
+  {
+    query: 'User: "send the export.ready events to our Zapier catch hook"',
+    expected: 'createWebhookEndpoint',
+    style: 'quoted',
+  },
+  {
+    query: 'i want that your service call my url when the enrichment is finish',
+    expected: 'createWebhookEndpoint',
+    style: 'non-native',
+  },
+  { query: 'hook my server up to job-finished pushes', expected: 'createWebhookEndpoint', style: 'unseen' },
+  // listWebhookEndpoints
+  { query: 'list my webhooks', expected: 'listWebhookEndpoints', style: 'terse' },
+  {
+    query:
+      'Before adding another one, show every webhook endpoint this account has registered and which events each gets',
+    expected: 'listWebhookEndpoints',
+    style: 'verbose',
+  },
+  { query: 'User: "which callback URLs do we have set up?"', expected: 'listWebhookEndpoints', style: 'quoted' },
+  { query: 'what webhooks i have configure', expected: 'listWebhookEndpoints', style: 'non-native' },
+  // getWebhookEndpoint
+  { query: 'webhook endpoint 3 details', expected: 'getWebhookEndpoint', style: 'terse' },
+  {
+    query: 'Is webhook endpoint 7 still enabled, and since when has it been failing?',
+    expected: 'getWebhookEndpoint',
+    style: 'verbose',
+  },
+  {
+    query: 'i want see the configuration of the webhook number 2',
+    expected: 'getWebhookEndpoint',
+    style: 'non-native',
+  },
+  // updateWebhookEndpoint
+  { query: 'disable webhook endpoint', expected: 'updateWebhookEndpoint', style: 'terse' },
+  {
+    query:
+      'Our receiver moved to a new host: point webhook endpoint 4 at https://hooks.new-host.com/in and also subscribe it to credits.low',
+    expected: 'updateWebhookEndpoint',
+    style: 'verbose',
+  },
+  {
+    query: 'User: "turn the CRM webhook back on, we fixed the server"',
+    expected: 'updateWebhookEndpoint',
+    style: 'quoted',
+  },
+  { query: 'change the url of my webhook please', expected: 'updateWebhookEndpoint', style: 'non-native' },
+  // deleteWebhookEndpoint
+  { query: 'delete webhook', expected: 'deleteWebhookEndpoint', style: 'terse' },
+  {
+    query: 'We shut down the old integration server, so remove webhook endpoint 5 for good',
+    expected: 'deleteWebhookEndpoint',
+    style: 'verbose',
+  },
+  { query: 'User: "unregister that staging callback"', expected: 'deleteWebhookEndpoint', style: 'quoted' },
+  // rotateWebhookEndpointSecret
+  { query: 'rotate webhook secret', expected: 'rotateWebhookEndpointSecret', style: 'terse' },
+  {
+    query: 'The signing secret of webhook 1 was pasted into a public ticket; give me a new one without dropping events',
+    expected: 'rotateWebhookEndpointSecret',
+    style: 'verbose',
+  },
+  {
+    query: 'how i get a new whsec key for my webhook',
+    expected: 'rotateWebhookEndpointSecret',
+    style: 'non-native',
+  },
+  // testWebhookEndpoint
+  { query: 'send test webhook', expected: 'testWebhookEndpoint', style: 'terse' },
+  {
+    query:
+      'I just deployed the receiver; fire a sample event at webhook endpoint 2 so I can check our signature check works',
+    expected: 'testWebhookEndpoint',
+    style: 'verbose',
+  },
+  {
+    query: 'User: "ping our hook so we know it is wired correctly"',
+    expected: 'testWebhookEndpoint',
+    style: 'quoted',
+  },
+  { query: 'dry-run a callback to my listener', expected: 'testWebhookEndpoint', style: 'unseen' },
+  // listWebhookDeliveries
+  { query: 'webhook delivery log', expected: 'listWebhookDeliveries', style: 'terse' },
+  {
+    query:
+      'Our receiver missed some events last night; show the attempts to webhook endpoint 3 with their status codes',
+    expected: 'listWebhookDeliveries',
+    style: 'verbose',
+  },
+  {
+    query: 'User: "did the export.ready event reach our server, and what did it answer?"',
+    expected: 'listWebhookDeliveries',
+    style: 'quoted',
+  },
+  { query: 'the webhook calls that fail, where i see them', expected: 'listWebhookDeliveries', style: 'non-native' },
+  // resendWebhookDelivery
+  { query: 'resend webhook delivery', expected: 'resendWebhookDelivery', style: 'terse' },
+  {
+    query: 'Delivery 41 to endpoint 3 failed while our server was down; push that same event to it again now',
+    expected: 'resendWebhookDelivery',
+    style: 'verbose',
+  },
+  {
+    query: 'i need the failed webhook event send one more time',
+    expected: 'resendWebhookDelivery',
+    style: 'non-native',
+  },
+  { query: 'replay a missed callback', expected: 'resendWebhookDelivery', style: 'unseen' },
+  // setLowBalanceThreshold
+  { query: 'set low balance threshold', expected: 'setLowBalanceThreshold', style: 'terse' },
+  {
+    query:
+      'Our finance bot should hear from you as soon as the balance drops under 5,000 credits: set that as the level',
+    expected: 'setLowBalanceThreshold',
+    style: 'verbose',
+  },
+  {
+    query: 'User: "warn our webhook when we are getting close to running out of credits"',
+    expected: 'setLowBalanceThreshold',
+    style: 'quoted',
+  },
+  {
+    query: 'the minimum of credits before you send the credits.low, i want put 2000',
+    expected: 'setLowBalanceThreshold',
+    style: 'non-native',
+  },
 ];

@@ -1,3 +1,5 @@
+import { writtenWebhooks } from './written-webhooks.js';
+
 /**
  * Phrasings written in the third ranking round (2026-11-24) by helper sessions given one brief (12 phrasings an operation,
  * in six styles: terse, verbose, quoted by an agent, non-native, words the registry does not use, questions), with the
@@ -30004,4 +30006,6 @@ export const written: readonly WrittenPhrasing[] = [
       'this is a mess, saved search 208 runs daily and is draining our credits; please make it weekly and cap it at 20 before my boss notices.',
     expected: 'updateSavedSearch',
   },
+  // wh1 to wh5: the webhook operations (written-webhooks.ts).
+  ...writtenWebhooks,
 ];
