@@ -40,6 +40,11 @@ const scenarios: Array<{ name: string; title: string; script: string }> = [
     title: "A cluster on Patroni: the leader's PostgreSQL killed under charged load, then a service instance",
     script: 'dist/bench/reliability/failover.js',
   },
+  {
+    name: 'webhooks',
+    title: 'Webhooks through a receiver that goes down and a service killed with SIGKILL mid-delivery',
+    script: 'dist/bench/reliability/webhooks.js',
+  },
 ];
 
 await mkdir('bench/results', { recursive: true });
