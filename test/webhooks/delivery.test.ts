@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { webhookRetention } from '../../src/core/webhooks/retention.js';
 import { readMail, testEnv, waitFor } from '../audiences/helpers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startReceiver, type Receiver } from './receiver.js';
@@ -279,6 +280,39 @@ describe('webhook deliveries', () => {
       disabled: false,
     });
     expect(enabled.body.output).toMatchObject({ disabled: false, disabledReason: null, failingSince: null });
+  });
+
+  it('deletes the delivery log after WEBHOOK_RETENTION_DAYS, but never a delivery still pending', async () => {
+    const { apiKey, accountId } = await app.createAccount();
+    const endpoint = await endpointFor(apiKey);
+    receiver.answer = () => ({ status: 200 });
+    const old = await sendTest(apiKey, endpoint.webhookEndpointId);
+    await settled(apiKey, endpoint.webhookEndpointId, old.deliveryId);
+    const pending = await sendTest(apiKey, endpoint.webhookEndpointId);
+    await settled(apiKey, endpoint.webhookEndpointId, pending.deliveryId);
+    await app.db.pool.query(
+      `UPDATE webhook_deliveries SET status = CASE WHEN id = $2 THEN 'pending' ELSE status END,
+              next_attempt_at = now() + interval '1 day', created_at = now() - interval '31 days'
+        WHERE account_id = $1`,
+      [accountId, Number(pending.deliveryId)],
+    );
+    await app.db.pool.query("UPDATE webhook_events SET created_at = now() - interval '31 days' WHERE account_id = $1", [
+      accountId,
+    ]);
+    await app.db.pool.query(
+      "UPDATE webhook_attempts SET attempted_at = now() - interval '31 days' WHERE account_id = $1",
+      [accountId],
+    );
+    expect(await webhookRetention(30).sweep(app.db.pool)).toBeGreaterThanOrEqual(4);
+    const left = await app.db.pool.query<{ id: number; status: string }>(
+      'SELECT id, status FROM webhook_deliveries WHERE account_id = $1',
+      [accountId],
+    );
+    expect(left.rows).toEqual([{ id: Number(pending.deliveryId), status: 'pending' }]);
+    const events = await app.db.pool.query('SELECT 1 FROM webhook_events WHERE account_id = $1', [accountId]);
+    expect(events.rowCount).toBe(1);
+    const attempts = await app.db.pool.query('SELECT 1 FROM webhook_attempts WHERE account_id = $1', [accountId]);
+    expect(attempts.rowCount).toBe(0);
   });
 
   it('ends the pending deliveries of an endpoint its account disables, and makes no further attempt', async () => {

@@ -170,6 +170,64 @@ describe('webhook events', () => {
     expect(events.rowCount).toBe(1);
   });
 
+  it('sends contacts.batch.failed and saved_search.run.failed when the balance runs out, with what their status calls answer', async () => {
+    const account = await subscribed(
+      ['contacts.batch.completed', 'contacts.batch.failed', 'saved_search.run.failed'],
+      2,
+    );
+    const people = await app.db.pool.query<{ network_slug: string }>(
+      `SELECT p.network_slug FROM people p WHERE p.network_slug IS NOT NULL
+          AND EXISTS (SELECT 1 FROM person_contacts c WHERE c.person_id = p.id AND c.kind = 'work_email') ORDER BY p.id LIMIT 3`,
+    );
+    const started = accepted(
+      await app.request('POST', '/v1/contact-enrichment/batch', {
+        apiKey: account.apiKey,
+        profileUrls: people.rows.map((p) => `https://network.example.com/in/${p.network_slug}`),
+        enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false },
+      }),
+    );
+    const [batch] = await account.received('contacts.batch.failed');
+    const polled = ok(
+      await app.request('GET', `/v1/contact-enrichment/batch/${started.body.output.taskId}?apiKey=${account.apiKey}`),
+    ).body.output;
+    expect(batch?.data).toEqual({
+      taskId: polled.taskId,
+      status: 'FAILED',
+      failureReason: polled.failureReason,
+      overallStats: polled.overallStats,
+    });
+    expect(batch?.data.failureReason).toMatch(/insufficient credits/);
+
+    const created = ok(
+      await app.request('POST', '/v1/saved-searches', {
+        apiKey: account.apiKey,
+        name: 'Too dear',
+        kind: 'companies',
+        companySearchParams: { headquartersCountryCode: ['US'] },
+      }),
+    );
+    const savedSearchId = created.body.output.savedSearchId as string;
+    const run = await app.request('POST', `/v1/saved-searches/${savedSearchId}/runs`, {
+      apiKey: account.apiKey,
+      maxNewRecords: 5,
+    });
+    expect(run.status).toBe(202);
+    const [failed] = await account.received('saved_search.run.failed');
+    const read = ok(
+      await app.request(
+        'GET',
+        `/v1/saved-searches/${savedSearchId}/runs/${run.body.output.runId}?apiKey=${account.apiKey}`,
+      ),
+    ).body.output;
+    expect(read.status).toBe('FAILED');
+    expect(failed?.data).toEqual({ ...read, savedSearchName: 'Too dear' });
+    const completed = await app.db.pool.query(
+      "SELECT 1 FROM webhook_events WHERE account_id = $1 AND type = 'contacts.batch.completed'",
+      [account.accountId],
+    );
+    expect(completed.rowCount).toBe(0);
+  });
+
   it('sends credits.low once when a charge crosses the threshold, and again after a top-up above it', async () => {
     const account = await subscribed(['credits.low'], 1000);
     ok(
