@@ -491,7 +491,7 @@ export const environmentSchema = z
       })
       .default('5d')
       .describe(
-        "Webhooks: an endpoint whose every attempt has failed for this long is disabled, and the account's addresses are mailed.",
+        "Webhooks: an endpoint whose every attempt has failed for this long is disabled, and the account's owners are mailed.",
       ),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag
       .default(false)
