@@ -146,9 +146,13 @@ try {
     work.push(call('POST', `/v1/saved-searches/${savedSearchIds[round]}/runs`, { maxNewRecords: 5 }));
     await Promise.all(work);
     // The threshold at the balance: the next charge (this search, or a build settling first) takes the balance below
-    // it, and writes credits.low in its own statement; the charges after it, below already, write none.
-    const balance = (await call('GET', '/v1/credits')).balance as number;
-    await call('PUT', '/v1/credits/low-balance-threshold', { lowBalanceThreshold: balance });
+    // it, and writes credits.low in its own statement; the charges after it, below already, write none. A build that
+    // settles between the read and the setting leaves the balance below the threshold set: set it again.
+    for (;;) {
+      const balance = (await call('GET', '/v1/credits')).balance as number;
+      const set = await call('PUT', '/v1/credits/low-balance-threshold', { lowBalanceThreshold: balance });
+      if (!set.belowThreshold) break;
+    }
     await call('POST', '/v1/company-search', { pageSize: 1, searchParams: {} });
     crossings += 1;
     if (down) {
