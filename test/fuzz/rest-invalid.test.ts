@@ -119,6 +119,7 @@ describe('invalid input over HTTP', () => {
     };
     const hints = hintsFor(bare, values);
     const untouched = await snapshot(app, accountId);
+    const spentBefore = await spentByKeys(app, accountId);
     const path: fc.Arbitrary<string> = fc.oneof(
       fc
         .constantFrom(...operations)
@@ -193,9 +194,24 @@ describe('invalid input over HTTP', () => {
       }),
       fuzzParameters(file, 'junk requests', 600),
     );
-    expect(await snapshot(app, accountId)).toEqual({
+    // The key's daily spend is a running total beside the ledger: one row per key and day, whatever was charged.
+    const after = await snapshot(app, accountId);
+    expect(await spentByKeys(app, accountId)).toBe(spentBefore + creditsCharged);
+    expect({ ...after, rows: { ...after.rows, api_key_daily_spend: 0 } }).toEqual({
       balance: untouched.balance - creditsCharged,
-      rows: { ...untouched.rows, credit_ledger: (untouched.rows.credit_ledger ?? 0) + chargedAnswers },
+      rows: {
+        ...untouched.rows,
+        credit_ledger: (untouched.rows.credit_ledger ?? 0) + chargedAnswers,
+        api_key_daily_spend: 0,
+      },
     });
   }, 600_000);
 });
+
+async function spentByKeys(app: TestApp, accountId: number): Promise<number> {
+  const spent = await app.db.pool.query<{ spent: number }>(
+    'SELECT coalesce(sum(spent), 0)::int AS spent FROM api_key_daily_spend WHERE account_id = $1',
+    [accountId],
+  );
+  return spent.rows[0]?.spent ?? 0;
+}
