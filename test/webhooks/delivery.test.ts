@@ -261,7 +261,8 @@ describe('webhook deliveries', () => {
 
     const mail = await waitFor('the mail', async () => {
       const files = await readdir(path.join(app.dataDir, 'outbox')).catch(() => [] as string[]);
-      for (const file of files) {
+      // A message still being written is a .partial file, renamed when whole.
+      for (const file of files.filter((name) => name.endsWith('.eml'))) {
         const parsed = readMail(await readFile(path.join(app.dataDir, 'outbox', file), 'utf8'));
         if (parsed.headers.to === owner) return parsed;
       }
