@@ -78,7 +78,14 @@ export async function bearerAuth(context: AppContext, token: string, requestId?:
     clientId: grant.clientId,
     scopes: grant.scopes,
     expiresAt: grant.expiresAt,
-    extra: { caller: { principal: grant.principal, apiKey: grant.upstreamApiKey, requestId } },
+    extra: {
+      caller: {
+        principal: grant.principal,
+        apiKey: grant.upstreamApiKey,
+        requestId,
+        canSpend: scopeSatisfied(grant.scopes, spendScope),
+      },
+    },
   };
 }
 
@@ -88,26 +95,50 @@ export function bearerTokenOf(header: string | undefined): string | null {
   return match ? (match[1] as string) : null;
 }
 
+/** The message a scope check read, for the MCP handler (boxed: a JSON body may be null). */
+export interface ReadMessage {
+  value: unknown;
+}
+
 /** Whether a token's scopes allow this request body (a charged call needs mcp:spend; everything else mcp:read). */
 export function bearerPermits(auth: AuthInfo, body: unknown): { ok: true } | { ok: false; required: McpScope } {
   const required = requiredScope(body);
   return scopeSatisfied(auth.scopes, required) ? { ok: true } : { ok: false, required };
 }
 
-function parseJson(raw: Buffer): unknown {
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The JSON-RPC message of a request body, read as a web-standard Request's json() reads it (UTF-8,
+ * a leading byte-order mark dropped), or `unreadable` for anything else: another charset named in
+ * Content-Type, a Content-Encoding, bytes that are not UTF-8, text that is not JSON. The message
+ * read here is the one handed to the SDK (its parsedBody), so that the scope is decided on the
+ * very message that runs.
+ */
+export function readMessage(raw: Buffer | null, headers: { contentType?: string; contentEncoding?: string }): unknown {
+  if (raw === null || raw.length === 0) return unreadable;
+  if (headers.contentEncoding !== undefined && headers.contentEncoding.trim().toLowerCase() !== 'identity')
+    return unreadable;
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(headers.contentType ?? '')?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return unreadable;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    return JSON.parse(utf8.decode(raw));
   } catch {
-    // Malformed JSON is the SDK's to answer; it charges nothing.
-    return null;
+    return unreadable;
   }
 }
+
+/** What readMessage answers for a body it cannot read. */
+export const unreadable: unique symbol = Symbol('unreadable body');
 
 /**
  * Express middleware of /mcp/v3: a missing or invalid token is answered 401 before any MCP
  * processing; a token without the scope the request needs is answered 403 insufficient_scope,
  * naming the scope to step up to; a valid one becomes `req.auth`, which the MCP handler hands
- * to its tools. `readBody` reads the request body once and keeps it for the MCP handler.
+ * to its tools. `readBody` reads the request body once and keeps it for the MCP handler; for a
+ * token without mcp:spend, the message judged is left in `res.locals.mcpMessage` for the MCP
+ * handler to run as it is. The tools check the scope again on the operation they run (the
+ * gateway): this check gives the refusal its HTTP form, that one is the authority.
  */
 export function requireBearer(
   context: AppContext,
@@ -115,9 +146,19 @@ export function requireBearer(
   readBody: (req: Request, res: Response) => Promise<Buffer | null | 'answered'>,
 ) {
   const metadataUrl = protectedResourceMetadataUrl(context, resourcePath);
+  // A narrower token than mcp:spend: the body is read here, judged, and handed on as read. A body
+  // this cannot read is refused (fail closed): what the SDK would make of it is not known here.
   const verdictOnBody = async (req: Request, res: Response, auth: AuthInfo) => {
+    if (req.method !== 'POST') return { ok: true } as const;
     const raw = await readBody(req, res);
-    return raw === 'answered' ? raw : bearerPermits(auth, raw ? parseJson(raw) : null);
+    if (raw === 'answered') return raw;
+    const message = readMessage(raw, {
+      contentType: req.header('content-type'),
+      contentEncoding: req.header('content-encoding'),
+    });
+    if (message === unreadable) return { ok: false, required: spendScope, unreadable: true } as const;
+    res.locals.mcpMessage = { value: message } satisfies ReadMessage;
+    return bearerPermits(auth, message);
   };
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
@@ -164,9 +205,11 @@ export function requireBearer(
       if (verdict === 'answered') return;
       if (!verdict.ok) {
         const description =
-          verdict.required === spendScope
-            ? 'This call can charge credits, which needs the mcp:spend scope; this token has only mcp:read. Authorize again with mcp:spend (your client can step up), or call free operations only.'
-            : 'This token has no mcp:read scope. Authorize again with mcp:read.';
+          'unreadable' in verdict
+            ? 'The request body could not be read as UTF-8 JSON, so whether it charges credits is not known; with only mcp:read it is refused. Send plain UTF-8 JSON (no other charset or Content-Encoding), or authorize again with mcp:spend.'
+            : verdict.required === spendScope
+              ? 'This call can charge credits, which needs the mcp:spend scope; this token has only mcp:read. Authorize again with mcp:spend (your client can step up), or call free operations only.'
+              : 'This token has no mcp:read scope. Authorize again with mcp:read.';
         sendRefusal(res, {
           status: 403,
           code: 'insufficient_scope',

@@ -1,3 +1,4 @@
+import type { AnyOperation } from '../../operations/define.js';
 import { findOperation } from '../../operations/index.js';
 
 /**
@@ -20,15 +21,39 @@ export const scopeWords: Record<string, string> = {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Whether one JSON-RPC message may charge credits: a call_operation of an operation whose credit rule charges. */
-function messageCharges(message: unknown): boolean {
-  if (!isObject(message) || message.method !== 'tools/call' || !isObject(message.params)) return false;
-  const { name, arguments: args } = message.params;
-  if (name !== 'call_operation' || !isObject(args) || typeof args.operationId !== 'string') return false;
-  // Reading the rest of a stored result is free: it was charged when it was fetched.
+/** Whether running this operation may charge credits (its credit rule is not free). */
+export function operationCharges(operation: Pick<AnyOperation, 'credits'>): boolean {
+  return operation.credits.charged !== 'free';
+}
+
+/**
+ * Whether a call_operation with these arguments may charge: the one rule the request check
+ * (requiredScope) and the gateway, which runs the call, both apply. Reading the rest of a stored
+ * result is free (it was charged when it was fetched); an operationId that names no operation
+ * runs nothing.
+ */
+export function callOperationCharges(args: { operationId?: unknown; resultId?: unknown }): boolean {
   if (args.resultId !== undefined) return false;
+  if (typeof args.operationId !== 'string') return false;
   const operation = findOperation(args.operationId);
-  return operation !== undefined && operation.credits.charged !== 'free';
+  return operation !== undefined && operationCharges(operation);
+}
+
+/** The tools of /mcp/v3 that never charge, whatever their arguments. */
+const freeTools = new Set(['search_endpoints', 'get_endpoint_details_full']);
+
+/**
+ * Whether one JSON-RPC message may charge credits. Fails closed: a tool call is free only when it
+ * names a tool known to be free, or a call_operation of a free operation; any other tool name
+ * (one added later, a spelling the SDK might resolve) needs mcp:spend.
+ */
+function messageCharges(message: unknown): boolean {
+  if (!isObject(message) || message.method !== 'tools/call') return false;
+  if (!isObject(message.params)) return false;
+  const { name, arguments: args } = message.params;
+  if (typeof name === 'string' && freeTools.has(name)) return false;
+  if (name !== 'call_operation') return true;
+  return isObject(args) && callOperationCharges(args);
 }
 
 /** The scope a /mcp/v3 request body needs: mcp:spend when any message in it may charge, else mcp:read. */

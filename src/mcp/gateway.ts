@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { AnyOperation } from '../../operations/define.js';
 import { findOperation, getCreditBalance } from '../../operations/index.js';
 import type { Principal } from '../auth/api-keys.js';
+import { operationCharges } from '../auth/scopes.js';
 import type { Config } from '../config.js';
 import { canonicalJson } from '../core/search/cursor.js';
 import type { Logger } from '../log.js';
@@ -25,6 +26,7 @@ import {
   invalidPayload,
   payloadNotAnObject,
   restError,
+  spendScopeRequired,
   summaryLine,
   tokenRefused,
   unknownOperation,
@@ -45,6 +47,11 @@ export interface Caller {
   /** The credential the gateway uses towards the REST API for this account. */
   apiKey: string;
   requestId?: string;
+  /**
+   * Whether this caller may run operations that charge: an API key may; an OAuth token only with
+   * mcp:spend. The gateway refuses a charging call without it, whatever path the request took.
+   */
+  canSpend: boolean;
 }
 
 /** How this client can be asked to confirm a cost. */
@@ -143,6 +150,7 @@ export class Gateway {
       );
     }
     const { operation } = entry;
+    if (!caller.canSpend && operationCharges(operation)) return result(spendScopeRequired(operation));
 
     const payload = args.payload ?? {};
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
@@ -233,6 +241,8 @@ export class Gateway {
   }
 
   private async forward(operation: AnyOperation, fields: Record<string, unknown>, caller: Caller): Promise<RestAnswer> {
+    // The last point before an operation runs: nothing that charges runs for a caller that may not spend.
+    if (!caller.canSpend && operationCharges(operation)) return scopeRefusedAnswer;
     try {
       return await this.deps.backend.call(operation, fields, {
         apiKey: caller.apiKey,
@@ -333,6 +343,15 @@ export class Gateway {
     return truncatedResult(operation, structured, stored, 0, lines, input, budget);
   }
 }
+
+const scopeRefusedAnswer: RestAnswer = {
+  status: 403,
+  body: {
+    error: { code: 'insufficient_scope', message: 'This call can charge credits, which needs the mcp:spend scope.' },
+  },
+  json: null,
+  retryAfterSeconds: null,
+};
 
 function result(toolResultValue: CallToolResult): GatewayAnswer {
   return { kind: 'result', result: toolResultValue };

@@ -18,6 +18,7 @@ import {
   protectedResourceMetadata,
   protectedResourceMetadataPath,
   requireBearer,
+  type ReadMessage,
 } from '../auth/bearer.js';
 import { mcpCors, mcpCorsHeaders } from '../auth/cors.js';
 import { quoted, sendRefusal } from '../auth/mcp-errors.js';
@@ -82,7 +83,7 @@ export function allowedOrigins(context: AppContext): string[] {
 export async function apiKeyAuth(context: AppContext, key: string, requestId?: string): Promise<AuthInfo | null> {
   const principal = await context.authenticator.authenticate(key);
   if (!principal) return null;
-  const caller: CallerInfo = { principal, apiKey: key, requestId };
+  const caller: CallerInfo = { principal, apiKey: key, requestId, canSpend: true };
   return { token: 'x-api-key', clientId: `account:${principal.accountId}`, scopes: [], extra: { caller } };
 }
 
@@ -224,8 +225,10 @@ export function mountMcp(
     );
     return (req: Request, res: Response, next: NextFunction) => {
       const reported: ReportedErrors = { errors: [], done: false };
+      // A message the scope check read and judged runs as it was read (never read a second time, differently).
+      const judged = res.locals.mcpMessage as ReadMessage | undefined;
       requestErrors
-        .run(reported, () => handler(replayedRequest(req), res))
+        .run(reported, () => handler(replayedRequest(req), res, judged?.value))
         .then(() => {
           reported.done = true;
           for (const error of reported.errors) {

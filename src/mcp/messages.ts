@@ -31,6 +31,21 @@ export function unknownOperation(operationId: string): CallToolResult {
   });
 }
 
+/**
+ * A charging call from a credential that may not spend (an OAuth token without mcp:spend). The
+ * request check of /mcp/v3 answers such a call 403 before any tool runs; this is the tool's own
+ * refusal, on the operation it was about to run, should a call ever get past that check.
+ */
+export function spendScopeRequired(operation: AnyOperation): CallToolResult {
+  return toolError({
+    code: 'insufficient_scope',
+    status: 403,
+    requiredScope: 'mcp:spend',
+    message: `${operation.operationId} can charge credits, which needs the mcp:spend scope; this token has only mcp:read. Nothing was run or charged.`,
+    nextStep: 'Authorize again with mcp:spend (your client can step up), or call free operations only.',
+  });
+}
+
 export function summaryLine(operation: AnyOperation, body: Envelope): string {
   const chargeInfo = (body.chargeInfo ?? {}) as { method?: string; creditsCharged?: number; message?: string };
   const output = (body.output ?? {}) as Record<string, unknown>;

@@ -40,6 +40,8 @@ export interface CallerInfo {
   principal: Principal;
   apiKey: string;
   requestId?: string;
+  /** Whether the credential may run operations that charge (an API key may; an OAuth token needs mcp:spend). */
+  canSpend: boolean;
 }
 
 export function callerOf(authInfo: { extra?: Record<string, unknown> } | undefined): Caller {

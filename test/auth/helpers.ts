@@ -453,3 +453,23 @@ export async function rawToolsList(
   }
   return { status: response.status, headers: response.headers, body };
 }
+
+/** Tokens of `scope` for Ada's account, obtained by hand: a registered client, sign-in and consent, the code exchanged. */
+export async function tokensWithScope(
+  sso: SsoApp,
+  scope: string,
+): Promise<{ access_token: string; refresh_token?: string; scope: string }> {
+  const client = await registerClient(sso, { client_name: `Client for ${scope}` });
+  const { verifier, challenge } = pkcePair();
+  const callback = await authorizeByHand(sso, client.client_id, { challenge, scope });
+  const answer = await tokenRequest(sso, {
+    grant_type: 'authorization_code',
+    code: callback.searchParams.get('code') as string,
+    code_verifier: verifier,
+    redirect_uri: 'http://127.0.0.1:8765/callback',
+    client_id: client.client_id,
+    resource: sso.resource,
+  });
+  if (answer.status !== 200) throw new Error(`token request refused: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}

@@ -532,6 +532,7 @@ describe('the direct path and the SDK around a tool that throws', () => {
   const caller: CallerInfo = {
     principal: { accountId: 1, accountName: 'Test', plan: 'pro', email: null },
     apiKey: 'unused',
+    canSpend: true,
   };
   const auth: AuthInfo = { token: 'x-api-key', clientId: 'account:1', scopes: [], extra: { caller } };
   const serverInfo = { name: 'throwing-test', version: '1.0.0' };

@@ -21,6 +21,7 @@ const caller: Caller = {
   principal: { accountId: 7, accountName: 'Unit', plan: 'pro', email: null },
   apiKey: 'pds_unit_test_key',
   requestId: 'req-1',
+  canSpend: true,
 };
 const token: ConfirmationChannel = { kind: 'token' };
 
@@ -107,6 +108,37 @@ describe('call_operation in the gateway', () => {
     // Without a request id, two calls never share a key.
     const anonymous = { ...caller, requestId: undefined };
     expect(forwardKey(anonymous, 'companySearch', fields)).not.toBe(forwardKey(anonymous, 'companySearch', fields));
+  });
+
+  it('runs nothing that charges for a caller that may not spend, whatever channel it came by, and everything free', async () => {
+    const { rest, call, gateway } = setup();
+    const readOnly: Caller = { ...caller, canSpend: false };
+    const charging = [
+      page(2),
+      { operationId: 'triggerEnrichment', payload: { audienceId: '7', maxProspectsToEnrich: 5 } },
+      { operationId: 'buildAudience', payload: { audienceId: '7' } },
+      { ...page(2), confirmationToken: 'anything' },
+    ];
+    for (const args of charging) {
+      for (const channel of [token, { kind: 'elicitation', answer: 'accept', confirmedHash: null } as const]) {
+        const answer = await gateway.callOperation(args, readOnly, channel);
+        expect(answer.kind).toBe('result');
+        const result = (answer as { result: { isError?: boolean; structuredContent?: any } }).result;
+        expect(result.isError).toBe(true);
+        expect(result.structuredContent.error).toMatchObject({
+          code: 'insufficient_scope',
+          requiredScope: 'mcp:spend',
+        });
+      }
+    }
+    // Nothing was priced, asked or run for them: not even the free estimate or the balance.
+    expect(rest.forwards).toEqual([]);
+    expect(rest.balance).toBe(1_000);
+
+    const free = await call({ operationId: 'getCreditBalance', payload: {} }, token, readOnly);
+    expect(free.structured.output.balance).toBe(1_000);
+    const stored = await call({ operationId: 'companySearch', resultId: 'none', offset: 0 }, token, readOnly);
+    expect(stored.structured.error?.code).not.toBe('insufficient_scope');
   });
 
   it('charges and summarises a page, and warns once the balance is low', async () => {
