@@ -159,18 +159,29 @@ chown "$uid:$uid" "$volume"
 port=$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 base_url=http://127.0.0.1:$port
 
+# Every request has a time limit, and every wait a deadline: a service that never answers fails the run, never hangs it.
+http() { curl --connect-timeout 5 --max-time 30 "$@"; }
+deadline_of() { echo $(( $(date +%s) + $1 )); }
+before() { [ "$(date +%s)" -lt "$1" ]; }
+
 start_service() {
   log=$work/run-$1.log
   buildah run --isolation chroot --user "$user" --volume "$volume:$volume_path" \
     --env PORT="$port" --env SEED_COMPANIES=2000 --env SEED_PEOPLE=20000 "$container" -- "${command[@]}" >"$log" 2>&1 &
   runner=$!
-  for _ in $(seq 1 600); do
-    curl -fsS "$base_url/healthz" >/dev/null 2>&1 && break
+  local limit
+  limit=$(deadline_of 300)
+  until http -fsS --max-time 5 "$base_url/healthz" >/dev/null 2>&1; do
     kill -0 "$runner" 2>/dev/null || fail "the container's command exited"
+    before "$limit" || fail "/healthz did not answer 200 within 300 s of the start"
     sleep 0.5
   done
-  [ "$(curl -fsS "$base_url/healthz")" = '{"status":"ok"}' ] || fail "/healthz did not answer ok"
-  for _ in $(seq 1 100); do grep -q 'Demo API key' "$log" && break; sleep 0.1; done
+  [ "$(http -fsS "$base_url/healthz")" = '{"status":"ok"}' ] || fail "/healthz did not answer ok"
+  limit=$(deadline_of 10)
+  until grep -q 'Demo API key' "$log"; do
+    before "$limit" || fail "no 'Demo API key' line within 10 s of /healthz answering"
+    sleep 0.1
+  done
   # The service's process, found from the one we started: its pid is in the volume.
   service_pid=$(cat "$volume/postgres.owner")
   grep -q "${command[*]}" "/proc/$service_pid/cmdline" 2>/dev/null || tr '\0' ' ' <"/proc/$service_pid/cmdline" | grep -q "${command[*]}" ||
@@ -178,6 +189,12 @@ start_service() {
 }
 stop_service() {
   kill -TERM "$service_pid"
+  local limit
+  limit=$(deadline_of 60)
+  while kill -0 "$runner" 2>/dev/null; do
+    before "$limit" || { kill -KILL "$service_pid" "$runner" 2>/dev/null; fail "the service still ran 60 s after SIGTERM"; }
+    sleep 0.2
+  done
   wait "$runner" || true
   ! kill -0 "$service_pid" 2>/dev/null || fail "the service still runs after SIGTERM"
   grep -q '"msg":"embedded PostgreSQL stopped"' "$log" || fail "the service did not stop its embedded PostgreSQL"
@@ -195,12 +212,12 @@ postmaster=$(head -n 1 "$volume/postgres/postmaster.pid")
 [ "$(ps -o uid= -p "$postmaster" | tr -d ' ')" = "$uid" ] || fail "the embedded PostgreSQL does not run as $user"
 [ "$(stat -c '%a %u' "$volume")" = "700 $uid" ] || fail "the volume is $(stat -c '%a %u' "$volume"), expected 700 $uid"
 # The HEALTHCHECK's own command, inside the container, beside the running service.
-buildah run --isolation chroot --user "$user" --env PORT="$port" "$container" -- sh -c "$health_command" || fail "the HEALTHCHECK command failed"
-found=$(curl -fsS -X POST "$base_url/v1/company-search" -H 'content-type: application/json' \
+timeout 60 buildah run --isolation chroot --user "$user" --env PORT="$port" "$container" -- sh -c "$health_command" || fail "the HEALTHCHECK command failed"
+found=$(http -fsS -X POST "$base_url/v1/company-search" -H 'content-type: application/json' \
   -d "{\"apiKey\":\"$key\",\"pageSize\":5,\"searchParams\":{}}" | json 'v.output.data.length + " " + v.chargeInfo.creditsCharged')
 [ "$found" = "5 5" ] || fail "a search with the demo key gave '$found', expected 5 companies for 5 credits"
-balance=$(curl -fsS "$base_url/v1/credits?apiKey=$key" | json 'JSON.stringify(v.output)')
-tools=$(curl -fsS -X POST "$base_url/mcp" -H "x-api-key: $key" -H 'content-type: application/json' \
+balance=$(http -fsS "$base_url/v1/credits?apiKey=$key" | json 'JSON.stringify(v.output)')
+tools=$(http -fsS -X POST "$base_url/mcp" -H "x-api-key: $key" -H 'content-type: application/json' \
   -H 'accept: application/json, text/event-stream' -H 'mcp-protocol-version: 2025-06-18' \
   -d '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}' | sed -n -e 's/^data: //' -e '/^{/p' | json 'v.result.tools.map((t) => t.name).sort().join(",")')
 [ "$tools" = "call_operation,get_endpoint_details_full,search_endpoints" ] || fail "MCP tools/list gave '$tools'"
@@ -210,7 +227,7 @@ say "restarting on the same volume"
 start_service second
 grep -q "Demo API key $key" "$log" || fail "the restart did not keep the demo key"
 grep -q 'Empty catalog' "$log" && fail "the restart seeded again"
-[ "$(curl -fsS "$base_url/v1/credits?apiKey=$key" | json 'JSON.stringify(v.output)')" = "$balance" ] || fail "the restart did not keep the balance ($balance)"
+[ "$(http -fsS "$base_url/v1/credits?apiKey=$key" | json 'JSON.stringify(v.output)')" = "$balance" ] || fail "the restart did not keep the balance ($balance)"
 stop_service
 
 say "passed: image $(buildah images --noheading --format '{{.Size}}' "$image"), first build ${first} s, cached build ${second} s"

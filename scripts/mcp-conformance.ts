@@ -73,10 +73,20 @@ try {
 }
 process.exit(exitCode);
 
+/** The suite runs its 30 scenarios in a minute or two; one that hangs must fail the run, not hold CI. */
+const suiteTimeLimitMs = 10 * 60_000;
+
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const timer = setTimeout(() => {
+      process.stderr.write(`the conformance suite ran past ${suiteTimeLimitMs / 60_000} minutes: stopped\n`);
+      child.kill('SIGKILL');
+    }, suiteTimeLimitMs);
     child.on('error', reject);
-    child.on('close', (code) => resolve(code ?? 1));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve(code ?? 1);
+    });
   });
 }

@@ -154,7 +154,7 @@ try {
           throw new Error(`expected our consent page, got ${consent.status} ${consent.url.href}`);
         const landed = await browser.submit(consent, 'approve', atCallback);
         // The Inspector's own listener receives the code.
-        const answer = await fetch(landed.url);
+        const answer = await fetch(landed.url, { signal: AbortSignal.timeout(30_000) });
         await answer.text();
         return /<span id="client-name">([^<]+)<\/span>/.exec(consent.text)?.[1] ?? '?';
       })();

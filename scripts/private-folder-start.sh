@@ -26,19 +26,30 @@ run_as() {
   fi
 }
 
+# Every request has a time limit, and every wait a deadline: a service that never answers fails the run, never hangs it.
+http() { curl --connect-timeout 5 --max-time 30 "$@"; }
+deadline_of() { echo $(( $(date +%s) + $1 )); }
+before() { [ "$(date +%s)" -lt "$1" ]; }
+
 start_service() {
   log=$1
   port=$(free_port)
   # A session of its own (setsid), so that Ctrl-C can be imitated by signalling its process group.
   run_as PORT="$port" SEED_COMPANIES=2000 SEED_PEOPLE=20000 LOG_LEVEL=info setsid --wait npm start >"$log" 2>&1 &
   started_pid=$!
-  for _ in $(seq 1 600); do
-    if curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then break; fi
+  local limit
+  limit=$(deadline_of 300)
+  until http -fsS --max-time 5 "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; do
     kill -0 "$started_pid" 2>/dev/null || fail "npm start exited before answering /healthz"
+    before "$limit" || fail "/healthz did not answer 200 within 300 s of npm start"
     sleep 0.5
   done
-  [ "$(curl -fsS "http://127.0.0.1:$port/healthz")" = '{"status":"ok"}' ] || fail "/healthz did not answer ok on port $port"
-  for _ in $(seq 1 100); do grep -q 'Demo API key' "$log" && break; sleep 0.1; done
+  [ "$(http -fsS "http://127.0.0.1:$port/healthz")" = '{"status":"ok"}' ] || fail "/healthz did not answer ok on port $port"
+  limit=$(deadline_of 10)
+  until grep -q 'Demo API key' "$log"; do
+    before "$limit" || fail "no 'Demo API key' line within 10 s of /healthz answering"
+    sleep 0.1
+  done
   service_pid=$(cat "$clone/data/postgres.owner")
 }
 
@@ -46,6 +57,12 @@ stop_service() {
   group=$(ps -o pgid= -p "$service_pid" | tr -d ' ')
   [ -n "$group" ] && [ "$group" != "$(ps -o pgid= -p $$ | tr -d ' ')" ] || fail "the service has no process group of its own"
   kill -INT -- "-$group" # what Ctrl-C in a terminal sends to npm, its shell and node
+  local limit
+  limit=$(deadline_of 60)
+  while kill -0 "$started_pid" 2>/dev/null; do
+    before "$limit" || { kill -KILL -- "-$group" 2>/dev/null; fail "npm start still ran 60 s after Ctrl-C"; }
+    sleep 0.2
+  done
   wait "$started_pid" || true
   ! kill -0 "$service_pid" 2>/dev/null || fail "the service ($service_pid) still runs after Ctrl-C"
   service_pid=
@@ -87,7 +104,7 @@ for kind in "${kinds[@]}"; do
   [ "$server_user" = "$expected_user" ] || fail "PostgreSQL runs as $server_user, expected $expected_user"
   [ "$(stat -c %a "$clone/data")" = 700 ] || fail "the data folder is $(stat -c %a "$clone/data"), expected 700"
   [ "$(stat -c %a "$clone/data/postgres-credentials")" = 600 ] || fail "the credentials file is not 600"
-  found=$(curl -fsS -X POST "http://127.0.0.1:$port/v1/company-search" -H 'content-type: application/json' \
+  found=$(http -fsS -X POST "http://127.0.0.1:$port/v1/company-search" -H 'content-type: application/json' \
     -d "{\"apiKey\":\"$key\",\"pageSize\":3,\"searchParams\":{}}" | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).output.data.length))")
   [ "$found" = 3 ] || fail "a search with the demo key gave $found companies, expected 3"
   stop_service
@@ -97,7 +114,7 @@ for kind in "${kinds[@]}"; do
   grep -q "Demo API key $key" "$log" || fail "the second start did not show the same demo key"
   grep -q 'initialising embedded PostgreSQL' "$log" && fail "the second start initialised a new cluster"
   grep -q 'Empty catalog' "$log" && fail "the second start seeded again"
-  status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/credits?apiKey=$key")
+  status=$(http -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/credits?apiKey=$key")
   [ "$status" = 200 ] || fail "the demo key answered $status after the restart"
   stop_service
 

@@ -23,6 +23,7 @@ export const errorStatus = {
   upstream_unavailable: 502,
   query_timeout: 503,
   unavailable: 503,
+  starting: 503,
   internal: 500,
 } as const;
 
@@ -56,7 +57,7 @@ export class AppError extends Error {
 }
 
 /** Seconds a client should wait before retrying a 503. */
-export const retryAfterSeconds = { query_timeout: 5, unavailable: 5 } as const;
+export const retryAfterSeconds = { query_timeout: 5, unavailable: 5, starting: 1 } as const;
 
 /**
  * Database failures that are not bugs: a statement stopped by its timeout, no free connection,

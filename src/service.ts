@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { idempotencyKeysRetention } from './api/idempotency.js';
@@ -23,6 +23,7 @@ import { loadLinkSigner } from './core/audiences/links.js';
 import { networkAudienceLiveSource, waterfallAudienceContactSource } from './core/contacts/audience-sources.js';
 import { CursorCodec } from './core/search/cursor.js';
 import { createMetrics } from './http/metrics.js';
+import { untilReady } from './http/starting.js';
 import { loadSigningKey } from './mcp/guards/signing.js';
 import { createContactServices, type ContactServices } from './providers/contacts/services.js';
 import { localExportStorage } from './providers/export-storage.js';
@@ -76,13 +77,17 @@ export async function startService(config: Config, options: StartOptions = {}): 
     connectionString = embedded.connectionString;
   }
   const db = openDatabase(connectionString, servingDatabaseOptions(config, log));
+  let server: Server | null = null;
   try {
     await prepareDatabase(connectionString, config, log, say);
     await db.replicas?.start();
     const demoApiKey = await ensureDemoAccount(db, config, log);
 
-    const server = await listen(config);
-    const address = server.address() as AddressInfo;
+    // Requests that arrive while the services are built are answered (503 starting), never left hanging.
+    const gate = untilReady();
+    const listening = await listen(config, gate.listener);
+    server = listening;
+    const address = listening.address() as AddressInfo;
     const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
     const base: ServiceBase = {
@@ -94,7 +99,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       internalUrl: url,
     };
     const context: AppContext = { ...base, services: await buildServices(base, options.services ?? {}) };
-    server.on('request', createApp(context));
+    gate.ready(createApp(context));
     const background: BackgroundWork | null = config.JOB_WORKER
       ? await startBackgroundWork(context, { retention: retentionTasks(context) })
       : null;
@@ -108,8 +113,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
       stop: () =>
         (stopping ??= (async () => {
           await new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            server.closeIdleConnections();
+            listening.close(() => resolve());
+            listening.closeIdleConnections();
           });
           await background?.stop();
           context.services.mailer.close();
@@ -119,6 +124,13 @@ export async function startService(config: Config, options: StartOptions = {}): 
         })()),
     };
   } catch (error) {
+    if (server) {
+      const closing = server;
+      await new Promise<void>((resolve) => {
+        closing.close(() => resolve());
+        closing.closeAllConnections();
+      });
+    }
     await db.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     throw error;
@@ -194,7 +206,7 @@ export const httpLimits = {
   connectionsCheckingIntervalMs: 1_000,
 } as const;
 
-function listen(config: Config): Promise<Server> {
+function listen(config: Config, listener: (req: IncomingMessage, res: ServerResponse) => void): Promise<Server> {
   return new Promise((resolve, reject) => {
     void import('node:http').then(({ createServer }) => {
       const server = createServer({
@@ -208,6 +220,7 @@ function listen(config: Config): Promise<Server> {
       // No idle cut-off beyond these: a request that is being answered (a long export listing, an MCP stream) is not the client's stall.
       server.timeout = 0;
       closeConnectionsThatNeverAsk(server, config.HTTP_HEADERS_TIMEOUT_MS);
+      server.on('request', listener);
       server.once('error', reject);
       server.listen(config.PORT, config.HOST, () => resolve(server));
     });

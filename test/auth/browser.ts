@@ -35,7 +35,13 @@ export class HeadlessBrowser {
       const headers = new Headers(request.headers);
       const cookie = this.cookieHeader(current);
       if (cookie) headers.set('cookie', cookie);
-      const response = await fetch(current, { ...request, headers, redirect: 'manual' });
+      // A page that never comes fails the run (tests, scripts/mcp-inspector.ts) instead of holding it.
+      const response = await fetch(current, {
+        ...request,
+        headers,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(30_000),
+      });
       this.remember(current, response.headers);
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location) {
