@@ -1,10 +1,11 @@
+import { asciiLowercase } from '../core/accounts.js';
 import { AppError } from '../errors.js';
 import type { Queryable } from '../store/db.js';
 import type { UpstreamIdentity } from './upstream.js';
 
 /**
  * Who a person signed in at the identity provider is here: an operator's link of issuer and
- * subject to an account first, then a verified email equal to an account's email. Anything
+ * subject to an account first, then a verified email that is the account's email. Anything
  * else is nobody: no account is created by signing in.
  */
 
@@ -17,6 +18,30 @@ export interface MappedAccount {
   by: 'link' | 'email';
 }
 
+/**
+ * Whether an address an identity provider verified is this account's address: the same
+ * characters exactly, except that the domain's ASCII letters may differ in case. No Unicode case
+ * folding or normalisation (the Kelvin sign is not k, a full-width letter is not its ASCII one,
+ * a combining mark is a character), no trimming, one `@`: anything else is another address.
+ */
+export function sameAccountEmail(verified: string, accountEmail: string): boolean {
+  const split = (address: string) => {
+    const at = address.lastIndexOf('@');
+    return at > 0 && at === address.indexOf('@') && at < address.length - 1
+      ? { local: address.slice(0, at), domain: asciiLowercase(address.slice(at + 1)) }
+      : null;
+  };
+  const a = split(verified);
+  const b = split(accountEmail);
+  return a !== null && b !== null && a.local === b.local && a.domain === b.domain;
+}
+
+/**
+ * The account a person signed in at an identity provider acts for, or null: the account an
+ * operator linked to the identity's issuer and subject; else, when the provider verified the
+ * person's email, the one account whose email is that address (sameAccountEmail). The one
+ * function that decides this, for every sign-in (the /mcp/v3 authorization server, the dashboard).
+ */
 export async function accountForIdentity(db: Queryable, identity: UpstreamIdentity): Promise<MappedAccount | null> {
   const linked = await db.query<{ id: number; name: string; email: string | null; balance: number }>(
     `SELECT a.id, a.name, a.email, coalesce(b.balance, 0)::bigint AS balance
@@ -25,14 +50,21 @@ export async function accountForIdentity(db: Queryable, identity: UpstreamIdenti
     [identity.issuer, identity.subject],
   );
   if (linked.rows[0]) return { ...row(linked.rows[0]), by: 'link' };
-  if (!identity.email || !identity.emailVerified) return null;
-  const byEmail = await db.query<{ id: number; name: string; email: string | null; balance: number }>(
+  if (!identity.email || identity.emailVerified !== true) return null;
+  const verified = identity.email;
+  // lower() only narrows the candidates (addresses that match differ at most in the case of ASCII
+  // letters, which lower() folds in any locale); sameAccountEmail decides.
+  const candidates = await db.query<{ id: number; name: string; email: string | null; balance: number }>(
     `SELECT a.id, a.name, a.email, coalesce(b.balance, 0)::bigint AS balance
        FROM accounts a LEFT JOIN credit_balances b ON b.account_id = a.id
-      WHERE a.email = $1`,
-    [identity.email.toLowerCase()],
+      WHERE lower(a.email) = lower($1)`,
+    [verified],
   );
-  return byEmail.rows[0] ? { ...row(byEmail.rows[0]), by: 'email' } : null;
+  const matching = candidates.rows.filter(
+    (candidate) => candidate.email && sameAccountEmail(verified, candidate.email),
+  );
+  // Two accounts whose addresses differ only in the domain's case: which one is meant cannot be told.
+  return matching.length === 1 ? { ...row(matching[0] as (typeof matching)[number]), by: 'email' } : null;
 }
 
 function row(r: { id: number; name: string; email: string | null; balance: number }) {

@@ -153,7 +153,8 @@ export class UpstreamProvider {
         throw new SignInError(`The identity provider's UserInfo answer failed verification: ${describe(error)}.`, 403);
       }
     }
-    const email = typeof profile.email === 'string' ? profile.email.trim().toLowerCase() : null;
+    // As the provider sent it: accountForIdentity decides what it matches, and no folding happens here.
+    const email = typeof profile.email === 'string' ? profile.email : null;
     return {
       issuer: claims.iss,
       subject: claims.sub,

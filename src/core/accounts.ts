@@ -20,6 +20,15 @@ export interface CreatedAccount {
   apiKey: string;
 }
 
+/**
+ * A-Z to a-z and nothing else. Unicode lowercasing folds other letters onto ASCII ones (the
+ * Kelvin sign onto k, the Angstrom sign onto å), which would make two different addresses one;
+ * an address is only ever lowercased this way.
+ */
+export function asciiLowercase(text: string): string {
+  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
 export async function createAccount(
   db: Database,
   options: { name: string; email?: string | null; plan?: Plan; initialCredits?: number; apiKey?: string },
@@ -27,7 +36,7 @@ export async function createAccount(
   return db.transaction(async (tx) => {
     const account = await insertAccount(tx, {
       name: options.name,
-      email: options.email?.toLowerCase() ?? null,
+      email: options.email ? asciiLowercase(options.email) : null,
       plan: options.plan ?? 'free',
     });
     const { apiKey } = await insertApiKey(tx, account.id, options.apiKey ?? generateApiKey(), { name: 'initial' });
@@ -88,7 +97,7 @@ export async function grantCredits(db: Database, accountId: number, amount: numb
 export async function findAccountByEmail(db: Queryable, email: string): Promise<Account | null> {
   const result = await db.query<{ id: number; name: string; email: string | null; plan: Plan; created_at: Date }>(
     'SELECT id, name, email, plan, created_at FROM accounts WHERE email = $1',
-    [email.toLowerCase()],
+    [asciiLowercase(email)],
   );
   const row = result.rows[0];
   return row

@@ -25,8 +25,10 @@ import { HeadlessBrowser, type Page } from './browser.js';
  * provider for the official MCP client that records where it was sent and what it was given.
  */
 
-export const people: Record<'ada' | 'stranger' | 'unverified', DevPerson> = {
+export const people: Record<'ada' | 'stranger' | 'unverified' | 'kelvin', DevPerson> = {
   ada: { sub: 'ada-1815', name: 'Ada Lovelace', email: 'ada@analytical.example', emailVerified: true },
+  // The K is U+212A KELVIN SIGN, which Unicode lowercasing turns into an ASCII k.
+  kelvin: { sub: 'kelvin-1', name: 'Not Kate', email: '\u212Aate@beta.example', emailVerified: true },
   stranger: { sub: 'stranger-1', name: 'Nobody Here', email: 'nobody@elsewhere.example', emailVerified: true },
   unverified: { sub: 'unverified-1', name: 'Unverified Person', email: 'ada@analytical.example', emailVerified: false },
 };
