@@ -1,5 +1,6 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Queryable } from '../store/db.js';
+import { oidcProvider } from './oidc-library.js';
 
 /**
  * oidc-provider's storage interface on PostgreSQL: one row per model instance in oauth_models,
@@ -7,6 +8,28 @@ import type { Queryable } from '../store/db.js';
  * tokens. The payload is stored as the library gives it; grant, uid, account and client are
  * copied into columns for the lookups the library (and the accounts CLI) make.
  */
+
+/** A NUL, or half of a surrogate pair: characters PostgreSQL cannot store in text or jsonb. */
+const unpairedSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const unstorable = { test: (text: string) => text.includes('\u0000') || unpairedSurrogate.test(text) };
+
+function holdsUnstorable(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return unstorable.test(value);
+  if (depth > 32 || typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some((item) => holdsUnstorable(item, depth + 1));
+  return Object.entries(value).some(([key, item]) => unstorable.test(key) || holdsUnstorable(item, depth + 1));
+}
+
+/**
+ * A value from a request that PostgreSQL cannot take (a NUL in a client_id, a state, a token, a
+ * registration field) is the request's fault: refused as the provider refuses a bad parameter,
+ * 400 invalid_request, before it reaches the database (where it would be a 500).
+ */
+async function refuseUnstorable(value: unknown): Promise<void> {
+  if (!holdsUnstorable(value)) return;
+  const { errors } = await oidcProvider();
+  throw new errors.InvalidRequest('a parameter contains a NUL character or an unpaired surrogate');
+}
 
 /** Expired rows are deleted at most this often by each process, a day after they expired. */
 const sweepEveryMs = 10 * 60 * 1000;
@@ -20,6 +43,7 @@ export class PostgresAdapter implements Adapter {
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    await refuseUnstorable([id, payload]);
     await this.db.query(
       `INSERT INTO oauth_models (kind, id, payload, grant_id, uid, user_code, account_id, client_id, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $9::int IS NULL THEN NULL ELSE now() + make_interval(secs => $9::int) END)
@@ -54,19 +78,23 @@ export class PostgresAdapter implements Adapter {
   }
 
   async consume(id: string): Promise<void> {
+    await refuseUnstorable(id);
     await this.db.query('UPDATE oauth_models SET consumed_at = now() WHERE kind = $1 AND id = $2', [this.kind, id]);
   }
 
   async destroy(id: string): Promise<void> {
+    await refuseUnstorable(id);
     await this.db.query('DELETE FROM oauth_models WHERE kind = $1 AND id = $2', [this.kind, id]);
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
+    await refuseUnstorable(grantId);
     // The library calls this once per model that may hold tokens of the grant.
     await this.db.query(`DELETE FROM oauth_models WHERE kind = $1 AND grant_id = $2`, [this.kind, grantId]);
   }
 
   private async one(condition: string, value: string): Promise<AdapterPayload | undefined> {
+    await refuseUnstorable(value);
     const result = await this.db.query<{ payload: AdapterPayload; consumed: number | null }>(
       `SELECT payload, extract(epoch FROM consumed_at)::bigint AS consumed
          FROM oauth_models

@@ -43,6 +43,8 @@ export function sameAccountEmail(verified: string, accountEmail: string): boolea
  * function that decides this, for every sign-in (the /mcp/v3 authorization server, the dashboard).
  */
 export async function accountForIdentity(db: Queryable, identity: UpstreamIdentity): Promise<MappedAccount | null> {
+  // No account's link or address holds a NUL (PostgreSQL stores none): such a claim names nobody.
+  if ([identity.issuer, identity.subject, identity.email ?? ''].some((value) => value.includes('\u0000'))) return null;
   const linked = await db.query<{ id: number; name: string; email: string | null; balance: number }>(
     `SELECT a.id, a.name, a.email, coalesce(b.balance, 0)::bigint AS balance
        FROM oauth_identities i JOIN accounts a ON a.id = i.account_id LEFT JOIN credit_balances b ON b.account_id = a.id

@@ -95,8 +95,20 @@ export function mountAuth(app: express.Express, context: AppContext, options: Au
     );
   }
 
-  // Public endpoints of the authorization server answer any origin; no cookies are involved.
+  // A NUL in the URL (a client_id, state, login_hint, resource, an interaction's state) is refused
+  // before anything reads it; in bodies, the adapter refuses what PostgreSQL cannot store.
   const issuerPath = server.publicPath;
+  app.use(
+    [
+      oauthMount,
+      devProviderMount,
+      `/.well-known/oauth-authorization-server${issuerPath}`,
+      `/.well-known/openid-configuration${issuerPath}`,
+    ],
+    refuseNulInUrl,
+  );
+
+  // Public endpoints of the authorization server answer any origin; no cookies are involved.
   const oauthMetadata = `/.well-known/oauth-authorization-server${issuerPath}`;
   const openidMetadata = `/.well-known/openid-configuration${issuerPath}`;
   app.use(
@@ -191,6 +203,19 @@ function pinnedHandler(provider: () => Promise<Provider>, issuer: string, trustP
       next(error);
     }
   };
+}
+
+/** 400 invalid_request for a URL that carries a NUL character, raw or percent-encoded. */
+function refuseNulInUrl(req: Request, res: Response, next: NextFunction): void {
+  const url = req.originalUrl;
+  if (!url.includes('\u0000') && !/%00/i.test(url)) {
+    next();
+    return;
+  }
+  res.status(400).json({
+    error: 'invalid_request',
+    error_description: 'a parameter contains a NUL character, which no parameter of this server accepts',
+  });
 }
 
 /** Dynamic client registration, rate-limited per client address across instances (a token bucket in PostgreSQL). */
