@@ -22,7 +22,8 @@ import { mountMcp } from './mcp/index.js';
 export function createApp(context: AppContext): (req: IncomingMessage, res: ServerResponse) => void {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Forwarded addresses are believed only behind a proxy the operator named (one hop); otherwise the peer's address counts.
+  app.set('trust proxy', context.config.TRUST_PROXY ? 1 : false);
   app.use(requestLogging(context));
 
   app.get('/healthz', async (_req, res) => {

@@ -315,7 +315,7 @@ export const environmentSchema = z
     TRUST_PROXY: booleanFlag
       .default(false)
       .describe(
-        'Behind a TLS-terminating proxy: the authorization server believes `X-Forwarded-Proto` and `X-Forwarded-For` (never `X-Forwarded-Host`).',
+        "Behind one reverse proxy: the client's address is the one the proxy put last in `X-Forwarded-For` (rate limits of sign-in and registration count it), and `X-Forwarded-Proto` is believed (never `X-Forwarded-Host`). Unset: forwarded headers are ignored from any peer, loopback included, and the address is the connection's.",
       ),
 
     OIDC_ISSUER: secureUrl
@@ -352,6 +352,11 @@ export const environmentSchema = z
     OAUTH_REGISTRATIONS_PER_HOUR: positiveInt
       .default(20)
       .describe('Dynamic client registrations accepted per client address and hour (shared by all instances).'),
+    OAUTH_SIGN_INS_PER_MINUTE: positiveInt
+      .default(30)
+      .describe(
+        'Sign-ins started per client address and minute (`/oauth/authorize` and the sign-in page, which write rows for anyone; shared by all instances); more are answered 429 with `Retry-After`.',
+      ),
     OAUTH_CIMD_ALLOW_LOOPBACK: booleanFlag
       .default(false)
       .describe(

@@ -18,7 +18,7 @@ import { finishedJobsRetention, type RetentionTask } from './jobs/index.js';
 import { createLogger, type Logger } from './log.js';
 import { pollCacheRetention } from './mcp/guards/polling.js';
 import { storedResultsRetention } from './mcp/guards/stored-results.js';
-import { createAuthorizationServer } from './auth/index.js';
+import { createAuthorizationServer, oauthRetention } from './auth/index.js';
 import { loadLinkSigner } from './core/audiences/links.js';
 import { networkAudienceLiveSource, waterfallAudienceContactSource } from './core/contacts/audience-sources.js';
 import { CursorCodec } from './core/search/cursor.js';
@@ -188,6 +188,7 @@ export function retentionTasks(context: AppContext): RetentionTask[] {
     requestLogRetention,
     sessionRetention,
     webhookRetention(context.config.WEBHOOK_RETENTION_DAYS),
+    oauthRetention,
   ];
 }
 

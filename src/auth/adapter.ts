@@ -31,8 +31,22 @@ async function refuseUnstorable(value: unknown): Promise<void> {
   throw new errors.InvalidRequest('a parameter contains a NUL character or an unpaired surrogate');
 }
 
-/** Expired rows are deleted at most this often by each process, a day after they expired. */
-const sweepEveryMs = 10 * 60 * 1000;
+/**
+ * How often each process sweeps expired rows, on its next write. Interactions and upstream logins
+ * (what an anonymous sign-in start writes) go as soon as they expire; other models a day after
+ * (consumed codes and rotated refresh tokens must outlive their use for reuse detection).
+ */
+const sweepEveryMs = 60 * 1000;
+
+/** Deletes the sign-in rows that have expired, and the other models a day after they expired. */
+export async function sweepExpiredOAuthRows(db: Queryable): Promise<number> {
+  const models = await db.query(
+    `DELETE FROM oauth_models
+      WHERE expires_at < now() - CASE WHEN kind LIKE '%Interaction' THEN interval '0' ELSE interval '1 day' END`,
+  );
+  const logins = await db.query(`DELETE FROM oauth_upstream_logins WHERE expires_at < now()`);
+  return (models.rowCount ?? 0) + (logins.rowCount ?? 0);
+}
 
 export class PostgresAdapter implements Adapter {
   private static lastSweep = 0;
@@ -110,11 +124,7 @@ export class PostgresAdapter implements Adapter {
     const now = Date.now();
     if (now - PostgresAdapter.lastSweep < sweepEveryMs) return;
     PostgresAdapter.lastSweep = now;
-    // Consumed codes and rotated refresh tokens must outlive their use (reuse detection), not their expiry.
-    this.db.query(`DELETE FROM oauth_models WHERE expires_at < now() - interval '1 day'`).catch(() => undefined);
-    this.db
-      .query(`DELETE FROM oauth_upstream_logins WHERE expires_at < now() - interval '1 day'`)
-      .catch(() => undefined);
+    sweepExpiredOAuthRows(this.db).catch(() => undefined);
   }
 }
 

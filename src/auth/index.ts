@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type Provider from 'oidc-provider';
 import type { AppContext, ServiceBase } from '../context.js';
 import type { Queryable } from '../store/db.js';
-import { postgresAdapterFactory } from './adapter.js';
+import { postgresAdapterFactory, sweepExpiredOAuthRows } from './adapter.js';
 import {
   AuthorizationServer,
   interactionMount,
@@ -28,6 +28,9 @@ import { UpstreamProvider, type UpstreamSettings } from './upstream.js';
  */
 
 export const devProviderMount = '/dev-idp';
+
+/** The retention sweep's share of the OAuth tables, for an instance that has stopped writing to them (each write sweeps too). */
+export const oauthRetention = { name: 'oauthRowsDeleted', sweep: sweepExpiredOAuthRows } as const;
 const devClientId = 'pds-dev-sso';
 
 export interface MountedAuth {
@@ -131,8 +134,25 @@ export function mountAuth(app: express.Express, context: AppContext, options: Au
   app.get(openidMetadata, (req, res, next) => handOver(req, res, next, '/.well-known/openid-configuration'));
   app.post(
     `${oauthMount}${oauthRoutes.registration}`,
-    registrationLimit(context.db.pool, config.OAUTH_REGISTRATIONS_PER_HOUR),
+    perAddressLimit(context.db.pool, {
+      rateClass: 'oauth-registration',
+      perPeriod: config.OAUTH_REGISTRATIONS_PER_HOUR,
+      periodSeconds: 3600,
+      what: 'client registrations',
+    }),
   );
+  // Anyone may start a sign-in, and each start writes rows: an interaction, then an upstream login.
+  const signInLimit = perAddressLimit(context.db.pool, {
+    rateClass: 'oauth-sign-in',
+    perPeriod: config.OAUTH_SIGN_INS_PER_MINUTE,
+    periodSeconds: 60,
+    what: 'sign-in starts',
+  });
+  app.all(`${oauthMount}${oauthRoutes.authorization}`, signInLimit);
+  app.get(`${interactionMount}/:uid`, (req, res, next) =>
+    req.params.uid === 'callback' ? next() : signInLimit(req, res, next),
+  );
+  if (config.OIDC_DEV_PROVIDER) app.all(`${devProviderMount}/auth`, signInLimit);
 
   let upstream: UpstreamProvider | null = settings ? new UpstreamProvider(context.db.pool, settings) : null;
   if (config.OIDC_DEV_PROVIDER) {
@@ -218,12 +238,23 @@ function refuseNulInUrl(req: Request, res: Response, next: NextFunction): void {
   });
 }
 
-/** Dynamic client registration, rate-limited per client address across instances (a token bucket in PostgreSQL). */
-function registrationLimit(db: Queryable, perHour: number) {
+/**
+ * A per-address limit across instances (a token bucket in PostgreSQL, refilled evenly over the
+ * period, holding at most `perPeriod`), for the steps that anyone may take without credentials and
+ * that write rows: dynamic client registration, and the start of a sign-in (each writes an
+ * interaction, and the sign-in page an upstream login). The address is req.ip: the peer's,
+ * or with TRUST_PROXY the one the proxy forwarded (src/app.ts).
+ */
+export function perAddressLimit(
+  db: Queryable,
+  limit: { rateClass: string; perPeriod: number; periodSeconds: number; what: string },
+) {
+  const { rateClass, perPeriod, periodSeconds, what } = limit;
+  const period = periodSeconds === 3600 ? 'an hour' : periodSeconds === 60 ? 'a minute' : `${periodSeconds} s`;
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       const refilled =
-        'least($3::float8, b.tokens + extract(epoch FROM (EXCLUDED.updated_at - b.updated_at)) * $3::float8 / 3600)';
+        'least($3::float8, b.tokens + extract(epoch FROM (EXCLUDED.updated_at - b.updated_at)) * $3::float8 / $4::float8)';
       const result = await db.query<{ tokens: number; allowed: boolean }>(
         `INSERT INTO rate_limit_buckets AS b (subject, rate_class, tokens, allowed, updated_at)
          VALUES ($1, $2, $3::float8 - 1, true, clock_timestamp())
@@ -232,20 +263,20 @@ function registrationLimit(db: Queryable, perHour: number) {
            allowed = ${refilled} >= 1,
            updated_at = EXCLUDED.updated_at
          RETURNING b.tokens, b.allowed`,
-        [`ip:${req.ip ?? 'unknown'}`, 'oauth-registration', perHour],
+        [`ip:${req.ip ?? 'unknown'}`, rateClass, perPeriod, periodSeconds],
       );
       const row = result.rows[0] as { tokens: number; allowed: boolean };
       if (row.allowed) {
         next();
         return;
       }
-      const retryAfter = Math.max(1, Math.ceil(((1 - row.tokens) * 3600) / perHour));
+      const retryAfter = Math.max(1, Math.ceil(((1 - row.tokens) * periodSeconds) / perPeriod));
       res
         .status(429)
         .set('Retry-After', String(retryAfter))
         .json({
           error: 'temporarily_unavailable',
-          error_description: `Too many client registrations from this address (at most ${perHour} an hour); retry in ${retryAfter} s.`,
+          error_description: `Too many ${what} from this address (at most ${perPeriod} ${period}); retry in ${retryAfter} s.`,
         });
     } catch (error) {
       next(error);

@@ -131,6 +131,8 @@ export async function startSsoApp(options: TestAppOptions = {}): Promise<SsoApp>
     catalog: 'empty',
     ...options,
     env: {
+      // Every sign-in of a test file comes from one address; the limit is tested where it is the subject.
+      OAUTH_SIGN_INS_PER_MINUTE: '100000',
       OIDC_ISSUER: upstream.issuer,
       OIDC_CLIENT_ID: upstream.clientId,
       OIDC_CLIENT_SECRET: upstream.clientSecret,
