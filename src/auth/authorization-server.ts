@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type Provider from 'oidc-provider';
-import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
+import type { ClientAuthMethod, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { ServiceBase } from '../context.js';
 import { postgresAdapterFactory } from './adapter.js';
 import type { Principal } from './api-keys.js';
 import type { BearerGrant, BearerTokenVerifier } from './bearer.js';
+import { applyClientPolicy, extraClientProperties } from './client-policy.js';
 import type { GatewayKeys } from './gateway-key.js';
 import { recordGrantUse } from './grant-usage.js';
 import { cookieKeys, loadJwks } from './keys.js';
@@ -38,6 +39,8 @@ export const oauthRoutes = {
 } as const;
 
 const hour = 3600;
+/** How clients authenticate at the token and revocation endpoints; public clients (none) first. */
+const clientAuthMethods: ClientAuthMethod[] = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'];
 const unreachableForMs = 30_000;
 const day = 24 * hour;
 
@@ -128,7 +131,7 @@ export class AuthorizationServer {
       scopes: ['openid', 'offline_access', ...mcpScopes],
       responseTypes: ['code'],
       pkce: { required: () => true },
-      clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+      clientAuthMethods,
       // MCP clients are public clients; one that omits the method in registration gets none, not a secret.
       clientDefaults: {
         grant_types: ['authorization_code', 'refresh_token'],
@@ -136,6 +139,13 @@ export class AuthorizationServer {
         token_endpoint_auth_method: 'none',
       },
       allowOmittingSingleRegisteredRedirectUri: false,
+      // The registration policy (client-policy.ts) runs wherever a client's metadata is read.
+      extraClientMetadata: {
+        properties: [...extraClientProperties],
+        validator: (_ctx, property, _value, metadata) => {
+          if (property === extraClientProperties[0]) applyClientPolicy(metadata as Record<string, unknown>, errors);
+        },
+      },
       features: {
         devInteractions: { enabled: false },
         userinfo: { enabled: false },
@@ -223,7 +233,11 @@ export class AuthorizationServer {
       // The public endpoints answer any origin themselves (mountAuthorizationServer); this keeps the provider from refusing one.
       clientBasedCORS: () => true,
       fetch: fetchDocument as unknown as Configuration['fetch'],
-      discovery: { service_documentation: `${context.publicUrl}/llms.txt` },
+      discovery: {
+        service_documentation: `${context.publicUrl}/llms.txt`,
+        // Without it, RFC 8414's default (client_secret_basic only) tells public clients they cannot revoke.
+        revocation_endpoint_auth_methods_supported: clientAuthMethods,
+      },
       renderError: (ctx, out) => {
         ctx.type = 'html';
         ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");

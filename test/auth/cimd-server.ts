@@ -14,7 +14,7 @@ export interface CimdServer {
   origin: string;
   caFile: string;
   /** The URL of a document; `name` is one of the routes below. */
-  url(name: 'client' | 'large' | 'slow' | 'mismatch'): string;
+  url(name: 'client' | 'large' | 'slow' | 'mismatch' | 'plain-http'): string;
   fetched: string[];
   stop(): Promise<void>;
 }
@@ -59,6 +59,8 @@ export async function startCimdServer(dir: string, redirectUri: string): Promise
     // Over the 5 KiB the authorization server accepts.
     if (name === 'large') return send(document('large', { padding: 'x'.repeat(6 * 1024) }));
     if (name === 'mismatch') return send(document('mismatch', { client_id: `${origin}/someone-else.json` }));
+    // A web client's plain-http redirect URI on a host that is not loopback.
+    if (name === 'plain-http') return send(document('plain-http', { redirect_uris: ['http://evil.example/cb'] }));
     if (name === 'slow') {
       // Longer than the 2.5 s the authorization server waits.
       const timer = setTimeout(() => send(document('slow')), 4_000);

@@ -84,7 +84,7 @@ describe('authorization server discovery and registration', () => {
     expect(JSON.parse(body).token_endpoint).toBe(`${sso.issuer}/token`);
   });
 
-  it('registers public clients, honours application_type for redirect URIs, and refuses unknown scopes', async () => {
+  it('registers public clients, applies the redirect URI rules, and refuses unknown scopes', async () => {
     const native = await registerClient(sso, {
       application_type: 'native',
       redirect_uris: ['http://127.0.0.1:9000/cb', 'com.example.agent:/callback'],
@@ -95,7 +95,7 @@ describe('authorization server discovery and registration', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         application_type: 'web',
-        redirect_uris: ['com.example.agent:/callback'],
+        redirect_uris: ['http://agent.example/callback'],
         token_endpoint_auth_method: 'none',
       }),
     });
