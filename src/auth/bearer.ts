@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../context.js';
 import type { Principal } from './api-keys.js';
 import { quoted, sendRefusal } from './mcp-errors.js';
-import { requiredScope, scopeSatisfied, spendScope, type McpScope } from './scopes.js';
+import { mcpScopes, requiredScope, scopeSatisfied, spendScope, type McpScope } from './scopes.js';
 
 /**
  * Bearer-token authentication of the OAuth MCP surface (/mcp/v3), as an OAuth 2.0 resource
@@ -54,16 +54,19 @@ export function protectedResourceMetadata(context: AppContext, resourcePath: str
   };
 }
 
+/** What a sign-in to /mcp/v3 asks for, as the 401 challenge names it: every scope of the surface. */
+export const signInScope = mcpScopes.join(' ');
+
 /** The Bearer challenge of /mcp/v3's refusals (RFC 6750 and RFC 9728). */
 export function bearerChallenge(
   metadataUrl: string,
-  error?: { code?: string; description: string; scope?: string },
+  error?: { code?: string; description?: string; scope?: string },
 ): string {
   const parts = [`resource_metadata=${quoted(metadataUrl)}`];
   if (error) {
     if (error.code) parts.push(`error=${quoted(error.code)}`);
     if (error.scope) parts.push(`scope=${quoted(error.scope)}`);
-    parts.push(`error_description=${quoted(error.description)}`);
+    if (error.description) parts.push(`error_description=${quoted(error.description)}`);
   }
   return `Bearer ${parts.join(', ')}`;
 }
@@ -177,9 +180,10 @@ export function requireBearer(
           code: 'unauthorized',
           message: `This endpoint needs an OAuth access token (Authorization: Bearer <token>).${apiKeyInstead} ${how}`,
           // A request without credentials gets no error code (RFC 6750 §3.1), only the description of why sign-in cannot work yet.
+          // The scope names both: the MCP spec has clients ask for what the challenge names, and several cannot step up later.
           wwwAuthenticate: unavailable
-            ? bearerChallenge(metadataUrl, { description: unavailable })
-            : bearerChallenge(metadataUrl),
+            ? bearerChallenge(metadataUrl, { description: unavailable, scope: signInScope })
+            : bearerChallenge(metadataUrl, { scope: signInScope }),
           requestId,
         });
         return;
@@ -192,7 +196,7 @@ export function requireBearer(
           status: 401,
           code: 'invalid_token',
           message: description,
-          wwwAuthenticate: bearerChallenge(metadataUrl, { code: 'invalid_token', description }),
+          wwwAuthenticate: bearerChallenge(metadataUrl, { code: 'invalid_token', description, scope: signInScope }),
           requestId,
         });
         return;

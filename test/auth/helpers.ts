@@ -462,8 +462,9 @@ export async function rawToolsList(
 export async function tokensWithScope(
   sso: SsoApp,
   scope: string,
-): Promise<{ access_token: string; refresh_token?: string; scope: string }> {
-  const client = await registerClient(sso, { client_name: `Client for ${scope}` });
+  metadata: Record<string, unknown> = {},
+): Promise<{ access_token: string; refresh_token?: string; scope: string; token_type: string; client_id: string }> {
+  const client = await registerClient(sso, { client_name: `Client for ${scope}`, ...metadata });
   const { verifier, challenge } = pkcePair();
   const callback = await authorizeByHand(sso, client.client_id, { challenge, scope });
   const answer = await tokenRequest(sso, {
@@ -475,5 +476,5 @@ export async function tokensWithScope(
     resource: sso.resource,
   });
   if (answer.status !== 200) throw new Error(`token request refused: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body;
+  return { ...answer.body, client_id: client.client_id };
 }

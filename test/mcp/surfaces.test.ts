@@ -128,7 +128,7 @@ describe('MCP surfaces', () => {
     // No identity provider is configured here: the challenge says what an operator sets.
     expect(missing.headers.get('www-authenticate')).toMatch(
       new RegExp(
-        `^Bearer resource_metadata="${metadataUrl}", error_description="Single sign-on is not configured[^"]*OIDC_ISSUER`,
+        `^Bearer resource_metadata="${metadataUrl}", scope="mcp:read mcp:spend", error_description="Single sign-on is not configured[^"]*OIDC_ISSUER`,
       ),
     );
     const apiKeyInstead = await fetch(`${app.url}/mcp/v3`, {
