@@ -73,11 +73,45 @@ const secretParameter =
   /^(apikey|api_key|key|token|access_token|refresh_token|id_token|code|state|code_verifier|client_secret|password|signature|sig)$/i;
 
 /**
+ * A run of characters that may spell part of an API key in a URL or text: the key's own alphabet
+ * (base64url), or any percent-escape, since `pds%5F...`, `%70ds_...` and `pds%255F...` are the
+ * same key to whoever decodes them.
+ */
+const keyAlphabetRun = /(?:[A-Za-z0-9_-]|%[0-9A-Fa-f]{2})+/g;
+/** An API key (src/core/keys.ts: `pds_` and 43 base64url characters), or enough of one to matter. */
+const keyShaped = /pds_[A-Za-z0-9_-]{16,}/i;
+
+function percentDecoded(run: string): string {
+  let text = run;
+  // Up to three rounds: a key escaped twice (%255F) is still a key to a client that decodes twice.
+  for (let round = 0; round < 3 && text.includes('%'); round += 1) {
+    const next = text.replace(/%([0-9A-Fa-f]{2})/g, (_escape, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (next === text) break;
+    text = next;
+  }
+  return text;
+}
+
+/**
+ * The text with every key-shaped token replaced, wherever it stands (a path segment, a matrix
+ * parameter, a query value under any name, percent-escaped or not): for request logs of any
+ * kind, which must never hold a key whatever name it was sent under.
+ */
+export function redactKeyShaped(text: string): string {
+  return text.replace(keyAlphabetRun, (run) => (keyShaped.test(percentDecoded(run)) ? '[redacted]' : run));
+}
+
+/**
  * The URL with the value of every credential-bearing query parameter replaced, judged by the
  * parameter's name as the query parser will read it: percent-decoded (`%61piKey`), and without
- * array or object brackets (`apiKey[]`, `apiKey[0]`), so no spelling of a key reaches a log.
+ * array or object brackets (`apiKey[]`, `apiKey[0]`); and then every key-shaped token anywhere
+ * in it (redactKeyShaped), so no spelling of a key, under any name or none, reaches a log.
  */
 export function redactUrl(url: string): string {
+  return redactKeyShaped(redactQueryCredentials(url));
+}
+
+function redactQueryCredentials(url: string): string {
   const queryStart = url.indexOf('?');
   if (queryStart < 0) return url;
   const fragmentStart = url.indexOf('#', queryStart);

@@ -72,6 +72,30 @@ describe('request logs', () => {
     expect(lines.join('\n')).not.toContain(app.apiKey.slice(4));
   });
 
+  it('never log a key sent under a name the API rejects, or under no name at all', async () => {
+    lines.length = 0;
+    const key = app.apiKey;
+    const escaped = (text: string) => text.replace(/_/g, '%5F');
+    const urls = [
+      `/v1/credits;apiKey=${key}`,
+      `/v1/credits?apiKey%00=${key}`,
+      `/v1/credits?a=1;apiKey=${key}`,
+      `/v1/${key}/credits`,
+      `/v1/credits/${key}`,
+      `/v1/credits?x=${escaped(key)}`,
+      `/v1/credits?x=%70${key.slice(1)}`,
+      `/v1/credits?x=${key.replace('_', '%255F')}`,
+      `/mcp?token=1&${key}`,
+      `/oauth/authorize?client_id=${key}`,
+    ];
+    for (const url of urls) await fetch(`${app.url}${url}`, { headers: { 'x-api-key': 'pds_not-a-key' } });
+    const requests = await requestLines(urls.length);
+    for (const request of requests) expect(String(request.url)).toContain('[redacted]');
+    const logged = lines.join('\n');
+    expect(logged).not.toContain(key.slice(4));
+    expect(logged).not.toContain(escaped(key).slice(4));
+  });
+
   it('log a download link without its signature', async () => {
     lines.length = 0;
     const signature = 'c2lnbmF0dXJlLXRoYXQtd291bGQtb3Blbi10aGUtZmlsZQ';
@@ -88,5 +112,22 @@ describe('redactUrl', () => {
     expect(redactUrl('/v1/x?%E0%A4%A=1&token=t')).toBe('/v1/x?%E0%A4%A=1&token=[redacted]');
     expect(redactUrl('/oauth/cb?code=abc&state=s&iss=x#frag')).toBe('/oauth/cb?code=[redacted]&state=[redacted]&iss=x');
     expect(redactUrl('/no-query')).toBe('/no-query');
+    expect(redactUrl('/v1/audiences/123/prospects?pageSize=25&cursor=eyJpZCI6MTJ9')).toBe(
+      '/v1/audiences/123/prospects?pageSize=25&cursor=eyJpZCI6MTJ9',
+    );
+  });
+
+  it('replaces a key-shaped token wherever it stands, however it is escaped', () => {
+    const key = `pds_${'A1b2-C3d4_'.repeat(4)}xyz`;
+    expect(redactUrl(`/v1/credits;apiKey=${key}`)).toBe('/v1/credits;apiKey=[redacted]');
+    expect(redactUrl(`/v1/credits?apiKey%00=${key}`)).toBe('/v1/credits?apiKey%00=[redacted]');
+    expect(redactUrl(`/v1/credits?a=1;apiKey=${key}`)).toBe('/v1/credits?a=1;apiKey=[redacted]');
+    expect(redactUrl(`/v1/${key}/credits`)).toBe('/v1/[redacted]/credits');
+    expect(redactUrl(`/v1/x?q=${key.replace(/_/g, '%5f')}`)).toBe('/v1/x?q=[redacted]');
+    expect(redactUrl(`/v1/x?q=%50DS_${key.slice(4)}`)).toBe('/v1/x?q=[redacted]');
+    expect(redactUrl(`/v1/x?q=pds%255F${key.slice(4)}`)).toBe('/v1/x?q=[redacted]');
+    // Too short to be a key, or not a key's prefix: kept.
+    expect(redactUrl('/v1/x?q=pds_short')).toBe('/v1/x?q=pds_short');
+    expect(redactUrl(`/v1/x?q=abc_${key.slice(4)}`)).toBe(`/v1/x?q=abc_${key.slice(4)}`);
   });
 });
