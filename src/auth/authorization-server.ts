@@ -11,6 +11,7 @@ import { recordGrantUse } from './grant-usage.js';
 import { cookieKeys, loadJwks } from './keys.js';
 import { oidcProvider } from './oidc-library.js';
 import { escapeHtml } from './pages.js';
+import { rememberingDocumentFetch } from './document-fetch.js';
 import { createSafeFetch } from './safe-fetch.js';
 import { mcpScopes } from './scopes.js';
 
@@ -41,7 +42,12 @@ export const oauthRoutes = {
 const hour = 3600;
 /** How clients authenticate at the token and revocation endpoints; public clients (none) first. */
 const clientAuthMethods: ClientAuthMethod[] = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'];
-const unreachableForMs = 30_000;
+/** How long a client ID metadata document's fetch (a failure included) is remembered. */
+const documentRememberedForMs = 30_000;
+/** The whole fetch of a document, headers and body, as oidc-provider bounds its request. */
+const documentDeadlineMs = 2_500;
+/** oidc-provider's limit on a document (fetchResponseBodyLimits). */
+const documentMaxBytes = 5 * 1024;
 const day = 24 * hour;
 
 export interface AuthorizationServerOptions {
@@ -94,25 +100,10 @@ export class AuthorizationServer {
     const jwks = await loadJwks(db.pool);
     const interactionPublicPath = `${this.publicPath}/interaction`;
     const resource = this.resource;
-    // A client ID metadata document that could not be fetched is not tried again for a while:
-    // the library looks a client up more than once per request, and a slow or unreachable
-    // document must not hold the server (or be a lever against it) on every attempt.
-    const unreachable = new Map<string, number>();
-    const safeFetch = createSafeFetch({
-      allowLoopback: config.OAUTH_CIMD_ALLOW_LOOPBACK,
-      extraCaFile: config.OAUTH_CIMD_CA_FILE,
-    });
-    const fetchDocument = async (url: URL | string, init: RequestInit): Promise<Response> => {
-      try {
-        const response = await safeFetch(url, init);
-        if (response.status !== 200) unreachable.set(String(url), Date.now() + unreachableForMs);
-        return response;
-      } catch (error) {
-        if (unreachable.size > 10_000) unreachable.clear();
-        unreachable.set(String(url), Date.now() + unreachableForMs);
-        throw error;
-      }
-    };
+    const fetchDocument = rememberingDocumentFetch(
+      createSafeFetch({ allowLoopback: config.OAUTH_CIMD_ALLOW_LOOPBACK, extraCaFile: config.OAUTH_CIMD_CA_FILE }),
+      { rememberMs: documentRememberedForMs, deadlineMs: documentDeadlineMs, maxBytes: documentMaxBytes },
+    );
 
     const configuration: Configuration = {
       adapter: postgresAdapterFactory(db.pool),
@@ -193,7 +184,6 @@ export class AuthorizationServer {
           enabled: true,
           ack: 'draft-02',
           cacheDuration: { min: 60, max: day },
-          allowFetch: (_ctx, clientId) => (unreachable.get(clientId) ?? 0) < Date.now(),
           allowClient: () => true,
         },
       } as Configuration['features'],

@@ -14,7 +14,7 @@ export interface CimdServer {
   origin: string;
   caFile: string;
   /** The URL of a document; `name` is one of the routes below. */
-  url(name: 'client' | 'large' | 'slow' | 'mismatch' | 'plain-http'): string;
+  url(name: 'client' | 'large' | 'slow' | 'mismatch' | 'plain-http' | 'slow-body' | 'broken-body'): string;
   fetched: string[];
   stop(): Promise<void>;
 }
@@ -61,6 +61,27 @@ export async function startCimdServer(dir: string, redirectUri: string): Promise
     if (name === 'mismatch') return send(document('mismatch', { client_id: `${origin}/someone-else.json` }));
     // A web client's plain-http redirect URI on a host that is not loopback.
     if (name === 'plain-http') return send(document('plain-http', { redirect_uris: ['http://evil.example/cb'] }));
+    if (name === 'slow-body' || name === 'broken-body') {
+      // Headers at once, then a body that trickles for longer than the fetch may take, or breaks off.
+      const body = JSON.stringify(document(name));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.write(body.slice(0, 10));
+      if (name === 'broken-body') {
+        res.socket?.destroy();
+        return undefined;
+      }
+      let sent = 10;
+      const timer = setInterval(() => {
+        res.write(body.slice(sent, sent + 1));
+        sent += 1;
+        if (sent >= body.length) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 500);
+      res.on('close', () => clearInterval(timer));
+      return undefined;
+    }
     if (name === 'slow') {
       // Longer than the 2.5 s the authorization server waits.
       const timer = setTimeout(() => send(document('slow')), 4_000);

@@ -72,6 +72,19 @@ describe('client ID metadata documents that are refused', () => {
     expect(reachedClient).toBe(false);
   });
 
+  it('fetches a failing document once, remembers the failure, and bounds a body that trickles or breaks off', async () => {
+    for (const name of ['slow-body', 'broken-body', 'mismatch', 'large'] as const) {
+      const before = cimd.fetched.filter((fetched) => fetched === name).length;
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const { page, reachedClient } = await authorize(sso, cimd.url(name));
+        expect(page.status, `${name}, attempt ${attempt}`).toBe(400);
+        expect(reachedClient).toBe(false);
+      }
+      // Three authorizations (each looks the client up more than once): one fetch in all.
+      expect(cimd.fetched.filter((fetched) => fetched === name).length - before, name).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('refuses a document whose client_id is not its own URL', async () => {
     const { page, reachedClient } = await authorize(sso, cimd.url('mismatch'));
     expect(page.status).toBe(400);
