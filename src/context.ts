@@ -1,3 +1,4 @@
+import type { RateLimits } from './api/rate-limit.js';
 import type { ApiKeyAuthenticator } from './auth/api-keys.js';
 import type { AuthorizationServer } from './auth/authorization-server.js';
 import type { BearerTokenVerifier } from './auth/bearer.js';
@@ -68,4 +69,6 @@ export interface Services {
   metrics: ServiceMetrics | null;
   /** Webhook attempts over HTTP, under the address rules (WEBHOOK_ALLOW_PRIVATE_TARGETS). */
   webhookSender: WebhookSender;
+  /** The accounts' per-minute limits (token buckets), shared by the REST API and what MCP answers itself. */
+  rateLimits: RateLimits;
 }

@@ -4,7 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { idempotencyKeysRetention } from './api/idempotency.js';
-import { rateLimitRetention } from './api/rate-limit.js';
+import { createRateLimits, rateLimitRetention } from './api/rate-limit.js';
 import { createApp } from './app.js';
 import { ApiKeyAuthenticator, generateApiKey, hashApiKey } from './auth/api-keys.js';
 import type { Config } from './config.js';
@@ -173,6 +173,7 @@ export async function buildServices(base: ServiceBase, overrides: Partial<Servic
           allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
         },
       }),
+    rateLimits: overrides.rateLimits ?? createRateLimits(config, db.pool),
   };
 }
 

@@ -19,7 +19,7 @@ import {
   requestHash,
   type Claim,
 } from './idempotency.js';
-import { createRateLimits, type RateLimits } from './rate-limit.js';
+import type { RateLimits } from './rate-limit.js';
 import { parseWith, unreadableValues } from '../validation.js';
 
 const bodyMethods = new Set(['POST', 'PATCH', 'PUT']);
@@ -32,7 +32,7 @@ const apiKeyHeader = 'x-api-key';
  */
 export function createApiRouter(context: AppContext, handlers: readonly BoundHandler[]): express.Router {
   const router = express.Router();
-  const rateLimits = createRateLimits(context.config, context.db.pool);
+  const rateLimits = context.services.rateLimits;
   const concurrency = createAccountConcurrency(context.config, context.db, context.log);
   // The longest a request can be running: past it, a claim left in flight belongs to a process that died.
   const inFlightLeaseMs = Math.max(120_000, 2 * context.config.DATABASE_STATEMENT_TIMEOUT_MS);

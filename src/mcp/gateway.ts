@@ -15,6 +15,7 @@ import type { ConfirmationTokens } from './guards/confirmation.js';
 import { payloadHash } from './guards/payload-hash.js';
 import type { PollAnswers } from './guards/polling.js';
 import { estimateTokens, type Envelope } from './guards/response-size.js';
+import { rateLimitedResult, type AccountRateLimits } from './limits.js';
 import type { ResultStore } from './guards/stored-results.js';
 import {
   backendUnreachable,
@@ -91,6 +92,8 @@ export interface GatewayDependencies {
   polls: PollAnswers;
   stored: ResultStore;
   log: Logger;
+  /** The account's per-minute limits, for what the gateway answers without forwarding (limits.ts). */
+  limits?: AccountRateLimits;
 }
 
 const estimatorCache = new Map<string, AnyOperation | null>();
@@ -136,8 +139,10 @@ export class Gateway {
 
   async callOperation(args: CallArguments, caller: Caller, channel: ConfirmationChannel): Promise<GatewayAnswer> {
     const entry = catalog.get(args.operationId);
-    if (!entry) return { kind: 'result', result: unknownOperation(args.operationId) };
+    if (!entry) return result((await this.limited(caller)) ?? unknownOperation(args.operationId));
     if (args.resultId !== undefined) {
+      const limited = await this.limited(caller);
+      if (limited) return result(limited);
       const stored = await this.deps.stored.load(caller.principal.accountId, args.resultId);
       return result(
         storedSliceResult(
@@ -161,6 +166,8 @@ export class Gateway {
     const parsed = operation.input.safeParse(fields);
     const unreadable = unreadableValues(fields);
     if (!parsed.success || unreadable.length) {
+      const limited = await this.limited(caller, operation.rateLimitClass);
+      if (limited) return result(limited);
       // What the REST API would refuse, refused before a user is asked to confirm a call that cannot run.
       return result(
         invalidPayload(operation, [...unreadable, ...(parsed.success ? [] : describeIssues(parsed.error))]),
@@ -176,7 +183,12 @@ export class Gateway {
         canonicalJson(input),
         operation.pollIntervalSeconds,
       );
-      if (cached) return result(fromPollCache(operation, cached.answer as Envelope, cached.ageSeconds));
+      // Answered here, so counted here; a poll that goes on to the operation is counted where it runs.
+      if (cached)
+        return result(
+          (await this.limited(caller, operation.rateLimitClass)) ??
+            fromPollCache(operation, cached.answer as Envelope, cached.ageSeconds),
+        );
     }
 
     const cost = await this.costOf(operation, input, fields, caller);
@@ -233,6 +245,11 @@ export class Gateway {
       return result(restError(operation, answer));
     }
     return result(await this.success(entry, input, answer, caller));
+  }
+
+  /** A rate-limit refusal for an answer the gateway gives itself, or null (limits.ts). */
+  private limited(caller: Caller, rateClass?: AnyOperation['rateLimitClass']): Promise<CallToolResult | null> {
+    return rateLimitedResult(this.deps.limits, caller.principal.accountId, rateClass);
   }
 
   /** The operation a stored result belongs to, or null when this account has no such result. */

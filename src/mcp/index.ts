@@ -191,6 +191,7 @@ export function mountMcp(
     polls: new PollCache(context.db.pool),
     stored: new StoredResults(context.db.pool),
     log: context.log.child({ part: 'mcp' }),
+    limits: context.services.rateLimits,
   });
   const confirmationCodec = once(async (): Promise<RequestStateCodec<ConfirmState>> =>
     createRequestStateCodec<ConfirmState>({
@@ -202,6 +203,7 @@ export function mountMcp(
   const deps = {
     gateway,
     rateLimits: rateLimitsPerMinute(config),
+    limits: context.services.rateLimits,
     confirmationCodec,
     name: serverName,
     version: mcpServerVersion,

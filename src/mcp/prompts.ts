@@ -58,7 +58,8 @@ export function audienceWorkflowText(goal: string | undefined): string {
   ].join('\n');
 }
 
-export function registerPrompts(server: McpServer): void {
+/** Counted against the account's per-minute limit like every answer that reaches no operation (limits.ts). */
+export function registerPrompts(server: McpServer, countOne: () => Promise<void> = async () => undefined): void {
   server.registerPrompt(
     'audience_workflow',
     {
@@ -67,13 +68,16 @@ export function registerPrompts(server: McpServer): void {
         'Walks through the audience workflow: count, exclude, create, filters, build, poll, estimate, confirm, enrich, export.',
       argsSchema: workflowPromptSchema,
     },
-    (args) => ({
-      messages: [
-        {
-          role: 'user',
-          content: { type: 'text', text: audienceWorkflowText((args as z.output<typeof workflowPromptArgs>).goal) },
-        },
-      ],
-    }),
+    async (args) => {
+      await countOne();
+      return {
+        messages: [
+          {
+            role: 'user',
+            content: { type: 'text', text: audienceWorkflowText((args as z.output<typeof workflowPromptArgs>).goal) },
+          },
+        ],
+      };
+    },
   );
 }

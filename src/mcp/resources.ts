@@ -5,6 +5,7 @@ import { readLlmsTxt, renderOperationList } from '../http/llms-txt.js';
 import { catalogEntry } from './catalog.js';
 import { endpointDetails } from './details.js';
 import type { Caller, Gateway } from './gateway.js';
+import { rateRefusal, type AccountRateLimits } from './limits.js';
 
 /**
  * The resources of every MCP surface: llms.txt, the full reference of each operation (as
@@ -14,6 +15,13 @@ import type { Caller, Gateway } from './gateway.js';
 export interface ResourceDependencies {
   gateway: Gateway;
   rateLimits: Record<RateLimitClass, number>;
+  limits?: AccountRateLimits;
+}
+
+/** Throws (a JSON-RPC error for the client) when the account's per-minute limit is spent (limits.ts). */
+export async function countAgainstLimit(limits: AccountRateLimits | undefined, caller: Caller): Promise<void> {
+  const refusal = await rateRefusal(limits, caller.principal.accountId);
+  if (refusal) throw new Error(refusal.message);
 }
 
 export function registerResources(server: McpServer, deps: ResourceDependencies, caller: Caller): void {
@@ -25,7 +33,10 @@ export function registerResources(server: McpServer, deps: ResourceDependencies,
       description: 'Credit rules, confirmation rules, polling intervals and the audience workflow.',
       mimeType: 'text/plain',
     },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: await llmsTxt() }] }),
+    async (uri) => {
+      await countAgainstLimit(deps.limits, caller);
+      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: await llmsTxt() }] };
+    },
   );
   server.registerResource(
     'operation',
@@ -46,6 +57,7 @@ export function registerResources(server: McpServer, deps: ResourceDependencies,
       mimeType: 'application/json',
     },
     async (uri, variables) => {
+      await countAgainstLimit(deps.limits, caller);
       const operationId = String(variables.operationId ?? '');
       const entry = catalogEntry(operationId);
       if (!entry) throw new Error(`Unknown operation ${operationId}`);
@@ -69,6 +81,7 @@ export function registerResources(server: McpServer, deps: ResourceDependencies,
       mimeType: 'application/json',
     },
     async (uri, variables) => {
+      // Counted by the gateway, which answers it (a stored result is read there).
       const resultId = String(variables.resultId ?? '');
       const offset = Number(variables.offset ?? 0);
       const stored = await deps.gateway.storedResultOperation(caller, resultId);

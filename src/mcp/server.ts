@@ -13,8 +13,9 @@ import type { RateLimitClass } from '../../operations/define.js';
 import type { Principal } from '../auth/api-keys.js';
 import { precomputedSchema } from './catalog.js';
 import type { Caller, ConfirmState, ConfirmationChannel, Gateway } from './gateway.js';
+import type { AccountRateLimits } from './limits.js';
 import { registerPrompts } from './prompts.js';
-import { registerResources } from './resources.js';
+import { countAgainstLimit, registerResources } from './resources.js';
 import type { McpTool, Surface } from './tools/table.js';
 
 /**
@@ -29,6 +30,8 @@ export type { Surface };
 export interface ServerDependencies {
   gateway: Gateway;
   rateLimits: Record<RateLimitClass, number>;
+  /** The account's per-minute limits, for resources and prompts (limits.ts). */
+  limits?: AccountRateLimits;
   /** Signs the multi-round-trip state of an elicitation, bound to the account. */
   confirmationCodec: () => Promise<RequestStateCodec<ConfirmState>>;
   name: string;
@@ -158,7 +161,7 @@ export function createServerFactory(
       );
     }
     registerResources(server, deps, caller);
-    registerPrompts(server);
+    registerPrompts(server, () => countAgainstLimit(deps.limits, caller));
     return server;
   };
   return factory;

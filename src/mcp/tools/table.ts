@@ -5,6 +5,7 @@ import type { Caller, ConfirmationChannel, Gateway, GatewayAnswer } from '../gat
 import { callOperationTool, operationTools } from './call-operation.js';
 import { endpointDetailsTool } from './endpoint-details.js';
 import { searchEndpointsTool } from './search-endpoints.js';
+import { rateLimitedResult, type AccountRateLimits } from '../limits.js';
 
 /**
  * The one table of MCP tools. The SDK registration (server.ts) and the direct path
@@ -35,11 +36,28 @@ export interface McpTool {
 export interface ToolDependencies {
   gateway: Gateway;
   rateLimits: Record<RateLimitClass, number>;
+  /** The account's per-minute limits, which the tools that reach no operation count against. */
+  limits?: AccountRateLimits;
+}
+
+/** A tool that never reaches an operation, counted against the account's per-minute limit before it runs. */
+function counted(tool: McpTool, limits: AccountRateLimits | undefined): McpTool {
+  return {
+    ...tool,
+    run: async (args, caller, channel) => {
+      const refused = await rateLimitedResult(limits, caller.principal.accountId);
+      return refused ? answered(refused) : tool.run(args, caller, channel);
+    },
+  };
 }
 
 /** The tools of a surface, in the order tools/list gives them: the three everywhere, and on /mcp/v2 one per operation after them. */
 export function toolTable(deps: ToolDependencies, surface: Surface): ReadonlyMap<string, McpTool> {
-  const tools = [searchEndpointsTool(), endpointDetailsTool(deps.rateLimits), callOperationTool(deps.gateway)];
+  const tools = [
+    counted(searchEndpointsTool(), deps.limits),
+    counted(endpointDetailsTool(deps.rateLimits), deps.limits),
+    callOperationTool(deps.gateway),
+  ];
   if (surface === 'full') tools.push(...operationTools(deps.gateway));
   return new Map(tools.map((tool) => [tool.name, tool]));
 }
