@@ -27,6 +27,13 @@ export interface CreditRule<Input> {
    * be known before the call (the gateway then asks for the estimate operation instead).
    */
   worstCase: (input: Input) => number | null;
+  /**
+   * For a call that sets up spending on a schedule (a saved search that runs daily or weekly):
+   * the most that schedule can charge in a month (31 days), from the request alone. Whether a
+   * call needs the user's confirmation is decided on this as well as on worstCase: a schedule
+   * that spends a little each day spends a lot in a month.
+   */
+  monthlyWorstCase?: (input: Input) => number;
   /** A worked example of the rule. */
   example: string;
 }

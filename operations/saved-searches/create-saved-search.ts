@@ -4,6 +4,7 @@ import { inputLimits } from '../schemas/common.js';
 import {
   defaultMaxNewRecords,
   maxNewRecords,
+  monthlyCredits,
   newRecordCredits,
   savedSearchKind,
   savedSearchQueryFields,
@@ -73,7 +74,9 @@ export const createSavedSearch = defineOperation({
       input.schedule === undefined || input.schedule === 'manual'
         ? 0
         : newRecordCredits * (input.maxNewRecordsPerRun ?? defaultMaxNewRecords),
-    example: `A daily saved search with maxNewRecordsPerRun 100 costs at most ${newRecordCredits * 100} credits a day, and 0 on days with nothing new.`,
+    monthlyWorstCase: (input) =>
+      monthlyCredits(input.schedule ?? 'manual', input.maxNewRecordsPerRun ?? defaultMaxNewRecords),
+    example: `A daily saved search with maxNewRecordsPerRun 100 costs at most ${newRecordCredits * 100} credits a day (${monthlyCredits('daily', 100)} in a month), and 0 on days with nothing new.`,
   },
   rateLimitClass: 'standard',
   readOnly: false,

@@ -4,6 +4,7 @@ import { emailAddress, inputLimits } from '../schemas/common.js';
 import {
   maxNewRecords,
   maxNewRecordsLimit,
+  monthlyCredits,
   newRecordCredits,
   savedSearchId,
   savedSearchQueryFields,
@@ -61,6 +62,11 @@ export const updateSavedSearch = defineOperation({
       if (input.schedule === 'manual') return 0;
       return newRecordCredits * (input.maxNewRecordsPerRun ?? maxNewRecordsLimit);
     },
+    // What is not given may already be set: the schedule daily, the cap the highest there is.
+    monthlyWorstCase: (input) =>
+      input.schedule === undefined && input.maxNewRecordsPerRun === undefined
+        ? 0
+        : monthlyCredits(input.schedule ?? 'daily', input.maxNewRecordsPerRun ?? maxNewRecordsLimit),
     example: `Setting schedule daily with maxNewRecordsPerRun 100: at most ${newRecordCredits * 100} credits per run.`,
   },
   rateLimitClass: 'standard',

@@ -24,6 +24,14 @@ export const maxNewRecordsLimit = 1000;
 export const defaultMaxNewRecords = 100;
 export const newRecordCredits = 2;
 
+/** Scheduled runs a saved search can make in a month (31 days): every day, or in five different weeks. */
+export const runsPerMonth = { manual: 0, daily: 31, weekly: 5 } as const;
+
+/** The most a schedule can charge in a month, delivering its cap of new records at every run. */
+export function monthlyCredits(scheduleName: keyof typeof runsPerMonth, maxPerRun: number): number {
+  return runsPerMonth[scheduleName] * newRecordCredits * maxPerRun;
+}
+
 export const maxNewRecords = (what: string) =>
   z
     .number()

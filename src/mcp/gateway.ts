@@ -64,6 +64,8 @@ export type ConfirmationChannel =
       answer: 'accept' | 'decline' | 'cancel' | null;
       /** The payload hash the answered question was about (from the signed request state). */
       confirmedHash: string | null;
+      /** The answered question's single-use id (from the signed request state): one acceptance runs one call. */
+      confirmedNonce: string | null;
     };
 
 export interface ConfirmState {
@@ -71,6 +73,8 @@ export interface ConfirmState {
   h: string;
   /** Credits shown to the user. */
   c: number;
+  /** A single-use id of this question: the signed state is good for one call, as a confirmation token is. */
+  n: string;
 }
 
 export type GatewayAnswer =
@@ -191,8 +195,11 @@ export class Gateway {
         );
     }
 
-    const cost = await this.costOf(operation, input, fields, caller);
-    if ('refusal' in cost) return result(cost.refusal);
+    const priced = await this.costOf(operation, input, fields, caller);
+    if ('refusal' in priced) return result(priced.refusal);
+    // A schedule is confirmed on what it can spend in a month, not on one run.
+    const monthly = operation.credits.monthlyWorstCase?.(input) ?? 0;
+    const cost: CostEstimate = monthly > 0 ? { ...priced, monthlyCredits: monthly } : priced;
 
     let balance: number | null = null;
     if (cost.credits !== null && cost.credits > 0) {
@@ -207,7 +214,8 @@ export class Gateway {
     const needsConfirmation =
       operation.confirmation === 'always' ||
       unknownCost ||
-      (cost.credits ?? 0) > this.deps.config.CONFIRM_ABOVE_CREDITS;
+      (cost.credits ?? 0) > this.deps.config.CONFIRM_ABOVE_CREDITS ||
+      monthly > this.deps.config.CONFIRM_ABOVE_CREDITS;
     if (needsConfirmation) {
       if (confirmationToken !== undefined) {
         const redeemed = await this.deps.tokens.redeem(confirmationToken, {
@@ -221,13 +229,20 @@ export class Gateway {
         // A refusal needs no proof; an acceptance counts only for the exact call that was asked about.
         if (channel.answer === 'decline' || channel.answer === 'cancel')
           return result(declined(operation, cost, channel.answer));
-        if (channel.answer !== 'accept' || channel.confirmedHash !== hash) {
+        if (channel.answer !== 'accept' || channel.confirmedHash !== hash || channel.confirmedNonce === null) {
           return {
             kind: 'ask',
             message: confirmationQuestion(operation, cost, balance),
-            state: { h: hash, c: cost.credits ?? 0 },
+            state: { h: hash, c: cost.credits ?? 0, n: randomUUID() },
           };
         }
+        // The signed state of an acceptance runs its call once: a replay of it is refused as a used token is.
+        const claimed = await this.deps.tokens.claimAnswer(channel.confirmedNonce, {
+          accountId: caller.principal.accountId,
+          operationId: operation.operationId,
+        });
+        if (!claimed.ok) return result(tokenRefused(operation, 'used'));
+        redeemedToken = claimed.tokenId;
       } else {
         const minted = await this.deps.tokens.mint({
           accountId: caller.principal.accountId,

@@ -19,6 +19,8 @@ export interface CostEstimate {
   /** The estimate operation's full output, shown to the user with the question. */
   estimate?: Record<string, unknown>;
   estimatedBy?: string;
+  /** What a schedule the call sets up can charge in a month (operations' monthlyWorstCase). */
+  monthlyCredits?: number;
 }
 
 export function unknownOperation(operationId: string): CallToolResult {
@@ -80,7 +82,10 @@ export function confirmationQuestion(operation: AnyOperation, cost: CostEstimate
   const basis = cost.estimatedBy
     ? ` (from ${cost.estimatedBy} with the same values)`
     : ' (worst case for this payload)';
-  return `${operation.title} costs up to ${cost.credits} credits${when}${basis}.${time}${left} Proceed?`;
+  const monthly = cost.monthlyCredits
+    ? ` Its schedule keeps running: up to ${cost.monthlyCredits} credits a month, until it is stopped.`
+    : '';
+  return `${operation.title} costs up to ${cost.credits} credits${when}${basis}.${monthly}${time}${left} Proceed?`;
 }
 
 export function insufficientCredits(operation: AnyOperation, cost: CostEstimate, balance: number): CallToolResult {
@@ -178,6 +183,7 @@ export function confirmationRequired(
       confirmationRequired: {
         operationId: operation.operationId,
         credits: cost.credits,
+        ...(cost.monthlyCredits ? { monthlyCredits: cost.monthlyCredits } : {}),
         time: cost.time,
         ...(cost.estimate ? { estimate: cost.estimate, estimatedBy: cost.estimatedBy } : {}),
         balance,

@@ -97,6 +97,7 @@ function channelFor(ctx: ServerContext, era: McpRequestContext['era']): Confirma
     kind: 'elicitation',
     answer,
     confirmedHash: state && typeof state === 'object' && typeof state.h === 'string' ? state.h : null,
+    confirmedNonce: state && typeof state === 'object' && typeof state.n === 'string' ? state.n : null,
   };
 }
 

@@ -154,6 +154,54 @@ describe('call_operation guards', () => {
       expect(await balanceOf(app, account.apiKey)).toBe(1000);
     });
 
+    it('runs one call per acceptance: the signed state of an answer, sent again, is refused as a used token is', async () => {
+      const account = await app.createAccount({ credits: 1000 });
+      const send = async (extra: Record<string, unknown>) => {
+        const response = await fetch(mcp(), {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'x-api-key': account.apiKey,
+            'mcp-method': 'tools/call',
+            'mcp-name': 'call_operation',
+            'mcp-protocol-version': '2026-07-28',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: {
+              name: 'call_operation',
+              arguments: search(25),
+              ...extra,
+              _meta: {
+                'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+                'io.modelcontextprotocol/clientInfo': { name: 'replayer', version: '1.0.0' },
+                'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+              },
+            },
+          }),
+        });
+        return ((await response.json()) as { result: Record<string, any> }).result;
+      };
+      const question = await send({});
+      expect(question.resultType).toBe('input_required');
+      expect(typeof question.requestState).toBe('string');
+      const answer = {
+        inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+        requestState: question.requestState,
+      };
+      const ran = await send(answer);
+      expect(ran.structuredContent.chargeInfo.creditsCharged).toBe(25);
+      expect(await balanceOf(app, account.apiKey)).toBe(975);
+
+      const replayed = await send(answer);
+      expect(replayed.isError).toBe(true);
+      expect(replayed.structuredContent.error).toMatchObject({ code: 'confirmation_refused', reason: 'used' });
+      expect(await balanceOf(app, account.apiKey)).toBe(975);
+    });
+
     it('does not ask below the threshold', async () => {
       const account = await app.createAccount({ credits: 1000 });
       let asked = 0;

@@ -100,6 +100,24 @@ export class ConfirmationTokens {
   }
 
   /**
+   * Marks an answer given through elicitation as used (its signed state carries `nonce`), so that
+   * the state, valid 15 minutes, confirms one call as a token does; a second use fails.
+   */
+  async claimAnswer(
+    nonce: string,
+    call: { accountId: number; operationId: string },
+  ): Promise<{ ok: true; tokenId: string } | { ok: false }> {
+    const tokenId = `answer:${nonce}`;
+    const first = await this.used.claim({
+      accountId: call.accountId,
+      tokenId,
+      operationId: call.operationId,
+      expiresAt: Math.floor(this.now() / 1000) + confirmationTtlSeconds,
+    });
+    return first ? { ok: true, tokenId } : { ok: false };
+  }
+
+  /**
    * Gives a redeemed token back when the call it confirmed was refused by the REST API
    * (which then charged nothing), so the user's confirmation is not lost to, say, a 429.
    */

@@ -120,7 +120,10 @@ describe('call_operation in the gateway', () => {
       { ...page(2), confirmationToken: 'anything' },
     ];
     for (const args of charging) {
-      for (const channel of [token, { kind: 'elicitation', answer: 'accept', confirmedHash: null } as const]) {
+      for (const channel of [
+        token,
+        { kind: 'elicitation', answer: 'accept', confirmedHash: null, confirmedNonce: null } as const,
+      ]) {
         const answer = await gateway.callOperation(args, readOnly, channel);
         expect(answer.kind).toBe('result');
         const result = (answer as { result: { isError?: boolean; structuredContent?: any } }).result;
@@ -209,6 +212,7 @@ describe('call_operation in the gateway', () => {
       kind: 'elicitation',
       answer: null,
       confirmedHash: null,
+      confirmedNonce: null,
     });
     if (first.kind !== 'ask') throw new Error('expected a question');
     expect(first.message).toContain(
@@ -224,6 +228,7 @@ describe('call_operation in the gateway', () => {
       kind: 'elicitation',
       answer: 'decline',
       confirmedHash: first.state.h,
+      confirmedNonce: first.state.n,
     });
     expect(declined.kind === 'result' && declined.result.structuredContent).toMatchObject({
       declined: { answer: 'decline', creditsCharged: 0 },
@@ -233,20 +238,63 @@ describe('call_operation in the gateway', () => {
       kind: 'elicitation',
       answer: 'accept',
       confirmedHash: 'another-hash',
+      confirmedNonce: first.state.n,
     });
     expect(elsewhere.kind).toBe('ask');
     expect(rest.forwardsOf('triggerEnrichment')).toEqual([]);
 
-    const accepted = await gateway.callOperation(trigger, caller, {
+    const acceptance = {
       kind: 'elicitation',
       answer: 'accept',
       confirmedHash: first.state.h,
-    });
+      confirmedNonce: first.state.n,
+    } as const;
+    const accepted = await gateway.callOperation(trigger, caller, acceptance);
     expect(accepted.kind === 'result' && accepted.result.structuredContent).toMatchObject({
       chargeInfo: { creditsCharged: 40 },
     });
     expect(rest.forwardsOf('triggerEnrichment')).toHaveLength(1);
     expect(rest.balance).toBe(960);
+
+    // The same signed acceptance again (a replayed request within its 15 minutes) runs nothing.
+    const replayed = await gateway.callOperation(trigger, caller, acceptance);
+    expect(replayed.kind === 'result' && replayed.result.structuredContent).toMatchObject({
+      error: { code: 'confirmation_refused', reason: 'used' },
+    });
+    // Nor does a state that carries no single-use id: it is asked again.
+    const unnamed = await gateway.callOperation(trigger, caller, { ...acceptance, confirmedNonce: null });
+    expect(unnamed.kind).toBe('ask');
+    expect(rest.forwardsOf('triggerEnrichment')).toHaveLength(1);
+    expect(rest.balance).toBe(960);
+  });
+
+  it('confirms a schedule on what it can spend in a month, not on one run', async () => {
+    const { rest, call } = setup({ confirmAbove: 500, balance: 100_000 });
+    const create = (schedule: string, maxNewRecordsPerRun: number) => ({
+      operationId: 'createSavedSearch',
+      payload: { name: 'Watch', kind: 'companies', companySearchParams: {}, schedule, maxNewRecordsPerRun },
+    });
+    // 250 records a day at 2 credits: 500 a run (not above the threshold), 15,500 a month.
+    const daily = await call(create('daily', 250));
+    expect(daily.structured.confirmationRequired).toMatchObject({ credits: 500, monthlyCredits: 15_500 });
+    expect(daily.text).toContain('up to 15500 credits a month');
+    expect(rest.forwardsOf('createSavedSearch')).toEqual([]);
+    const update = await call({ operationId: 'updateSavedSearch', payload: { savedSearchId: '1', schedule: 'daily' } });
+    expect(update.structured.confirmationRequired?.monthlyCredits).toBeGreaterThan(500);
+    expect(rest.forwardsOf('updateSavedSearch')).toEqual([]);
+
+    // What a month of runs keeps within the threshold goes through unasked.
+    for (const [schedule, max] of [
+      ['weekly', 50],
+      ['daily', 8],
+      ['manual', 1000],
+    ] as const) {
+      const answer = await call(create(schedule, max));
+      expect(answer.structured.confirmationRequired, `${schedule} ${max}`).toBeUndefined();
+    }
+    expect(rest.forwardsOf('createSavedSearch')).toHaveLength(3);
+    await call({ operationId: 'updateSavedSearch', payload: { savedSearchId: '1', name: 'Renamed' } });
+    expect(rest.forwardsOf('updateSavedSearch')).toHaveLength(1);
   });
 
   it('answers a status poll sooner than its interval from the cache, and asks REST again after it', async () => {
