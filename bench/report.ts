@@ -26,6 +26,10 @@ const known: Array<{ name: string; what: string }> = [
     name: 'mcp',
     what: 'MCP throughput and server CPU per call beside a trivial tool on the bare SDK, `call_operation` over REST, what a task costs in tokens',
   },
+  {
+    name: 'api-keys',
+    what: "a valid API key's authentication while 50,000 random keys are sprayed (the key cache's bound)",
+  },
   { name: 'audiences', what: 'an audience build, enrichment and exports at the default size' },
   { name: 'replicas', what: 'searches through a streaming replica beside the primary alone' },
 ];

@@ -28,6 +28,8 @@ const benches: Array<{ name: string; args: string[]; env?: Record<string, string
   // CPU per search_endpoints ranking, in process (issue 13: under 1 ms).
   { name: 'ranker', args: ['dist/bench/ranker.js'] },
   { name: 'mcp', args: ['dist/bench/mcp.js'] },
+  // A valid key's authentication during a spray of 50,000 random keys (issue 22, item 16).
+  { name: 'api-keys', args: ['dist/bench/api-keys.js'] },
   { name: 'audiences', args: ['dist/bench/audiences.js'] },
   // A primary and a streaming replica of Debian's PostgreSQL (or the embedded binaries), on this machine.
   { name: 'replicas', args: ['dist/bench/replicas.js'] },

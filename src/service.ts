@@ -94,7 +94,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       config,
       db,
       log,
-      authenticator: new ApiKeyAuthenticator(db.pool, undefined, undefined, () => db.replicas?.pick()?.reads ?? null),
+      authenticator: new ApiKeyAuthenticator(db.pool, {}, () => db.replicas?.pick()?.reads ?? null),
       publicUrl: (config.PUBLIC_URL ?? url).replace(/\/$/, ''),
       internalUrl: url,
     };

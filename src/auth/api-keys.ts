@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { hashApiKey, type Principal } from '../core/keys.js';
 import { databaseFailure } from '../errors.js';
 import type { Queryable } from '../store/db.js';
@@ -5,35 +6,54 @@ import type { Queryable } from '../store/db.js';
 /** Key minting and hashing live in core (accounts are made there); re-exported for the surfaces. */
 export { displayPrefix, generateApiKey, hashApiKey, type Principal } from '../core/keys.js';
 
-interface CachedPrincipal {
-  principal: Principal | null;
-  expiresAt: number;
+export interface ApiKeyCacheLimits {
+  /** How long a verdict is trusted: a revoked key stops working within this on every instance. */
+  ttlMs?: number;
+  /** Keys that authenticate, kept at most (the least recently used go first). */
+  maxKnown?: number;
+  /** Keys that do not, kept at most: a cache of its own, so that no number of them evicts a valid key. */
+  maxUnknown?: number;
 }
 
 /**
  * Authenticates keys with a short-lived cache, so that an agent's burst of calls does not cost
- * a database round trip each. A revoked key stops working within `ttlMs` on every instance.
- * While the primary cannot be reached (a failover), a key is looked up on a streaming replica
- * when there is a healthy one (`standby`), so that what needs no write can still be served; a
- * revocation then takes effect within the replica's lag bound as well.
+ * a database round trip each. Valid keys and unknown ones are cached apart, each a bounded LRU:
+ * a spray of random keys cycles through the small cache of unknown ones and never pushes a valid
+ * key out (bench/api-keys.ts measures it). A revoked key stops working within `ttlMs` on every
+ * instance. While the primary cannot be reached (a failover), a key is looked up on a streaming
+ * replica when there is a healthy one (`standby`), so that what needs no write can still be
+ * served; a revocation then takes effect within the replica's lag bound as well.
  */
 export class ApiKeyAuthenticator {
-  private readonly cache = new Map<string, CachedPrincipal>();
+  private readonly known: LRUCache<string, Principal>;
+  private readonly unknown: LRUCache<string, true>;
+  private readonly cachesVerdicts: boolean;
 
   constructor(
     private readonly db: Queryable,
-    private readonly ttlMs = 5_000,
-    private readonly maxEntries = 10_000,
+    limitsOrTtl: ApiKeyCacheLimits | number = {},
     private readonly standby: () => Queryable | null = () => null,
-  ) {}
+  ) {
+    const limits = typeof limitsOrTtl === 'number' ? { ttlMs: limitsOrTtl } : limitsOrTtl;
+    // A ttl of 0 means no caching at all (lru-cache reads 0 as "no expiry").
+    const ttl = limits.ttlMs ?? 5_000;
+    this.known = new LRUCache({ max: ttl > 0 ? (limits.maxKnown ?? 10_000) : 1, ttl: Math.max(1, ttl) });
+    this.unknown = new LRUCache({ max: ttl > 0 ? (limits.maxUnknown ?? 1_000) : 1, ttl: Math.max(1, ttl) });
+    this.cachesVerdicts = ttl > 0;
+  }
+
+  /** How many verdicts are cached now, valid and unknown keys apart. */
+  get cached(): { known: number; unknown: number } {
+    return { known: this.known.size, unknown: this.unknown.size };
+  }
 
   async authenticate(key: string | undefined | null): Promise<Principal | null> {
     if (!key || key.length > 200) return null;
     const hash = hashApiKey(key);
     const cacheKey = hash.toString('base64');
-    const now = Date.now();
-    const cached = this.cache.get(cacheKey);
-    if (cached && cached.expiresAt > now) return cached.principal;
+    const known = this.known.get(cacheKey);
+    if (known) return known;
+    if (this.unknown.has(cacheKey)) return null;
     const lookUp = (db: Queryable) =>
       db.query<{
         account_id: number;
@@ -70,8 +90,10 @@ export class ApiKeyAuthenticator {
       return principalOf((await lookUp(standby)).rows[0]);
     }
     const principal = principalOf(result.rows[0]);
-    if (this.cache.size >= this.maxEntries) this.cache.clear();
-    this.cache.set(cacheKey, { principal, expiresAt: now + this.ttlMs });
+    if (this.cachesVerdicts) {
+      if (principal) this.known.set(cacheKey, principal);
+      else this.unknown.set(cacheKey, true);
+    }
     return principal;
   }
 
@@ -92,6 +114,8 @@ export class ApiKeyAuthenticator {
 
   /** Drops a key known by its stored hash (a revocation from the dashboard), so this instance refuses it at once. */
   forgetHash(hash: Buffer): void {
-    this.cache.delete(hash.toString('base64'));
+    const cacheKey = hash.toString('base64');
+    this.known.delete(cacheKey);
+    this.unknown.delete(cacheKey);
   }
 }
