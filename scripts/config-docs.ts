@@ -20,7 +20,7 @@ const groups: Group[] = [
     title: 'Database',
     intro:
       'See [operations](operations.md) for your own PostgreSQL and the embedded default, and [scaling](scaling.md) for replicas.',
-    names: ['DATABASE_', 'EMBEDDED_PG_', 'SEARCH_STATEMENT_TIMEOUT_MS', 'COUNT_EXACT_BUDGET_MS', 'COSTLY_'],
+    names: ['DATABASE_', 'EMBEDDED_PG_', 'SEARCH_STATEMENT_TIMEOUT_MS', 'COSTLY_'],
   },
   {
     title: 'Limits on clients and accounts',

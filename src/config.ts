@@ -144,12 +144,7 @@ export const environmentSchema = z
     SEARCH_STATEMENT_TIMEOUT_MS: positiveInt
       .default(5_000)
       .describe(
-        "Longest a request's search statement may run; one that runs longer is cancelled and answered 503 `query_timeout`, charging nothing.",
-      ),
-    COUNT_EXACT_BUDGET_MS: positiveInt
-      .default(30)
-      .describe(
-        "Longest a count (`companyCount`, `peopleCount`) counts exactly before the planner's estimate answers instead (`exact: false`).",
+        "Longest a request's search or count statement may run; one that runs longer is cancelled and answered 503 `query_timeout`, charging nothing.",
       ),
     COSTLY_SEARCH_SUBSTRINGS: nonNegativeInt
       .default(10)

@@ -1,18 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countPeople, exactCountBound } from '../../src/core/search/count.js';
+import { countPeople, exactCountBound, isCountTimeout } from '../../src/core/search/count.js';
+import { waitFor } from '../audiences/helpers.js';
 import { peopleSearchParams } from '../../operations/schemas/filters.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 /**
  * companyCount and peopleCount over HTTP, checked against counts made here in SQL: exact up to
  * the bound, an estimate marked as one past it (the test catalog has 30,000 people), and one
- * credit per request whatever the count.
+ * credit per request whatever the count. The answer depends on the rows, never on how long
+ * they took to read: a count held up (here by a lock, as a loaded machine holds it up) answers
+ * as a quick one does; one that runs past the searches' statement timeout is 503 query_timeout.
  */
 describe('counts', () => {
   let app: TestApp;
-  // A generous budget, so that a loaded test machine cannot turn an exact count into an estimate.
   beforeAll(async () => {
-    app = await startTestApp({ env: { COUNT_EXACT_BUDGET_MS: '20000' } });
+    app = await startTestApp();
   });
   afterAll(async () => app?.stop());
 
@@ -160,20 +162,81 @@ describe('counts', () => {
     expect(await balance()).toBe(before);
   });
 
-  it('answers the estimate when the exact count runs past its time budget', async () => {
-    // A budget of 1 ms cannot count 30,000 titles by substring: the statement is stopped and the planner answers.
+  it('answers the same whatever the load: a count held up by the machine is as exact as a quick one', async () => {
+    const usCompanies = await sqlCount(
+      `SELECT count(*) AS n FROM companies WHERE country_code = 'US' AND employee_count_min >= 51`,
+    );
+    expect(usCompanies).toBeLessThanOrEqual(exactCountBound);
+    const cases = [
+      {
+        path: '/v1/company-count',
+        table: 'companies',
+        searchParams: { headquartersCountryCode: ['US'], employeeCountV2: { min: 51 } },
+        expected: usCompanies,
+      },
+      // Nothing matches: an exact 0, never the planner's floor of one row.
+      {
+        path: '/v1/people-search/count',
+        table: 'people',
+        searchParams: { jobTitleV2: { included: ['zzqx nobody holds this title'] } },
+        expected: 0,
+      },
+    ];
+    for (const { path, table, searchParams, expected } of cases) {
+      const quick = await app.request('POST', path, { apiKey: app.apiKey, searchParams });
+      expect(quick.body.output).toMatchObject({ count: expected, exact: true });
+      // Held up for longer than any budget a count once had: the table is locked until the count is seen waiting.
+      const lock = await app.db.pool.connect();
+      let held: Promise<{ body: any; status: number }>;
+      try {
+        await lock.query('BEGIN');
+        await lock.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+        held = app.request('POST', path, { apiKey: app.apiKey, searchParams });
+        // Let go once the count has waited far longer than the 30 ms a count once had before it gave up on exactness.
+        await waitFor('the count waiting on the lock for 300 ms', async () => {
+          const waiting = await app.db.pool.query(
+            `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
+                AND query LIKE '%count(*)%' AND clock_timestamp() - query_start > interval '300 milliseconds'`,
+          );
+          return waiting.rowCount ? true : null;
+        });
+      } finally {
+        await lock.query('COMMIT');
+        lock.release();
+      }
+      const slow = await held;
+      expect(slow.status).toBe(200);
+      expect(slow.body.output, path).toEqual(quick.body.output);
+    }
+  });
+
+  it('stops a count that runs past the statement timeout, as a search is stopped: 503, nothing charged', async () => {
     const client = await app.db.pool.connect();
     try {
       const searchParams = peopleSearchParams.parse({ jobTitleV2: { included: ['a', 'e', 'o'], excluded: ['zzz'] } });
-      const counted = await countPeople(client, 1, { searchParams }, { budgetMs: 1, bound: 1_000_000 });
-      expect(counted.exact).toBe(false);
-      expect(counted.count).toBeGreaterThan(0);
+      await expect(countPeople(client, 1, { searchParams }, { timeoutMs: 1, bound: 1_000_000 })).rejects.toSatisfy(
+        isCountTimeout,
+      );
       // The connection is usable afterwards: the transaction was closed and the timeout restored.
       const setting = await client.query<{ statement_timeout: string }>('SHOW statement_timeout');
       expect(setting.rows[0]?.statement_timeout).not.toBe('1ms');
       expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     } finally {
       client.release();
+    }
+    const strict = await startTestApp({ env: { SEARCH_STATEMENT_TIMEOUT_MS: '1' } });
+    try {
+      const before = (await strict.request('GET', `/v1/credits?apiKey=${strict.apiKey}`)).body.output.balance;
+      const stopped = await strict.request('POST', '/v1/people-search/count', {
+        apiKey: strict.apiKey,
+        searchParams: { jobTitleV2: { included: ['a', 'e', 'o'], excluded: ['zzz'] } },
+      });
+      expect(stopped.status).toBe(503);
+      expect(stopped.body.error.code).toBe('query_timeout');
+      expect(Number(stopped.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await strict.request('GET', `/v1/credits?apiKey=${strict.apiKey}`)).body.output.balance).toBe(before);
+    } finally {
+      await strict.stop();
     }
   });
 });

@@ -9,7 +9,10 @@ export const countHandlers = [
     const counted = await context.db.catalogRead(
       signal,
       (db) =>
-        countCompanies(db, principal.accountId, input, { budgetMs: context.config.COUNT_EXACT_BUDGET_MS, signal }),
+        countCompanies(db, principal.accountId, input, {
+          timeoutMs: context.config.SEARCH_STATEMENT_TIMEOUT_MS,
+          signal,
+        }),
       {
         readsAccountData: Boolean(input.companyExclusionListIDs?.length),
         costly: substringTerms({ company: input.searchParams }) > context.config.COSTLY_SEARCH_SUBSTRINGS,
@@ -27,7 +30,8 @@ export const countHandlers = [
   handle(peopleCount, async (input, { context, principal, requestId, signal, ledgerKey }) => {
     const counted = await context.db.catalogRead(
       signal,
-      (db) => countPeople(db, principal.accountId, input, { budgetMs: context.config.COUNT_EXACT_BUDGET_MS, signal }),
+      (db) =>
+        countPeople(db, principal.accountId, input, { timeoutMs: context.config.SEARCH_STATEMENT_TIMEOUT_MS, signal }),
       {
         readsAccountData: Boolean(input.companyExclusionListIDs?.length || input.prospectExclusionListIDs?.length),
         costly: substringTerms({ people: input.searchParams }) > context.config.COSTLY_SEARCH_SUBSTRINGS,

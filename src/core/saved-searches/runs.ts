@@ -10,7 +10,7 @@ import { enqueueMail } from '../audiences/mail.js';
 import { charge } from '../credits.js';
 import { emitWebhookEvent } from '../webhooks/events.js';
 import { companyConditions } from '../search/company-search.js';
-import { countCompanies, countPeople, type CountResult } from '../search/count.js';
+import { countCompanies, countPeople, isCountTimeout, type CountResult } from '../search/count.js';
 import type { CursorCodec } from '../search/cursor.js';
 import { peopleConditions } from '../search/people-search.js';
 import {
@@ -210,7 +210,7 @@ export async function runSavedSearchJob(
     [accountId, runId],
   );
 
-  let found: { candidates: number; more: boolean; matched: CountResult } | null;
+  let found: { candidates: number; more: boolean; matched: CountResult | null } | null;
   try {
     found = await findNewRecords(context, accountId, runId);
   } catch (error) {
@@ -232,7 +232,7 @@ async function findNewRecords(
   context: AppContext,
   accountId: number,
   runId: number,
-): Promise<{ candidates: number; more: boolean; matched: CountResult } | null> {
+): Promise<{ candidates: number; more: boolean; matched: CountResult | null } | null> {
   const stored = await context.db.transaction(async (tx) => {
     const run = await findRun(tx, accountId, runId, true);
     if (run?.status !== 'RUNNING') return null;
@@ -269,9 +269,19 @@ async function findNewRecords(
   return { candidates: stored.candidates, more: stored.more, matched };
 }
 
-async function countMatches(context: AppContext, search: SavedSearchRow): Promise<CountResult> {
+/** What matches now, as the counts answer it; null when counting ran past its guard (the run goes on without it). */
+async function countMatches(context: AppContext, search: SavedSearchRow): Promise<CountResult | null> {
+  try {
+    return await countFor(context, search);
+  } catch (error) {
+    if (isCountTimeout(error)) return null;
+    throw error;
+  }
+}
+
+async function countFor(context: AppContext, search: SavedSearchRow): Promise<CountResult> {
   const { query } = search;
-  const options = { budgetMs: context.config.COUNT_EXACT_BUDGET_MS };
+  const options = { timeoutMs: context.config.SEARCH_STATEMENT_TIMEOUT_MS };
   if (search.kind === 'companies') {
     return countCompanies(
       context.db.pool,
@@ -302,7 +312,7 @@ async function settleRun(
   accountId: number,
   savedSearchId: number,
   runId: number,
-  found: { more: boolean; matched: CountResult },
+  found: { more: boolean; matched: CountResult | null },
 ): Promise<void> {
   let credits = 0;
   try {
@@ -330,7 +340,7 @@ async function settleRun(
         `UPDATE saved_search_runs SET status = 'DONE', matched = $3, matched_exact = $4, new_records = $5, more_new = $6, credits_charged = $7,
                 completed_at = now()
           WHERE account_id = $1 AND id = $2 RETURNING ${runColumns}`,
-        [accountId, runId, found.matched.count, found.matched.exact, newRecords, found.more, credits],
+        [accountId, runId, found.matched?.count ?? null, found.matched?.exact ?? null, newRecords, found.more, credits],
       );
       if (newRecords > 0) {
         await emitWebhookEvent(tx, accountId, 'saved_search.new_matches', {

@@ -7,14 +7,14 @@ import type { SqlConditions } from './sql.js';
 /**
  * Counts of what a search would match, for sizing a market before paying for records.
  *
- * A count is exact up to `exactCountBound` matches: the matches are read in id order (the order of
- * search pages) with a LIMIT of one more than the bound, so a count never reads more than that many
- * matching rows, and it runs
- * under a short statement timeout (`budgetMs`), so a filter that would need a long scan to find
- * them (a rare substring over ten million titles) is stopped instead of holding a core. Past the
- * bound, or past the budget, the answer is PostgreSQL's planner estimate of the query's rows (from
- * the table statistics ANALYZE keeps), marked `exact: false`; past the bound it is never less than
- * the bound itself, since that many were seen.
+ * A count reads the matches in id order (the order of search pages) with a LIMIT of one more than
+ * `exactCountBound`, so it never reads more than that many matching rows. What it answers depends
+ * on the rows alone, never on how long they took to read: at most the bound found is the exact
+ * count (0 included); more than the bound is PostgreSQL's planner estimate of the query's rows
+ * (from the table statistics ANALYZE keeps), never below the bound plus one, marked `exact: false`.
+ * The same request gets the same answer on a quiet machine and a loaded one. Time is only a guard:
+ * a count that runs past `timeoutMs` (the searches' statement timeout) is stopped and fails as a
+ * search does (503 query_timeout, nothing charged).
  */
 
 /**
@@ -30,10 +30,10 @@ export interface CountResult {
 }
 
 export interface CountOptions {
-  /** Longest the exact count may run, in milliseconds, before the estimate answers instead. */
-  budgetMs: number;
+  /** Longest the count may run, in milliseconds: past it, the statement is stopped and the count fails (57014). */
+  timeoutMs: number;
   bound?: number;
-  /** The caller went away: a statement cancelled for it is not a budget overrun. */
+  /** The caller went away. */
   signal?: AbortSignal | undefined;
 }
 
@@ -74,8 +74,8 @@ export async function countPeople(
 /**
  * A substring shorter than a trigram (`VP`) gives the trigram index nothing to narrow: a bitmap
  * scan of it reads the whole index, and a GIN scan heeds a cancel only when it is done, well past
- * the budget (docs/decisions/0008-counts.md). Counts with one read in row order instead, which
- * stops at the timeout.
+ * its timeout (docs/decisions/0008-counts.md). Counts with one read in row order instead, which
+ * stops when the guard says.
  */
 const anyShort = (terms: ReadonlyArray<string | undefined>): boolean =>
   terms.some((term) => term !== undefined && term.trim().length < 3);
@@ -91,33 +91,24 @@ async function countWhere(
   await client.query('BEGIN READ ONLY');
   try {
     await client.query(`SELECT set_config('statement_timeout', $1, true)`, [
-      String(Math.max(1, Math.round(options.budgetMs))),
+      String(Math.max(1, Math.round(options.timeoutMs))),
     ]);
     if (options.unindexableSubstring) await client.query('SET LOCAL enable_bitmapscan = off');
-    await client.query('SAVEPOINT exact_count');
-    let counted: number | null = null;
-    try {
-      // In id order, as search pages read: the planner then walks the primary key and stops at the
-      // bound for broad filters, instead of building a bitmap of every match first.
-      const alias = from.slice(-1);
-      const result = await client.query<{ n: number }>(
-        `SELECT count(*)::bigint AS n FROM (SELECT ${alias}.id FROM ${from} ${sql.where()} ORDER BY ${alias}.id LIMIT ${bound + 1}) matches`,
-        sql.params,
-      );
-      counted = Number(result.rows[0]?.n ?? 0);
-    } catch (error) {
-      if (!isStatementTimeout(error) || options.signal?.aborted) throw error;
-      await client.query('ROLLBACK TO SAVEPOINT exact_count');
-    }
-    if (counted !== null && counted <= bound) {
+    // In id order, as search pages read: the planner then walks the primary key and stops at the
+    // bound for broad filters, instead of building a bitmap of every match first.
+    const alias = from.slice(-1);
+    const result = await client.query<{ n: number }>(
+      `SELECT count(*)::bigint AS n FROM (SELECT ${alias}.id FROM ${from} ${sql.where()} ORDER BY ${alias}.id LIMIT ${bound + 1}) matches`,
+      sql.params,
+    );
+    const counted = Number(result.rows[0]?.n ?? 0);
+    if (counted <= bound) {
       await client.query('COMMIT');
       return { count: counted, exact: true };
     }
-    // The estimate reads statistics only: it runs under the connection's own timeout again.
-    await client.query('SET LOCAL statement_timeout TO DEFAULT');
     const estimated = await plannerRows(client, select, sql.params);
     await client.query('COMMIT');
-    return { count: counted === null ? estimated : Math.max(estimated, bound + 1), exact: false };
+    return { count: Math.max(estimated, bound + 1), exact: false };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
@@ -134,7 +125,8 @@ async function plannerRows(client: Queryable, select: string, params: unknown[])
   return Math.max(0, Math.round(rows));
 }
 
-function isStatementTimeout(error: unknown): boolean {
+/** Whether a count failed because it ran past its guard (the statement was stopped). */
+export function isCountTimeout(error: unknown): boolean {
   return (error as { code?: string }).code === '57014';
 }
 
