@@ -26,9 +26,11 @@ RUN groupadd --system --gid 10001 app \
 COPY --from=build --chown=app:app /app/node_modules ./node_modules
 COPY --from=build --chown=app:app /app/dist ./dist
 COPY --chown=app:app package.json llms.txt ./
-# Migrations are read as SQL files at start, and the dashboard's stylesheet and scripts as they are.
+# Migrations are read as SQL files at start, the dashboard's stylesheet and scripts as they are, and search_endpoints'
+# model on its first search.
 COPY --chown=app:app src/store/migrations ./src/store/migrations
 COPY --chown=app:app src/dashboard/assets ./src/dashboard/assets
+COPY --chown=app:app src/mcp/ranker/model.json ./src/mcp/ranker/model.json
 USER app
 VOLUME ["/data"]
 EXPOSE 3000

@@ -11,22 +11,24 @@ export const shared = {
 };
 
 /**
- * Two projects: `unit` (test/unit: the gateway and its guards with their dependencies passed in,
- * no database, no HTTP; seconds) and `http` (everything else: the real service over HTTP on a
- * real PostgreSQL, which its global setup starts). `npm test` runs both; `npm test -- --project unit`
- * runs the fast tier alone.
+ * Three projects: `unit` (test/unit: the gateway and its guards with their dependencies passed in,
+ * no database, no HTTP; seconds), `http` (everything else but eval: the real service over HTTP on a
+ * real PostgreSQL, which its global setup starts) and `eval` (test/eval: how well search_endpoints
+ * ranks phrasings it never learnt from, with floors; a few minutes of CPU, no database). `npm test`
+ * runs all three; `npm test -- --project unit` runs the fast tier alone.
  */
 export default defineConfig({
   test: {
     ...shared,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'eval', include: ['test/eval/**/*.test.ts'] } },
       {
         extends: true,
         test: {
           name: 'http',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/unit/**', '**/node_modules/**'],
+          exclude: ['test/unit/**', 'test/eval/**', '**/node_modules/**'],
           globalSetup: ['test/helpers/global-setup.ts'],
         },
       },

@@ -6,7 +6,7 @@
 #   2. the project's Dockerfile, built as it is (`buildah bud`, layers cached), twice: the second
 #      build shows the cache at work;
 #   3. the image's own command as the image's own user, with a host folder as its /data volume:
-#      /healthz, the HEALTHCHECK command, a search with the demo key, MCP tools/list, the process's
+#      /healthz, the HEALTHCHECK command, a search with the demo key, MCP tools/list and search_endpoints, the process's
 #      user, then a restart on the same volume that keeps the data and the demo key.
 #   bash scripts/container-smoke.sh
 # The debootstrap root is cached under CONTAINER_CACHE_DIR (default /var/cache/prospecting-data-service/container),
@@ -221,6 +221,14 @@ tools=$(http -fsS -X POST "$base_url/mcp" -H "x-api-key: $key" -H 'content-type:
   -H 'accept: application/json, text/event-stream' -H 'mcp-protocol-version: 2025-06-18' \
   -d '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}' | sed -n -e 's/^data: //' -e '/^{/p' | json 'v.result.tools.map((t) => t.name).sort().join(",")')
 [ "$tools" = "call_operation,get_endpoint_details_full,search_endpoints" ] || fail "MCP tools/list gave '$tools'"
+# search_endpoints reads its model from the image; what it is trained and scored on is not in the image.
+ranked=$(curl -fsS -X POST "$base_url/mcp" -H "x-api-key: $key" -H 'content-type: application/json' \
+  -H 'accept: application/json, text/event-stream' -H 'mcp-protocol-version: 2025-06-18' \
+  -d '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_endpoints","arguments":{"query":"how many credits are left","limit":1}}}' |
+  sed -n -e 's/^data: //' -e '/^{/p' | json 'v.result.structuredContent.results[0].operationId')
+[ "$ranked" = "getCreditBalance" ] || fail "search_endpoints in the image ranked '$ranked' first"
+shipped=$(buildah run --isolation chroot "$container" -- sh -c 'ls -d /app/eval /app/src/mcp/ranker/phrasings 2>/dev/null; find /app/dist /app/src -name "*.jsonl"')
+[ -z "$shipped" ] || fail "the image holds the ranker's phrasings or evaluation sets: $shipped"
 stop_service
 
 say "restarting on the same volume"

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { readBenchmarkSections, renderBenchmarksDoc } from '../bench/report.js';
 import { environmentSchema } from '../src/config.js';
 import { withGeneratedBlock } from '../src/http/llms-txt.js';
+import { modelFile, modelText } from '../src/mcp/ranker/index.js';
 import { renderConfigurationDoc } from './config-docs.js';
 
 /**
@@ -25,6 +26,12 @@ const targets: Array<{ file: string; source: string; render: (before: string) =>
     file: 'docs/benchmarks.md',
     source: 'bench/results/*.md',
     render: async () => renderBenchmarksDoc(await readBenchmarkSections(path.join(root, 'bench/results'))),
+  },
+  // search_endpoints' model, trained on the ranker's labelled phrasings and the registry's own words (seconds of CPU).
+  {
+    file: path.relative(root, modelFile),
+    source: "src/mcp/ranker/phrasings and the operations' own words",
+    render: () => modelText(),
   },
 ];
 

@@ -5,7 +5,7 @@ import type { Envelope } from './guards/response-size.js';
 import { largestArrayField } from './guards/response-size.js';
 import { confirmationTtlSeconds } from './guards/confirmation.js';
 import { toolError, toolResult } from './results.js';
-import { closestOperationIds } from './search.js';
+import { closestOperationIds } from './closest-operations.js';
 
 /**
  * What the gateway says: every refusal, question and summary of call_operation, worded for an

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../operations/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { connectMcp, type McpTestClient } from './clients.js';
-import { intents } from '../../src/mcp/phrasings/first-set.js';
+import { labelledPhrasings } from '../../src/mcp/ranker/examples.js';
+
+const intents = labelledPhrasings(operations).filter((phrasing) => phrasing.set === 'first');
 
 describe('search_endpoints and get_endpoint_details_full', () => {
   let app: TestApp;
@@ -17,7 +19,7 @@ describe('search_endpoints and get_endpoint_details_full', () => {
   });
 
   // Through the server, as an agent calls it. The first set is among the ranker's examples, so this checks the tool's
-  // answers end to end; the ranking's figures on sets it never learnt from are in test/unit/mcp/search.test.ts.
+  // answers end to end; the ranking's figures on sets it never learnt from are in test/eval/ranker.test.ts.
   it('ranks the intended operation first for at least 90% of the intent set, and in the top 3 for 98%', async () => {
     expect(intents.length).toBeGreaterThanOrEqual(60);
     expect(new Set(intents.map((i) => i.expected))).toEqual(new Set(operations.map((op) => op.operationId)));

@@ -1,18 +1,25 @@
 import { stemmer } from 'stemmer';
-import { operations } from '../../operations/index.js';
-import { COUNTRIES, INDUSTRIES, REGIONS, TITLES } from '../../reference/index.js';
+import { operations } from '../../../operations/index.js';
+import { COUNTRIES, INDUSTRIES, REGIONS, TITLES } from '../../../reference/index.js';
 import { actionConcepts, objectConcepts } from './lexicon.js';
 
 /**
- * Reading text for search_endpoints, the same way for a query and for an operation's own words:
- * words (camelCase split), stems (Porter, by the stemmer package), the index's terms (without
- * stop words), and the concepts of lexicon.ts it speaks of (`o_` things, `a_` acts), with what
- * the reference data adds: places and industries describe the records a search is for, job
- * titles describe people.
+ * The concepts a request speaks of, as features of the ranker beside its words: the groups of words of lexicon.ts for the
+ * things (`o_`) and acts (`a_`) of the service ("segment", "my list" and "audience" are one thing), what the reference
+ * data adds (places and industries describe the records a search is for, job titles describe people), and a few shapes
+ * of sentence (what or who is in a thing asks for its contents, "make saved search 8 weekly" changes it). The request
+ * is read without what it refuses, with its slips corrected and its literals said in words (`corrected`). The phrasings
+ * say which concept points to which operation: the regression learns it. Kept because it gains more than a point of
+ * top-1 on phrasings the model never learnt from (docs/decisions/0002-ranker.md).
  */
 
+/** Every concept of a request, as the ranker's features. */
+export function conceptsOfRequest(text: string): string[] {
+  return [...conceptsOf(corrected(text))];
+}
+
 // Words that say nothing about which operation is meant ("I want to get ...").
-export const stopWords = new Set([
+const stopWords = new Set([
   'a',
   'an',
   'the',
@@ -198,7 +205,7 @@ const american = perWord((word) => {
 });
 
 /** Lowercase words of a text: camelCase and punctuation split, apostrophes dropped ("don't" is "dont"), British spellings made American. */
-export function words(text: string): string[] {
+function words(text: string): string[] {
   return (
     text
       // Plural acronyms are words: "VPs", "CTOs".
@@ -213,10 +220,10 @@ export function words(text: string): string[] {
   );
 }
 
-export const stem = perWord((word) => (word.length > 2 ? stemmer(word) : word));
+const stem = perWord((word) => (word.length > 2 ? stemmer(word) : word));
 
 /** The index's terms of a text: its words, stemmed, without stop words. */
-export function terms(text: string): string[] {
+function terms(text: string): string[] {
   return words(text)
     .filter((word) => !stopWords.has(word))
     .map(stem);
@@ -227,7 +234,7 @@ export function terms(text: string): string[] {
  * question about completion, "currently" none about live data), and the possessive "its" is not "it" ("has its filters"
  * asks nothing about progress, "has it finished" does).
  */
-export function lexiconStem(word: string): string {
+function lexiconStem(word: string): string {
   if (word === 'its' || (word.length > 5 && word.endsWith('ly'))) return word;
   return stem(word);
 }
@@ -345,7 +352,7 @@ function* phrasesIn(stems: readonly string[]): Generator<{ at: number; phrases: 
 }
 
 /** The concepts a text speaks of: every lexicon phrase found in it, on whole stemmed words (stop words kept, for phrases such as "do not contact"). */
-export function conceptsOf(text: string): Set<string> {
+function conceptsOf(text: string): Set<string> {
   const all = words(text);
   const stems = all.map(lexiconStem);
   const found = new Set<string>();
@@ -400,8 +407,7 @@ export function conceptsOf(text: string): Set<string> {
   // "which domains are on exclusion list 4": a question about what is in a thing asks for its contents.
   if (/^\W*(?:\w+:\s*["“]?)?(?:which|what)\s+\w+\s+(?:are|is)\s+(?:on|in|inside)\b/.test(text.toLowerCase()))
     found.add('a_list');
-  // "who's on list 39", "who lives in segment 12": so is one about what or who is in it (every labelled set left out in
-  // turn, top-3 98.57 → 98.59 %; written after a held-out phrasing of this form was seen missed, BENCHMARKS.md).
+  // "who's on list 39", "who lives in segment 12": so is one about what or who is in it.
   if (
     /\b(?:what|who)(?:['’]s|\s+(?:is|are|sits?|lives?|stays?|remains?))\s+(?:on|in|inside)\b/.test(text.toLowerCase())
   )
@@ -425,203 +431,6 @@ export function conceptsOf(text: string): Set<string> {
     found.add('a_list');
   return found;
 }
-
-/**
- * The words of a text without the audience's names of several words: in "delete my list" the words "my list" are the
- * audience (conceptsOf says so), not the word "list", which the exclusion lists' phrasings use far more often ("the whole
- * list"); the same for "lead list", "saved list", "target list". Only the audience's names: read whole as well, the
- * exclusion lists' and saved searches' names lost 0.7 points of top-1 with every labelled set left out in turn, their
- * words ("exclusion", "saved") telling their operations apart better than their concept alone.
- */
-export function wordsOutsideAudienceNames(text: string): string[] {
-  const all = words(text);
-  const covered = new Array<boolean>(all.length).fill(false);
-  for (const { at, phrases } of phrasesIn(all.map(lexiconStem))) {
-    const length = (phrases[0] as Phrase).stems.length;
-    if (length > 1 && phrases.some((phrase) => phrase.concept === 'o_audience')) covered.fill(true, at, at + length);
-  }
-  return all.filter((_, i) => !covered[i]);
-}
-
-/** Words that open a clause of circumstance inside a request: what follows says when or why, not what is asked. */
-const circumstance =
-  /\s(?:before|after|once|until|till|unless|because|since|including|without|as soon as|so that|whenever|while)\s/;
-/** A clause that opens on its subject ("the price is ok", "we signed three customers") states a fact unless it asks something. */
-const subjectFirst = /^(?:i|im|we|it|its|they|he|she|my|our|their|the|this|that|these|those|there)\b/;
-/** "filters are set", "audience 4 was a mistake": a clause whose verb is a form of "to be" after its subject states how things are. */
-const statement =
-  /^(?!(?:what|which|who|whose|how|where|when|why|is|are|was|were)\b)(?:[\w-]+\s+){1,3}(?:is|are|was|were|looks|seems)\b/;
-/** The acts that are an operation's verb, not a kind of answer. */
-const verbs = new Set(['a_create', 'a_update', 'a_delete', 'a_list', 'a_status', 'a_run', 'a_add', 'a_export']);
-/** A yes-no question ("has my cohort been filled", "is the export done") about work that runs asks about its progress. */
-const yesNoQuestion = /^(?:is|has|have|did|was|are|were)\s+(?!there\b|this\b|that\b)/;
-
-/** "I do not want a file": what a clause refuses is not asked for. */
-const refused = /\b(?:do not|dont|not|no longer|never)\s+(?:want|need|care)\b|^without\b/;
-const asking =
-  /\b(?:want|wants|wanna|need|needs|would|like to|have to|has to|must|should|please|can|could|help|trying|looking|hunting|searching|asks|asking|requests|interested|let|lets|how)\b/;
-
-/** "vendors which make payroll software", "people who work at stripe.com": what follows describes the thing, it is no act asked for. */
-function relativeAt(clause: string): number {
-  // "folks running IT", "companies selling gear": a participle after a thing describes it.
-  for (const match of clause.matchAll(/\b(\w+)\s+\w{3,}ing\b/g)) {
-    if ([...conceptsOfWords([match[1] as string])].some((concept) => concept.startsWith('o_')))
-      return (match.index as number) + (match[1] as string).length;
-  }
-  for (const match of clause.matchAll(/\s(?:who|which|whose)\s/g)) {
-    const before = words(clause.slice(0, match.index)).at(-1);
-    if (before && [...conceptsOfWords([before])].some((concept) => concept.startsWith('o_'))) return match.index;
-  }
-  return -1;
-}
-
-/**
- * The kind of thing an identifier names, as an `i_` concept: audienceId is an audience (`i_audience`), savedSearchId a saved
- * search, taskId a task. A query that names one thing of a kind by its number ("audience 14", "saved search 4") asks for
- * an operation that takes that identifier.
- */
-export function instanceOf(phrase: string): string | null {
-  const list = words(phrase);
-  for (let from = 0; from < list.length; from += 1) {
-    const thing = [...conceptsOf(list.slice(from).join(' '))].find(
-      (concept) => concept.startsWith('o_') && concept !== 'o_none' && concept !== 'o_criteria',
-    );
-    if (thing) return `i_${thing.slice(2)}`;
-  }
-  const last = list.at(-1);
-  return last && !stopWords.has(last) && !/^\d/.test(last) ? `i_${stem(last)}` : null;
-}
-
-/** "audience 14", "saved search #4", "suppression list no. 2": the words before a number name the thing it identifies. */
-function instancesOf(text: string): string[] {
-  const found: string[] = [];
-  for (const match of text
-    .toLowerCase()
-    .matchAll(
-      /\b((?:[a-z-]+\s+){0,2}[a-z-]+)\s+(?:#|no\.?\s*|number\s+|id\s+)?#?\d+\b(?![\d,.]*\s*[-–]\s*\d)(?!\s*(?:%|k\b|m\b|credits|people|employees|staff|companies|records|rows|profiles|results|prospects|leads|days|weeks))/g,
-    )) {
-    // "firms with 50": a number after a preposition is a quantity, not an identifier.
-    if (stopWords.has(words(match[1] as string).at(-1) ?? '')) continue;
-    const instance = instanceOf(match[1] as string);
-    if (instance) found.push(instance);
-  }
-  return found;
-}
-
-export interface ReadQuery {
-  /** The concepts the query asks for, with the `i_` kinds of thing it names one of by number. */
-  concepts: Set<string>;
-  /** The index terms said only in clauses that set the scene, when another clause asks for something: they weigh less. */
-  settingTerms: Set<string>;
-}
-
-/**
- * A query read for search_endpoints: conceptsOf, except that the acts (`a_` concepts) of the clauses that only set the
- * scene are left out when another clause asks for something, and their words weigh less. "begin the enrichment, the price
- * is ok" asks to begin, not for a price; "put the filters on my audience before it is built" asks to set filters; "estimate
- * it, then start" asks first for the estimate: the first clause that asks for an act is the goal. Things (`o_`) are kept
- * from every clause: they say what the request is about.
- */
-export function readQuery(text: string): ReadQuery {
-  const clauses: { clause: string; setting: boolean; question: boolean; describes?: boolean; refuses?: boolean }[] = [];
-  for (const sentence of text.toLowerCase().match(/[^;!?]+(?:[;!?]|$)|[;!?]/g) ?? []) {
-    const parts = sentence
-      .replace(/[;!?]$/, '')
-      .split(
-        /[,:()"“”]|\.(?=\s|$)|\s(?:and then|then|but|after that|afterwards)\s|\s(?:and|so)\s(?=(?:i\s+|we\s+)?(?:need|want|would like)\b)/,
-      )
-      .map((part) => part.trim())
-      .filter((part) => part.length > 0);
-    parts.forEach((part, i) => {
-      // The question mark is the last clause's: "I triggered it, which step is it on?" asks in its second clause.
-      const question = sentence.endsWith('?') && i === parts.length - 1;
-      // A circumstance or a description inside a clause ("… before it is built", "vendors who make …") is set apart.
-      const cuts = [part.search(circumstance), relativeAt(part)].filter((at) => at > 0);
-      const at = cuts.length ? Math.min(...cuts) : -1;
-      if (at > 0)
-        clauses.push(
-          { clause: part.slice(0, at), setting: false, question: false },
-          { clause: part.slice(at), setting: true, question, describes: true },
-        );
-      else if (refused.test(part)) clauses.push({ clause: part, setting: true, question, refuses: true });
-      else clauses.push({ clause: part, setting: false, question });
-    });
-  }
-  for (const clause of clauses)
-    clause.setting ||=
-      (subjectFirst.test(clause.clause) || statement.test(clause.clause)) &&
-      !clause.question &&
-      !asking.test(clause.clause);
-  // The acts of a circumstance or a description are never asked for; those of a statement are, when nothing else asks.
-  // What a clause refuses ("without rerunning it", "I do not want a file") is neither asked for nor what the query is about.
-  const read = clauses.map((clause) => ({ ...clause, concepts: conceptsOf(clause.clause) }));
-  const all = new Set<string>();
-  for (const clause of read) {
-    if (clause.refuses) continue;
-    for (const concept of clause.concepts) if (!clause.describes || !concept.startsWith('a_')) all.add(concept);
-  }
-  const concepts = new Set([...all].filter((concept) => !concept.startsWith('a_')));
-  const goal = read.find(
-    (clause) => !clause.setting && [...clause.concepts].some((concept) => concept.startsWith('a_')),
-  );
-  if (goal) for (const concept of goal.concepts) concepts.add(concept);
-  else for (const concept of all) concepts.add(concept);
-  const asked = clauses.filter((clause) => !clause.setting);
-  const plain = text.toLowerCase().replace(/^\s*(?:[\w ]{1,20}:\s*)?["“]?/, '');
-  if (
-    yesNoQuestion.test(plain) &&
-    ['a_run', 'a_export', 'a_batch', 'o_enrichment', 'o_run'].some((concept) => concepts.has(concept))
-  )
-    concepts.add('a_status');
-  // "I have the email of someone and want their name": knowing an address and asking who is a reverse lookup.
-  if (
-    /\bhave\s+(?:an?\s+|the\s+|his\s+|her\s+|their\s+|this\s+|that\s+)?(?:work\s+)?(?:e-?mail|email address)\b.*\b(?:name|who|job|title|works?)\b/.test(
-      text.toLowerCase(),
-    )
-  )
-    concepts.add('a_reverseLookup');
-  // Contacts for an audience's people, asked for or priced, are what enriching the audience gets.
-  if (
-    concepts.has('o_contactInfo') &&
-    concepts.has('o_audience') &&
-    ['a_lookup', 'a_run', 'a_estimate', 'a_status'].some((act) => concepts.has(act))
-  )
-    concepts.add('o_enrichment');
-  // Things of a kind the lexicon does not name, with a place or an industry, are businesses: people are named by their titles
-  // ("breweries in Portugal", "wineries in France").
-  const unnamedPlural = words(text).some(
-    (word) =>
-      word.length >= 5 &&
-      /[^s]s$/.test(word) &&
-      !stopWords.has(word) &&
-      conceptsOfWords([word]).size === 0 &&
-      !placeStems.has(stem(word)),
-  );
-  if (unnamedPlural && concepts.has('o_criteria') && !concepts.has('o_person') && !concepts.has('o_company'))
-    concepts.add('o_company');
-  // An audience's filters, with no act said, are to be set ("the filters for my segment need the title CTO").
-  if (concepts.has('o_filters') && concepts.has('o_audience') && ![...concepts].some((concept) => verbs.has(concept)))
-    concepts.add('a_update');
-  const instances = instancesOf(text);
-  for (const instance of instances) concepts.add(instance);
-  // "tracker 4 should run weekly": what a thing that exists should do is a change to it.
-  if (instances.length && /\bshould\b/.test(text.toLowerCase()) && !concepts.has('a_delete')) {
-    concepts.delete('a_run');
-    concepts.add('a_update');
-  }
-  const askedTerms = new Set(asked.flatMap((clause) => terms(clause.clause)));
-  const settingTerms = askedTerms.size
-    ? new Set(
-        clauses
-          .filter((clause) => clause.setting)
-          .flatMap((clause) => terms(clause.clause))
-          .filter((term) => !askedTerms.has(term)),
-      )
-    : new Set<string>();
-  return { concepts, settingTerms };
-}
-
-export const queryConcepts = (text: string): Set<string> => readQuery(text).concepts;
 
 /**
  * Every word the ranker knows: the registry's text, the lexicon's phrases and the reference data's names. A query word
@@ -720,7 +529,7 @@ const literals: [RegExp, string][] = [
  * again", "instead of deleting it"), up to the end of its clause or a word that turns back to the request ("but", "just",
  * "then"). Its words name the neighbour the request is not for, and read as asked they pulled that neighbour up. Left
  * alone: a refusal that is the request itself, to keep someone out ("do not contact list", "never show me them again",
- * "don't target audience 3 again"). Chosen with every labelled set left out in turn (BENCHMARKS.md).
+ * "don't target audience 3 again").
  */
 const refusal =
   /\b(?:don'?t|do not|no need to|never|instead of|rather than|not)\s+(?!yet\b|sure\b|only\b|just\b|contact\b|call\b|email\b|e-mail\b|target\b|show\b|prospect\b|reach\b|pitch\b|approach\b|sell\b|market\b|touch\b|bother\b|needed\b|want\b)(?:(?!\b(?:but|just|only|instead|then|and|again)\b|\s[-–—]+\s)[^,.;:!?])*(?![^,.;:!?]*\bagain\b)/gi;
