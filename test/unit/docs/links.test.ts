@@ -9,7 +9,6 @@ const pending = new Set([
   'docs/webhooks.md',
   'docs/deploy/cluster.md',
   'docs/decisions/0001-gateway-in-process.md',
-  'docs/decisions/0002-ranker.md',
 ]);
 
 function markdownFiles(dir: string): string[] {
