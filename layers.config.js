@@ -12,6 +12,8 @@
  *   src/seed/                      the demo dataset and the import
  *   src/auth/                      API keys, the /mcp/v3 authorization server and sign-in
  *   src/http/                      HTTP plumbing the surfaces share: request log, metrics, downloads, llms.txt
+ *   src/runner/                    running an operation for a principal, whichever surface asks: the handlers,
+ *                                  rate limits, concurrency caps, idempotency, the envelope (REST and MCP both call it)
  *   src/api/, src/mcp/, src/dashboard/   the surfaces, side by side: none imports another (the dashboard
  *                                  is the people's surface: sign-in through auth, everything else through core)
  *   src/worker/                    the job loop that runs core's jobs
@@ -28,6 +30,7 @@ const layers = [
   ['seed'],
   ['auth'],
   ['http'],
+  ['runner'],
   ['api', 'mcp', 'dashboard'],
   ['worker'],
 ];

@@ -21,6 +21,8 @@ export interface ThroughputTask {
   seconds: number;
   warmupSeconds: number;
   queries: string[];
+  /** Another tool than search_endpoints, called with these arguments every time (a free call_operation). */
+  tool?: { name: string; arguments: Record<string, unknown> };
 }
 
 export interface OverheadTask {
@@ -126,8 +128,8 @@ async function throughput(task: ThroughputTask): Promise<ThroughputFigures> {
             pool,
             task.apiKey,
             task.era,
-            'search_endpoints',
-            { query: task.queries[i++ % task.queries.length] },
+            task.tool?.name ?? 'search_endpoints',
+            task.tool?.arguments ?? { query: task.queries[i++ % task.queries.length] },
             task,
           );
           samples?.push(Number(process.hrtime.bigint() - started) / 1e6);

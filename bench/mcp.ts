@@ -28,13 +28,15 @@ import type { Era, LoadTask, MixFigures, MixTask, OverheadFigures, ThroughputFig
  * (bench/load.ts) on the same machine:
  *  - search_endpoints calls per second and p50/p99 latency at 50 concurrent clients, in each
  *    protocol era (2026-07-28 requests with the per-request envelope; 2025-era stateless requests),
- *    on /mcp with an API key and on /mcp/v3 with an OAuth access token, in alternating rounds;
+ *    on /mcp with an API key and on /mcp/v3 with an OAuth access token, and of a free
+ *    call_operation (getCreditBalance), in rounds alternating with the yardstick (the bare SDK
+ *    with a trivial tool), each given as a share of the yardstick's calls per second;
  *  - the overhead of call_operation for companySearch (a page of 25) over calling the REST API
  *    directly, one call at a time, interleaved;
  *  - memory (heap after GC, RSS) after 1,000 gateway calls and after 100,000;
  *  - the context a search-to-call task costs an agent (bench/mcp-context.ts).
  *
- *   node dist/bench/mcp.js [--seconds 10] [--concurrency 50] [--calls 100000]
+ *   node dist/bench/mcp.js [--seconds 10] [--concurrency 50] [--calls 100000] [--rounds 3] [--direct-path on|off]
  *   node dist/bench/mcp.js --overhead-only [--rounds 5] [--runs 300]
  * `--overhead-only` measures only the call_operation overhead (and what an Idempotency-Key costs
  * a REST POST), in rounds, and prints each round's medians, their median and the load average:
@@ -47,6 +49,8 @@ const memoryCalls = Number(arg('calls', '100000'));
 const overheadRuns = Number(arg('runs', '300'));
 const overheadOnly = process.argv.includes('--overhead-only');
 const overheadRounds = Number(arg('rounds', '5'));
+/** `--direct-path off` measures the service with MCP_DIRECT_PATH=false (every MCP request through the SDK). */
+const directPathSetting = arg('direct-path', 'on') === 'off' ? 'off' : 'on';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -95,6 +99,7 @@ const service = await startService(
     // One account drives all 50 clients: its per-account concurrency cap is for tenants, not for this load.
     ACCOUNT_CONCURRENT_REQUESTS: '1000',
     ACCOUNT_CONCURRENT_SEARCHES: '1000',
+    MCP_DIRECT_PATH: directPathSetting === 'on' ? 'true' : 'false',
   }),
   { log },
 );
@@ -181,7 +186,7 @@ interface Throughput extends ThroughputFigures {
 async function throughput(
   era: Era,
   url: string = service.url,
-  surface: Pick<ThroughputTask, 'path' | 'bearerToken'> = {},
+  surface: Pick<ThroughputTask, 'path' | 'bearerToken' | 'tool'> = {},
 ): Promise<Throughput> {
   const task: ThroughputTask = {
     kind: 'throughput',
@@ -215,7 +220,7 @@ function memory(): { heapUsedMb: number; rssMb: number } {
  * The yardstick for the figures above on this machine at this moment: the same load against the
  * SDK alone, one tool that echoes its argument, no middleware, no database.
  */
-async function sdkBaseline(era: Era): Promise<Throughput> {
+async function sdkBaselineServer(): Promise<{ url: string; close: () => Promise<void> }> {
   const echo = z.object({ query: z.string() });
   const handler = toNodeHandler(
     createMcpHandler(() => {
@@ -228,11 +233,10 @@ async function sdkBaseline(era: Era): Promise<Throughput> {
   );
   const server = createServer((req, res) => void handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    return await throughput(era, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  } finally {
-    await new Promise((resolve) => server.close(resolve));
-  }
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 async function tearDown(): Promise<void> {
@@ -291,39 +295,53 @@ if (overheadOnly) {
 }
 
 /**
- * /mcp (API key) and /mcp/v3 (OAuth access token) measured in alternating rounds, so that a
- * change in the machine's other load during the run falls on both alike; each figure is the
- * median of its rounds.
+ * Each era in rounds, each round the same load on: the yardstick (a trivial tool on the bare
+ * SDK), search_endpoints on /mcp (API key) and on /mcp/v3 (OAuth access token), and a free
+ * call_operation (getCreditBalance, which reads the account's balance from PostgreSQL) on /mcp.
+ * Alternating, so that a change in the machine's other load falls on all alike; each figure is
+ * the median of its rounds, and each ratio is taken against the yardstick of the same run.
  */
-const rounds = 3;
+const rounds = Number(arg('rounds', '3'));
 const oauthSurface = { path: '/mcp/v3', bearerToken: v3Token };
-async function paired(era: Era): Promise<{ key: Throughput; oauth: Throughput }> {
-  const key: Throughput[] = [];
-  const oauth: Throughput[] = [];
-  for (let i = 0; i < rounds; i += 1) {
-    key.push(await throughput(era));
-    oauth.push(await throughput(era, service.url, oauthSurface));
+const freeCall = { tool: { name: 'call_operation', arguments: { operationId: 'getCreditBalance', payload: {} } } };
+interface EraFigures {
+  yardstick: Throughput;
+  search: Throughput;
+  oauth: Throughput;
+  freeCall: Throughput;
+}
+async function measureEra(era: Era): Promise<EraFigures> {
+  const runs: Record<keyof EraFigures, Throughput[]> = { yardstick: [], search: [], oauth: [], freeCall: [] };
+  const yardstick = await sdkBaselineServer();
+  try {
+    for (let i = 0; i < rounds; i += 1) {
+      runs.yardstick.push(await throughput(era, yardstick.url));
+      runs.search.push(await throughput(era));
+      runs.oauth.push(await throughput(era, service.url, oauthSurface));
+      runs.freeCall.push(await throughput(era, service.url, freeCall));
+    }
+  } finally {
+    await yardstick.close();
   }
-  return { key: median(key), oauth: median(oauth) };
+  return {
+    yardstick: median(runs.yardstick),
+    search: median(runs.search),
+    oauth: median(runs.oauth),
+    freeCall: median(runs.freeCall),
+  };
 }
 function median(runs: Throughput[]): Throughput {
   const sorted = [...runs].sort((a, b) => a.callsPerSecond - b.callsPerSecond);
   return sorted[Math.floor(sorted.length / 2)] as Throughput;
 }
-say(`search_endpoints, ${concurrency} concurrent clients, ${seconds} s per round ...`);
-say(`/mcp and /mcp/v3 (OAuth token) in ${rounds} alternating rounds per era ...`);
-const modernPair = await paired('modern');
-const legacyPair = await paired('legacy');
-const [searchModern, searchLegacy, v3Modern, v3Legacy] = [
-  modernPair.key,
-  legacyPair.key,
-  modernPair.oauth,
-  legacyPair.oauth,
-];
+say(`${concurrency} concurrent clients, ${seconds} s per measure, ${rounds} rounds per era ...`);
+const modern = await measureEra('modern');
+const legacy = await measureEra('legacy');
+const [searchModern, searchLegacy, v3Modern, v3Legacy] = [modern.search, legacy.search, modern.oauth, legacy.oauth];
+const [baselineModern, baselineLegacy] = [modern.yardstick, legacy.yardstick];
 const tokenCost = (v3: Throughput, key: Throughput) => round((1 - v3.callsPerSecond / key.callsPerSecond) * 100, 1);
-say('the same load against a trivial tool on the bare SDK (yardstick) ...');
-const baselineModern = await sdkBaseline('modern');
-const baselineLegacy = await sdkBaseline('legacy');
+const ofYardstick = (measured: Throughput, yardstick: Throughput) =>
+  round((measured.callsPerSecond / yardstick.callsPerSecond) * 100, 1);
 say('call_operation overhead over REST (companySearch, page of 25) ...');
 const callOverhead = await load<OverheadFigures>(overheadTask);
 say(`memory: 1,000 then ${memoryCalls.toLocaleString('en')} gateway calls ...`);
@@ -350,10 +368,22 @@ const result = {
   benchmark: 'mcp',
   date: new Date().toISOString(),
   machine: machineLine(),
+  directPath: directPathSetting,
   searchEndpoints: [searchModern, searchLegacy],
   searchEndpointsOAuth: [v3Modern, v3Legacy],
+  freeCallOperation: [modern.freeCall, legacy.freeCall],
   oauthThroughputCostPercent: { modern: tokenCost(v3Modern, searchModern), legacy: tokenCost(v3Legacy, searchLegacy) },
   sdkTrivialToolBaseline: [baselineModern, baselineLegacy],
+  percentOfYardstick: {
+    searchEndpoints: {
+      modern: ofYardstick(searchModern, baselineModern),
+      legacy: ofYardstick(searchLegacy, baselineLegacy),
+    },
+    freeCallOperation: {
+      modern: ofYardstick(modern.freeCall, baselineModern),
+      legacy: ofYardstick(legacy.freeCall, baselineLegacy),
+    },
+  },
   callOperationOverhead: callOverhead,
   context,
   memory: {
@@ -371,9 +401,14 @@ await writeFile('bench/results/mcp.json', `${JSON.stringify(result, null, 2)}\n`
 const lines = [
   '#### MCP gateway (loopback, load generator in a separate process on the same machine)',
   '',
+  `Direct path (src/mcp/fast-path.ts): ${directPathSetting}. Each figure is the median of ${rounds} rounds, the rounds of the yardstick and the measures alternating.`,
+  '',
   '| measure | 2026-07-28 era | 2025 era (stateless) |',
   '|---|---:|---:|',
-  `| search_endpoints calls/s, ${concurrency} concurrent (median of ${rounds} rounds) | ${searchModern.callsPerSecond} | ${searchLegacy.callsPerSecond} |`,
+  `| yardstick: trivial tool on the bare SDK, calls/s | ${baselineModern.callsPerSecond} | ${baselineLegacy.callsPerSecond} |`,
+  `| yardstick: server CPU ms per call | ${baselineModern.serverCpuMsPerCall} | ${baselineLegacy.serverCpuMsPerCall} |`,
+  `| search_endpoints calls/s, ${concurrency} concurrent | ${searchModern.callsPerSecond} | ${searchLegacy.callsPerSecond} |`,
+  `| search_endpoints, % of the yardstick's calls/s (goal ≥ 90 %) | ${ofYardstick(searchModern, baselineModern)} % | ${ofYardstick(searchLegacy, baselineLegacy)} % |`,
   `| search_endpoints p50 ms | ${searchModern.p50Ms} | ${searchLegacy.p50Ms} |`,
   `| search_endpoints p99 ms | ${searchModern.p99Ms} | ${searchLegacy.p99Ms} |`,
   `| search_endpoints server CPU ms per call | ${searchModern.serverCpuMsPerCall} | ${searchLegacy.serverCpuMsPerCall} |`,
@@ -381,15 +416,17 @@ const lines = [
   `| /mcp/v3 p50 / p99 ms | ${v3Modern.p50Ms} / ${v3Modern.p99Ms} | ${v3Legacy.p50Ms} / ${v3Legacy.p99Ms} |`,
   `| /mcp/v3 server CPU ms per call | ${v3Modern.serverCpuMsPerCall} | ${v3Legacy.serverCpuMsPerCall} |`,
   `| throughput given up to token verification (/mcp/v3 against /mcp; goal ≤ 20 %) | ${tokenCost(v3Modern, searchModern)} % | ${tokenCost(v3Legacy, searchLegacy)} % |`,
-  `| yardstick: trivial tool on the bare SDK, calls/s | ${baselineModern.callsPerSecond} | ${baselineLegacy.callsPerSecond} |`,
-  `| yardstick: server CPU ms per call | ${baselineModern.serverCpuMsPerCall} | ${baselineLegacy.serverCpuMsPerCall} |`,
+  `| free call_operation (getCreditBalance) calls/s, ${concurrency} concurrent | ${modern.freeCall.callsPerSecond} | ${legacy.freeCall.callsPerSecond} |`,
+  `| free call_operation p50 / p99 ms | ${modern.freeCall.p50Ms} / ${modern.freeCall.p99Ms} | ${legacy.freeCall.p50Ms} / ${legacy.freeCall.p99Ms} |`,
+  `| free call_operation server CPU ms per call | ${modern.freeCall.serverCpuMsPerCall} | ${legacy.freeCall.serverCpuMsPerCall} |`,
+  `| free call_operation, % of the yardstick's calls/s (goal ≥ 90 %) | ${ofYardstick(modern.freeCall, baselineModern)} % | ${ofYardstick(legacy.freeCall, baselineLegacy)} % |`,
   '',
   `| call_operation companySearch, page of 25 (${callOverhead.runs} runs each, interleaved) | median ms | p99 ms |`,
   '|---|---:|---:|',
   `| REST directly | ${callOverhead.restMedianMs} | ${callOverhead.restP99Ms} |`,
-  `| REST directly with an Idempotency-Key (as the gateway forwards) | ${callOverhead.restKeyedMedianMs} | ${callOverhead.restKeyedP99Ms} |`,
+  `| REST directly with an Idempotency-Key (what each forward over HTTP used to carry) | ${callOverhead.restKeyedMedianMs} | ${callOverhead.restKeyedP99Ms} |`,
   `| through call_operation (2026-07-28) | ${callOverhead.callOperationMedianMs} | ${callOverhead.callOperationP99Ms} |`,
-  `| overhead | ${callOverhead.medianOverheadMs} ms (ratio ${callOverhead.ratio}) | |`,
+  `| overhead of call_operation over REST directly (goal ≤ 0.5 ms) | ${callOverhead.medianOverheadMs} ms (ratio ${callOverhead.ratio}) | |`,
   '',
   ...contextTable(context),
   '',

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { errorHandler } from './api/error-handler.js';
-import { handlers } from './api/handlers/index.js';
 import { buildOpenApiDocument } from './api/openapi.js';
 import { createApiRouter } from './api/router.js';
 import { rateLimitsPerMinute } from './config.js';
@@ -14,6 +13,8 @@ import { startRequestLog, type RequestLogFields } from './http/request-log.js';
 import { mountAuth } from './auth/index.js';
 import { mountDashboard, signInRedirectUri } from './dashboard/index.js';
 import { mountMcp } from './mcp/index.js';
+import { handlers } from './runner/handlers/index.js';
+import { OperationRunner } from './runner/run-operation.js';
 
 /**
  * The whole HTTP surface of one process: REST under /v1, MCP, documents and health. The
@@ -58,9 +59,11 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
   mountMetrics(app, context);
   const auth = mountAuth(app, context, { moreRedirectUris: [signInRedirectUri(context.publicUrl)] });
   mountDashboard(app, context, auth);
-  const withDirectPath = mountMcp(app, context, { metrics: context.services.metrics });
+  // One runner for both surfaces: REST's routes and the MCP gateway share its rate limits and concurrency caps.
+  const runner = new OperationRunner(context, handlers);
+  const withDirectPath = mountMcp(app, context, { runner, metrics: context.services.metrics });
   mountDownloadRoute(app, context);
-  app.use('/v1', createApiRouter(context, handlers));
+  app.use('/v1', createApiRouter(context, runner));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new AppError('not_found', `No endpoint ${req.method} ${req.path}.`));
   });

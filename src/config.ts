@@ -269,7 +269,12 @@ export const environmentSchema = z
         'Set: Prometheus metrics at `/metrics`, for a scraper that sends this as a bearer token. Unset: no metrics.',
       ),
 
-    BACKEND_URL: z.url().optional().describe('The REST API the MCP gateway forwards calls to. Unset: this process.'),
+    BACKEND_URL: z
+      .url()
+      .optional()
+      .describe(
+        "The REST API of another deployment that the MCP gateway runs operations through, with the caller's API key in `x-api-key`. Unset (the default): in this process. Refused together with single sign-on, whose callers have no key to send.",
+      ),
     CONFIRM_ABOVE_CREDITS: nonNegativeInt
       .default(500)
       .describe("MCP calls whose worst-case cost exceeds this need the user's confirmation."),
@@ -521,6 +526,11 @@ export const environmentSchema = z
       issue(
         'OIDC_DEV_PROVIDER',
         'cannot be combined with OIDC_ISSUER: the built-in provider replaces the external one',
+      );
+    if (env.BACKEND_URL && (env.OIDC_ISSUER || env.OIDC_DEV_PROVIDER))
+      issue(
+        'BACKEND_URL',
+        "cannot be combined with single sign-on (OIDC_ISSUER or OIDC_DEV_PROVIDER): the gateway calls BACKEND_URL with the caller's API key, and a /mcp/v3 sign-in has none (its token never goes upstream). Serve /mcp/v3 from instances without BACKEND_URL, which run operations in process",
       );
     if (env.NODE_ENV === 'production') {
       if (env.OIDC_DEV_PROVIDER)

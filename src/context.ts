@@ -1,4 +1,4 @@
-import type { RateLimits } from './api/rate-limit.js';
+import type { RateLimits } from './runner/rate-limit.js';
 import type { ApiKeyAuthenticator } from './auth/api-keys.js';
 import type { AuthorizationServer } from './auth/authorization-server.js';
 import type { BearerTokenVerifier } from './auth/bearer.js';

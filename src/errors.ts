@@ -10,6 +10,7 @@ export const errorStatus = {
   insufficient_credits: 402,
   forbidden: 403,
   key_read_only: 403,
+  insufficient_scope: 403,
   not_found: 404,
   conflict: 409,
   idempotency_in_flight: 409,

@@ -5,4 +5,6 @@
 export interface MetricsRecorder {
   /** One MCP request the direct path answered itself, or read and passed on to the SDK. */
   directPathRequest(outcome: 'answered' | 'passed_on'): void;
+  /** One operation the MCP gateway ran in process (no HTTP request of its own), with its answer's status. */
+  operationRun(operationId: string, status: number, seconds: number): void;
 }

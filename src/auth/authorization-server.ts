@@ -6,7 +6,6 @@ import { postgresAdapterFactory } from './adapter.js';
 import type { Principal } from './api-keys.js';
 import type { BearerGrant, BearerTokenVerifier } from './bearer.js';
 import { applyClientPolicy, extraClientProperties } from './client-policy.js';
-import type { GatewayKeys } from './gateway-key.js';
 import { recordGrantUse } from './grant-usage.js';
 import { cookieKeys, loadJwks } from './keys.js';
 import { oidcProvider } from './oidc-library.js';
@@ -53,7 +52,6 @@ const day = 24 * hour;
 export interface AuthorizationServerOptions {
   context: ServiceBase;
   signingKey: () => Promise<Buffer>;
-  gatewayKeys: GatewayKeys;
   /** Set when no identity provider is configured: why sign-in cannot work, and what to set. */
   notConfigured: string | null;
 }
@@ -288,17 +286,19 @@ export class AuthorizationServer {
     );
     const row = account.rows[0];
     if (!row) return null;
-    const principal: Principal = { accountId, accountName: row.name, plan: row.plan, email: row.email };
+    const clientId = accessToken.clientId as string;
+    const scopes = [...accessToken.scopes];
+    const principal: Principal = {
+      accountId,
+      accountName: row.name,
+      plan: row.plan,
+      email: row.email,
+      oauth: { clientId, scopes },
+    };
     recordGrantUse(this.options.context.db.pool, grant.jti, accountId).catch((error: unknown) =>
       this.options.context.log.warn({ err: error }, 'grant use not recorded'),
     );
-    return {
-      principal,
-      upstreamApiKey: await this.options.gatewayKeys.forAccount(accountId),
-      clientId: accessToken.clientId as string,
-      scopes: [...accessToken.scopes],
-      expiresAt: accessToken.exp as number,
-    };
+    return { principal, clientId, scopes, expiresAt: accessToken.exp as number };
   }
 }
 

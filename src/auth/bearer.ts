@@ -13,11 +13,9 @@ import { mcpScopes, requiredScope, scopeSatisfied, spendScope, type McpScope } f
  * (authorization-server.ts); while none is registered, no token is valid.
  */
 
-/** What a valid token grants: the account it acts for and the credential the gateway uses upstream. */
+/** What a valid token grants: the account it acts for (its principal carries the grant's scopes). */
 export interface BearerGrant {
   principal: Principal;
-  /** The account's credential towards the REST API; never the client's token. */
-  upstreamApiKey: string;
   clientId: string;
   scopes: string[];
   /** Seconds since the epoch. */
@@ -84,8 +82,8 @@ export async function bearerAuth(context: AppContext, token: string, requestId?:
     extra: {
       caller: {
         principal: grant.principal,
-        apiKey: grant.upstreamApiKey,
         requestId,
+        surface: 'mcp/v3',
         canSpend: scopeSatisfied(grant.scopes, spendScope),
       },
     },

@@ -15,7 +15,6 @@ import {
 import { protectedResourceMetadataPath } from './bearer.js';
 import { openCors } from './cors.js';
 import { createDevProvider } from './dev-provider.js';
-import { GatewayKeys } from './gateway-key.js';
 import { interactionRouter } from './interactions.js';
 import { purposeKey } from './keys.js';
 import { UpstreamProvider, type UpstreamSettings } from './upstream.js';
@@ -78,7 +77,6 @@ export function createAuthorizationServer(base: ServiceBase, signingKey: Buffer)
   return new AuthorizationServer({
     context: base,
     signingKey: key,
-    gatewayKeys: new GatewayKeys(base.db.pool, key),
     notConfigured: signInSettings(base).notConfigured,
   });
 }

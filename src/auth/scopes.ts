@@ -66,3 +66,8 @@ export function requiredScope(body: unknown): McpScope {
 export function scopeSatisfied(granted: readonly string[], required: McpScope): boolean {
   return granted.includes(required) || (required === readScope && granted.includes(spendScope));
 }
+
+/** The scope an OAuth caller needs to run an operation: mcp:spend when its credit rule charges, else mcp:read. */
+export function scopeToRun(operation: Pick<AnyOperation, 'credits'>): McpScope {
+  return operation.credits.charged === 'free' ? readScope : spendScope;
+}

@@ -5,6 +5,13 @@ import { capResetsAt, spentToday } from './credits.js';
 import { displayPrefix, generateApiKey, hashApiKey, type KeyGrant } from './keys.js';
 
 /**
+ * The label of the keys earlier versions derived for each /mcp/v3 sign-in, as the MCP gateway's
+ * credential towards REST. None is made any more (the gateway runs operations in process) and
+ * migration 095 revoked them; past charges and requests still name them, as a connected assistant.
+ */
+export const gatewayKeyLabel = 'mcp/v3 gateway (derived for OAuth sign-ins; never shown)';
+
+/**
  * API keys as an account manages them: issued with a name and optional restrictions, listed,
  * revoked. The operator's CLI, the demo account and the dashboard all issue keys here. A key is
  * stored as its hash and a display prefix; the key itself is returned once, at issue.

@@ -29,6 +29,7 @@ export interface KeyGrant {
   dailyCreditCap: number | null;
 }
 
+/** Who a call runs for: the account, and the credential that proved it (a key, or an OAuth grant). */
 export interface Principal {
   accountId: number;
   accountName: string;
@@ -36,4 +37,11 @@ export interface Principal {
   email: string | null;
   /** The key the caller authenticated with; absent when it signed in otherwise. */
   key?: KeyGrant | null;
+  /** The OAuth grant of /mcp/v3 the caller signed in with (its client and the scopes its token carries); absent for a key. */
+  oauth?: OAuthGrant | null;
+}
+
+export interface OAuthGrant {
+  clientId: string;
+  scopes: readonly string[];
 }

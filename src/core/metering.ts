@@ -3,8 +3,6 @@ import type { AppContext } from '../context.js';
 import { grantMonthlyFreeCredits } from './accounts.js';
 import { cappedSpendingKey, charge, chargeAlone, type LedgerEntryInput } from './credits.js';
 
-const grantedMonths = new Set<string>();
-
 /**
  * Charges `count` credits for what a request returns; throws insufficient_credits (and charges
  * nothing) when the balance is short. An entry with an idempotency key (from the request's
@@ -27,16 +25,35 @@ export async function chargeForRecords(
 
 /**
  * The free plan's credits for the current month, granted before the first request of the month
- * that reads or spends them. The router calls it for every request, so no operation can forget
- * it; the grant is idempotent in the ledger (safe under concurrent first requests), and the
- * in-memory set only spares the query on later calls.
+ * that reads or spends them. The operation runner asks for every operation, so none can forget
+ * it; the grant is idempotent in the ledger (safe under concurrent first requests, and across
+ * instances), and the accounts this instance has seen granted this month spare the query on later
+ * calls. One instance per runner: nothing is shared through the module.
  */
-export async function ensureMonthlyGrant(context: AppContext, principal: Principal, now = new Date()): Promise<void> {
-  if (principal.plan !== 'free') return;
-  const key = `${principal.accountId}:${now.toISOString().slice(0, 7)}`;
-  if (grantedMonths.has(key)) return;
-  await context.db.transaction((tx) =>
-    grantMonthlyFreeCredits(tx, principal.accountId, principal.plan, context.config.FREE_PLAN_MONTHLY_CREDITS, now),
-  );
-  grantedMonths.add(key);
+export class MonthlyGrants {
+  private month = '';
+  private readonly granted = new Set<number>();
+
+  constructor(private readonly context: Pick<AppContext, 'db' | 'config'>) {}
+
+  async ensure(principal: Principal, now = new Date()): Promise<void> {
+    if (principal.plan !== 'free') return;
+    const month = now.toISOString().slice(0, 7);
+    if (month !== this.month) {
+      this.month = month;
+      this.granted.clear();
+    }
+    if (this.granted.has(principal.accountId)) return;
+    await this.context.db.transaction((tx) =>
+      grantMonthlyFreeCredits(
+        tx,
+        principal.accountId,
+        principal.plan,
+        this.context.config.FREE_PLAN_MONTHLY_CREDITS,
+        now,
+      ),
+    );
+    // A grant for a month that has since ended says nothing about the new one.
+    if (month === this.month) this.granted.add(principal.accountId);
+  }
 }

@@ -1,11 +1,16 @@
 import type express from 'express';
 import type { Request, Response } from 'express';
 import { operations } from '../../operations/index.js';
-import { gatewayKeyLabel } from '../auth/gateway-key.js';
 import { grantMonthlyFreeCredits } from '../core/accounts.js';
 import { csvRecord } from '../core/audiences/csv.js';
 import { getBalance } from '../core/credits.js';
-import { createApiKey, listApiKeys, revokeApiKeyById, type ApiKeyListing } from '../core/key-management.js';
+import {
+  createApiKey,
+  gatewayKeyLabel,
+  listApiKeys,
+  revokeApiKeyById,
+  type ApiKeyListing,
+} from '../core/key-management.js';
 import { listRequests, requestLogRetentionDays } from '../core/request-log.js';
 import { dailySpend, ledgerPage, meteredUnits, nextMonthlyGrant } from '../core/usage.js';
 import { AppError } from '../errors.js';
@@ -22,7 +27,7 @@ export function idParam(value: unknown): number | null {
 function keyLabel(
   key: Pick<ApiKeyListing, 'name' | 'prefix'> | { name: string | null; prefix: string | null },
 ): string {
-  // The credential the MCP gateway derives for /mcp/v3 sign-ins is no person's key: say what it stands for.
+  // The credential the MCP gateway derived for /mcp/v3 sign-ins (until 095 revoked them) was no person's key: say what it stood for.
   if (key.name === gatewayKeyLabel) return 'a connected assistant (/mcp/v3)';
   return `${key.name ?? 'unnamed'} (${key.prefix ?? '?'}…)`;
 }

@@ -8,7 +8,7 @@ import type { MetricsRecorder } from '../metrics.js';
 /**
  * Prometheus metrics at GET /metrics, for operators: requests by route (the operationId, or the
  * fixed path of an MCP surface or document) and status, their latency, the MCP direct path's
- * share, the job queue and the database pool, and the process itself. Off (nothing collected,
+ * share, the operations the MCP gateway ran in process, the job queue and the database pool, and the process itself. Off (nothing collected,
  * no route) unless METRICS_TOKEN is set; then the scraper sends it as a bearer token: request
  * volumes are not for the public. One registry per service instance, so that several in one
  * process keep apart.
@@ -39,6 +39,19 @@ export function createMetrics(context: ServiceBase): ServiceMetrics {
     name: 'pds_mcp_direct_path_requests',
     help: 'MCP requests the direct path answered, and those it read and passed on to the SDK, since start (this service).',
     labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const operationRuns = new Counter({
+    name: 'pds_mcp_operations_total',
+    help: 'Operations the MCP gateway ran in process, by operationId and the status their answer would have on REST.',
+    labelNames: ['operation', 'status'] as const,
+    registers: [registry],
+  });
+  const operationDurations = new Histogram({
+    name: 'pds_mcp_operation_duration_seconds',
+    help: 'Time the MCP gateway took to run an operation in process, by operationId.',
+    labelNames: ['operation'] as const,
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
   directPath.set({ outcome: 'answered' }, 0);
@@ -76,6 +89,10 @@ export function createMetrics(context: ServiceBase): ServiceMetrics {
     },
     directPathRequest(outcome) {
       directPath.inc({ outcome });
+    },
+    operationRun(operationId, status, seconds) {
+      operationRuns.inc({ operation: operationId, status: String(status) });
+      operationDurations.observe({ operation: operationId }, seconds);
     },
   };
 }

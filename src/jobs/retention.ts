@@ -7,7 +7,7 @@ import type { Queryable } from '../store/db.js';
  * and tables do not grow for ever. Each module that keeps such things declares a
  * `RetentionTask` next to its table (finished jobs below; export files in
  * core/audiences/export-retention.ts; MCP stored results and poll answers in mcp/guards;
- * rate-limit buckets in api/rate-limit.ts), and the composition root (src/service.ts,
+ * rate-limit buckets in runner/rate-limit.ts), and the composition root (src/service.ts,
  * `retentionTasks`) lists them. One instance sweeps at a time (an advisory lock), every
  * RETENTION_SWEEP_MINUTES; a failing task is logged and does not stop the others.
  */

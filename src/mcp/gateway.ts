@@ -1,14 +1,13 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { AnyOperation } from '../../operations/define.js';
 import { findOperation, getCreditBalance } from '../../operations/index.js';
-import type { Principal } from '../auth/api-keys.js';
 import { operationCharges } from '../auth/scopes.js';
 import type { Config } from '../config.js';
 import { canonicalJson } from '../core/search/cursor.js';
 import type { Logger } from '../log.js';
 import { describeIssues, unreadableValues } from '../validation.js';
-import type { Backend, RestAnswer } from './backend.js';
+import type { Backend, BackendAnswer, Caller } from './backend.js';
 import { catalog, type CatalogEntry } from './catalog.js';
 import type { BalanceCache } from './guards/balance.js';
 import type { ConfirmationTokens } from './guards/confirmation.js';
@@ -38,22 +37,13 @@ import { storedSliceResult, truncatedResult } from './truncation.js';
 
 /**
  * call_operation: validate against the registry, apply the guards (polling discipline, credit
- * check, confirmation), forward to the REST API as the caller's account, and shape the answer
- * (charge summary, low-balance warning, response budget). How the user is asked is the MCP
- * server's part; what is said is messages.ts's; this module decides.
+ * check, confirmation), run the operation through the backend as the caller (in process by
+ * default, see backend.ts), and shape the answer (charge summary, low-balance warning, response
+ * budget). How the user is asked is the MCP server's part; what is said is messages.ts's; this
+ * module decides.
  */
 
-export interface Caller {
-  principal: Principal;
-  /** The credential the gateway uses towards the REST API for this account. */
-  apiKey: string;
-  requestId?: string;
-  /**
-   * Whether this caller may run operations that charge: an API key may; an OAuth token only with
-   * mcp:spend. The gateway refuses a charging call without it, whatever path the request took.
-   */
-  canSpend: boolean;
-}
+export type { Caller };
 
 /** How this client can be asked to confirm a cost. */
 export type ConfirmationChannel =
@@ -123,19 +113,6 @@ export function estimatorOf(operation: AnyOperation): AnyOperation | null {
       ) ?? null;
   estimatorCache.set(operation.operationId, found);
   return found;
-}
-
-/**
- * The Idempotency-Key of one forward: the same for a repeat of the same call in the same MCP
- * request (so a forward sent again after its connection failed is answered from the first run),
- * different for anything else. Bound to the account, the request id, the operation and the payload.
- */
-export function forwardKey(caller: Caller, operationId: string, fields: Record<string, unknown>): string {
-  const request = caller.requestId ?? randomUUID();
-  const digest = createHash('sha256')
-    .update(`${caller.principal.accountId}\n${request}\n${operationId}\n${canonicalJson(fields)}`)
-    .digest('base64url');
-  return `mcp-${digest}`;
 }
 
 export class Gateway {
@@ -272,15 +249,15 @@ export class Gateway {
     return (await this.deps.stored.load(caller.principal.accountId, resultId))?.operationId ?? null;
   }
 
-  private async forward(operation: AnyOperation, fields: Record<string, unknown>, caller: Caller): Promise<RestAnswer> {
+  private async forward(
+    operation: AnyOperation,
+    fields: Record<string, unknown>,
+    caller: Caller,
+  ): Promise<BackendAnswer> {
     // The last point before an operation runs: nothing that charges runs for a caller that may not spend.
     if (!caller.canSpend && operationCharges(operation)) return scopeRefusedAnswer;
     try {
-      return await this.deps.backend.call(operation, fields, {
-        apiKey: caller.apiKey,
-        requestId: caller.requestId,
-        idempotencyKey: forwardKey(caller, operation.operationId, fields),
-      });
+      return await this.deps.backend.call(operation, fields, caller);
     } catch (error) {
       this.deps.log.warn({ err: error, operationId: operation.operationId }, 'backend call failed');
       return backendUnreachable;
@@ -330,7 +307,7 @@ export class Gateway {
   private async success(
     entry: CatalogEntry,
     input: Record<string, unknown>,
-    answer: RestAnswer,
+    answer: BackendAnswer,
     caller: Caller,
   ): Promise<CallToolResult> {
     const { operation } = entry;
@@ -366,7 +343,7 @@ export class Gateway {
       );
     lines.push(...warnings);
 
-    // A page passed on as it came is serialised once, by the REST API.
+    // A page passed on as it came is serialised once, where the operation ran.
     const structuredJson =
       answer.json !== null && !structured.polling && !structured.warnings ? answer.json : JSON.stringify(structured);
     const budget = this.deps.config.MCP_RESPONSE_TOKEN_BUDGET;
@@ -376,7 +353,7 @@ export class Gateway {
   }
 }
 
-const scopeRefusedAnswer: RestAnswer = {
+const scopeRefusedAnswer: BackendAnswer = {
   status: 403,
   body: {
     error: { code: 'insufficient_scope', message: 'This call can charge credits, which needs the mcp:spend scope.' },

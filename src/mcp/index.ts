@@ -25,7 +25,10 @@ import { quoted, sendRefusal } from '../auth/mcp-errors.js';
 import { rateLimitsPerMinute } from '../config.js';
 import type { AppContext } from '../context.js';
 import type { MetricsRecorder } from '../metrics.js';
-import { RestBackend } from './backend.js';
+import type { RunsOperations } from '../runner/run-operation.js';
+import type { Backend } from './backend.js';
+import { InProcessBackend } from './in-process-backend.js';
+import { RestBackend } from './rest-backend.js';
 import { Gateway, type ConfirmState } from './gateway.js';
 import { BalanceCache } from './guards/balance.js';
 import { ConfirmationTokens, PostgresUsedConfirmations, confirmationTtlSeconds } from './guards/confirmation.js';
@@ -79,11 +82,16 @@ export function allowedOrigins(context: AppContext): string[] {
   return [...origins];
 }
 
-/** The AuthInfo an MCP request carries to its tools when its API key is valid; null otherwise. */
-export async function apiKeyAuth(context: AppContext, key: string, requestId?: string): Promise<AuthInfo | null> {
+/** The AuthInfo an MCP request to an API-key surface carries to its tools when its key is valid; null otherwise. */
+export async function apiKeyAuth(
+  context: AppContext,
+  key: string,
+  requestId?: string,
+  surface: 'mcp' | 'mcp/v2' = 'mcp',
+): Promise<AuthInfo | null> {
   const principal = await context.authenticator.authenticate(key);
   if (!principal) return null;
-  const caller: CallerInfo = { principal, apiKey: key, requestId, canSpend: true };
+  const caller: CallerInfo = { principal, apiKey: key, requestId, surface, canSpend: true };
   return { token: 'x-api-key', clientId: `account:${principal.accountId}`, scopes: [], extra: { caller } };
 }
 
@@ -115,7 +123,7 @@ function requireApiKey(context: AppContext, path: string) {
         });
         return;
       }
-      const auth = await apiKeyAuth(context, key, requestId);
+      const auth = await apiKeyAuth(context, key, requestId, path === '/mcp' ? 'mcp' : 'mcp/v2');
       if (!auth) {
         const revoked = await context.authenticator.revokedAt(key);
         sendRefusal(res, {
@@ -169,9 +177,13 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 export function mountMcp(
   app: express.Express,
   context: AppContext,
-  reporting: { metrics?: MetricsRecorder | null } = {},
+  options: { runner: RunsOperations; metrics?: MetricsRecorder | null },
 ): (behind: RequestListener) => RequestListener {
   const { config } = context;
+  const reporting = { metrics: options.metrics ?? null };
+  const backend: Backend = config.BACKEND_URL
+    ? new RestBackend(config.BACKEND_URL)
+    : new InProcessBackend(options.runner, context.log.child({ part: 'mcp' }), reporting.metrics);
   const signingKey = once(() => loadSigningKey(context.db.pool, config));
   // One secret, two uses: derive a key for each so that neither kind of signature passes as the other.
   const derived = (purpose: string) =>
@@ -185,7 +197,7 @@ export function mountMcp(
 
   const gateway = new Gateway({
     config,
-    backend: new RestBackend(config.BACKEND_URL ?? context.internalUrl),
+    backend,
     tokens: new ConfirmationTokens(new PostgresUsedConfirmations(context.db.pool), tokenKey),
     balances: new BalanceCache(config.BALANCE_CACHE_SECONDS * 1000),
     polls: new PollCache(context.db.pool),
@@ -275,7 +287,9 @@ export function mountMcp(
     tools: tables[surface],
     authenticate: (req, requestId) => {
       const key = req.headers['x-api-key'];
-      return typeof key === 'string' && key ? apiKeyAuth(context, key, requestId) : Promise.resolve(null);
+      return typeof key === 'string' && key
+        ? apiKeyAuth(context, key, requestId, surface === 'full' ? 'mcp/v2' : 'mcp')
+        : Promise.resolve(null);
     },
   });
   const byBearer: DirectSurface = {

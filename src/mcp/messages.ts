@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { AnyOperation } from '../../operations/define.js';
-import type { RestAnswer } from './backend.js';
+import type { BackendAnswer } from './backend.js';
 import type { Envelope } from './guards/response-size.js';
 import { largestArrayField } from './guards/response-size.js';
 import { confirmationTtlSeconds } from './guards/confirmation.js';
@@ -140,9 +140,11 @@ const nextSteps: Record<string, string> = {
   quota_exceeded: 'The quota for this period is used up; wait for the next period or lower the request.',
   payload_too_large: 'Send a smaller payload.',
   conflict: 'Read the current state and try again.',
+  insufficient_scope:
+    'This sign-in may not spend credits: authorize again with the mcp:spend scope (your client can step up), or call free operations only.',
 };
 
-export function restError(operation: AnyOperation, answer: RestAnswer): CallToolResult {
+export function restError(operation: AnyOperation, answer: BackendAnswer): CallToolResult {
   const body = answer.body as { error?: { code?: string; message?: string; details?: unknown } } | null;
   const code = body?.error?.code ?? (answer.status >= 500 ? 'upstream_unavailable' : `http_${answer.status}`);
   const message =
@@ -236,9 +238,9 @@ export function payloadNotAnObject(operation: AnyOperation): CallToolResult {
 }
 
 /** The backend could not be reached: said as REST would say it, so it reads like any other upstream failure. */
-export const backendUnreachable: RestAnswer = {
+export const backendUnreachable: BackendAnswer = {
   status: 502,
-  body: { error: { code: 'upstream_unavailable', message: 'The REST API could not be reached.' } },
+  body: { error: { code: 'upstream_unavailable', message: 'The backend that runs operations did not answer.' } },
   json: null,
   retryAfterSeconds: null,
 };

@@ -41,10 +41,13 @@ export interface ServerDependencies {
 /** What the authentication middleware puts in AuthInfo.extra for the handlers. */
 export interface CallerInfo {
   principal: Principal;
-  apiKey: string;
+  /** The key an API-key caller sent (a backend at BACKEND_URL forwards with it); none for OAuth. */
+  apiKey?: string;
   requestId?: string;
   /** Whether the credential may run operations that charge (an API key may; an OAuth token needs mcp:spend). */
   canSpend: boolean;
+  /** The surface it came through: /mcp, /mcp/v2 or /mcp/v3 (the account's request log names it). */
+  surface?: 'mcp' | 'mcp/v2' | 'mcp/v3';
 }
 
 export function callerOf(authInfo: { extra?: Record<string, unknown> } | undefined): Caller {
@@ -129,7 +132,11 @@ async function runTool(
   era: McpRequestContext['era'],
   args: unknown,
 ): Promise<CallToolResult | InputRequiredResult> {
-  const answer = await tool.run(args, caller, tool.mayAsk ? channelFor(ctx, era) : { kind: 'token' });
+  const answer = await tool.run(
+    args,
+    { ...caller, signal: ctx.mcpReq.signal },
+    tool.mayAsk ? channelFor(ctx, era) : { kind: 'token' },
+  );
   if (answer.kind === 'result') return answer.result;
   const codec = await deps.confirmationCodec();
   return inputRequired({

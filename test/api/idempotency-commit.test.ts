@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimIdempotencyKey } from '../../src/api/idempotency.js';
+import { claimIdempotencyKey } from '../../src/runner/idempotency.js';
 import { createAccount } from '../../src/core/accounts.js';
 import { charge } from '../../src/core/credits.js';
 import { createLogger } from '../../src/log.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimIdempotencyKey, ownerGraceSeconds } from '../../src/api/idempotency.js';
+import { claimIdempotencyKey, ownerGraceSeconds } from '../../src/runner/idempotency.js';
 import { createLogger } from '../../src/log.js';
 import { openDatabase, type Database } from '../../src/store/db.js';
 import { waitFor } from '../audiences/helpers.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimIdempotencyKey } from '../../src/api/idempotency.js';
+import { claimIdempotencyKey } from '../../src/runner/idempotency.js';
 import { balanceOf } from '../audiences/helpers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatabaseRateLimiter } from '../../src/api/rate-limit.js';
+import { DatabaseRateLimiter } from '../../src/runner/rate-limit.js';
 import { createLogger } from '../../src/log.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { pathParameters } from '../../operations/define.js';
 import { findOperation, operations } from '../../operations/index.js';
-import { handlers } from '../../src/api/handlers/index.js';
+import { handlers } from '../../src/runner/handlers/index.js';
 import { withGeneratedBlock } from '../../src/http/llms-txt.js';
 import { buildOpenApiDocument } from '../../src/api/openapi.js';
 

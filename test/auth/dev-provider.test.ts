@@ -57,11 +57,11 @@ describe('the built-in development identity provider', () => {
     await client.close();
     const demo = await app.db.pool.query(`SELECT email FROM accounts WHERE plan = 'demo'`);
     expect(demo.rows[0].email).toBe('demo@prospecting.local');
-    // The gateway's credential for this account is a derived key, stored hashed and labelled.
+    // The sign-in runs its operations as the account in process: no key is made for it.
     const keys = await app.db.pool.query(
       `SELECT label FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.plan = 'demo'`,
     );
-    expect(keys.rows.map((r) => r.label)).toContain('mcp/v3 gateway (derived for OAuth sign-ins; never shown)');
+    expect(keys.rows.map((r) => r.label)).toEqual(['initial']);
     // The identity provider's code and state came back through our callback; the log keeps neither.
     const callbackLine = lines
       .map((line) => JSON.parse(line))

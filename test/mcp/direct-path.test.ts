@@ -531,7 +531,6 @@ describe('the direct path and the SDK around a tool that throws', () => {
   const tools = new Map([[explode.name, explode]]);
   const caller: CallerInfo = {
     principal: { accountId: 1, accountName: 'Test', plan: 'pro', email: null },
-    apiKey: 'unused',
     canSpend: true,
   };
   const auth: AuthInfo = { token: 'x-api-key', clientId: 'account:1', scopes: [], extra: { caller } };

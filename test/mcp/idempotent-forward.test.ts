@@ -16,6 +16,8 @@ interface CuttingProxy {
   url: string;
   /** How many times each request line passed through, and the answers' status lines and headers. */
   requests: string[];
+  /** Everything the gateway sent, as it went (request lines, headers and bodies). */
+  sent: string[];
   answers: string[];
   cut: boolean;
   close(): Promise<void>;
@@ -23,13 +25,14 @@ interface CuttingProxy {
 
 async function cuttingProxy(target: () => number, cutWhen: (requestHead: string) => boolean): Promise<CuttingProxy> {
   const sockets = new Set<Socket>();
-  const proxy: Omit<CuttingProxy, 'url' | 'close'> = { requests: [], answers: [], cut: false };
+  const proxy: Omit<CuttingProxy, 'url' | 'close'> = { requests: [], sent: [], answers: [], cut: false };
   const server: Server = createServer((client) => {
     const upstream = connect(target(), '127.0.0.1');
     sockets.add(client).add(upstream);
     let cutting = false;
     client.on('data', (chunk: Buffer) => {
       const text = chunk.toString('latin1');
+      proxy.sent.push(text);
       const requestLine = /^(GET|POST|PATCH|PUT|DELETE) \S+/m.exec(text)?.[0];
       if (requestLine) proxy.requests.push(requestLine);
       if (requestLine && !proxy.cut && cutWhen(text)) cutting = true;
@@ -64,7 +67,7 @@ async function cuttingProxy(target: () => number, cutWhen: (requestHead: string)
   });
 }
 
-describe('a forward whose connection is cut before the answer arrives', () => {
+describe('the gateway in front of BACKEND_URL', () => {
   let app: TestApp | undefined;
   let proxy: CuttingProxy;
 
@@ -109,5 +112,42 @@ describe('a forward whose connection is cut before the answer arrives', () => {
       [account.accountId],
     );
     expect(charges.rows.map((row) => Number(row.amount))).toEqual([-7]);
+  });
+
+  it("sends the caller's key in the x-api-key header only, never in a query string or a body", async () => {
+    if (!app) throw new Error('no app');
+    const account = await app.createAccount({ credits: 1_000 });
+    const created = await app.request('POST', '/v1/audiences/create', { apiKey: account.apiKey, name: 'Forwarded' });
+    const audienceId = created.body.output.audienceId as string;
+    const client = await connectMcp(`${app.url}/mcp`, 'v1', { headers: { 'x-api-key': account.apiKey } });
+    const from = proxy.sent.length;
+    try {
+      const balance = await client.callTool('call_operation', { operationId: 'getCreditBalance', payload: {} });
+      expect(balance.structuredContent.output.balance).toBe(1_000);
+      const status = await client.callTool('call_operation', {
+        operationId: 'getAudienceStatus',
+        payload: { audienceId },
+      });
+      expect(status.isError).toBeFalsy();
+      const deleted = await client.callTool('call_operation', {
+        operationId: 'deleteAudience',
+        payload: { audienceId },
+      });
+      expect(deleted.structuredContent.output.deleted).toBe(true);
+      const page = await client.callTool('call_operation', {
+        operationId: 'companySearch',
+        payload: { searchParams: {}, pageSize: 2 },
+      });
+      expect(page.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    const sent = proxy.sent.slice(from).join('');
+    const heads = sent.split(/\r\n\r\n/).filter((part) => /^(GET|POST|PATCH|PUT|DELETE) /.test(part));
+    expect(heads.map((head) => head.split(' ')[0])).toEqual(expect.arrayContaining(['GET', 'DELETE', 'POST']));
+    for (const head of heads) expect(head).toMatch(new RegExp(`\\r\\nx-api-key: ${account.apiKey}(\\r\\n|$)`, 'i'));
+    // Once per request, in its header; nowhere else (no apiKey= in a request line, no apiKey in a body).
+    expect(sent.split(account.apiKey).length - 1).toBe(heads.length);
+    expect(sent).not.toMatch(/apiKey/);
   });
 });

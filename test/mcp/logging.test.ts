@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(async () => app?.stop());
 
 describe('MCP request logs', () => {
-  it('never carry the API key, and tie each forwarded REST call to the MCP request', async () => {
+  it('never carry the API key, and tie each operation run in process to the MCP request', async () => {
     lines.length = 0;
     for (const kind of ['v2-modern', 'v1'] as const) {
       const client = await connectMcp(`${app.url}/mcp`, kind, { headers: { 'x-api-key': app.apiKey } });
@@ -42,11 +42,19 @@ describe('MCP request logs', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
 
     expect(lines.join('\n')).not.toContain(app.apiKey);
-    const requests = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request');
-    const forwarded = requests.filter((r) => r.operationId === 'companySearch');
-    expect(forwarded.length).toBeGreaterThanOrEqual(2);
+    const entries = lines.map((line) => JSON.parse(line));
+    const requests = entries.filter((entry) => entry.msg === 'request');
+    // No hop over HTTP: the operations are not requests of their own, but lines of the MCP request that ran them.
+    expect(requests.filter((r) => r.operationId !== undefined)).toEqual([]);
+    const runs = entries.filter((entry) => entry.msg === 'operation');
+    const searches = runs.filter((r) => r.operationId === 'companySearch');
+    expect(searches.length).toBeGreaterThanOrEqual(2);
+    expect(searches.every((r) => r.status === 200 && typeof r.ms === 'number' && typeof r.accountId === 'number')).toBe(
+      true,
+    );
+    expect(runs.some((r) => r.operationId === 'getAudienceStatus' && r.status === 404)).toBe(true);
     const mcpRequestIds = new Set(requests.filter((r) => r.url === '/mcp').map((r) => r.requestId));
-    for (const request of forwarded) expect(mcpRequestIds).toContain(request.requestId);
+    for (const run of runs) expect(mcpRequestIds).toContain(run.requestId);
     expect(requests.some((r) => r.url === '/mcp' && r.status === 401)).toBe(true);
   });
 });

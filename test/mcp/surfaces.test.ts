@@ -153,11 +153,11 @@ describe('MCP surfaces', () => {
   it("/mcp/v3 serves the three tools to a token its verifier accepts, acting as the token's account", async () => {
     const principal = await app.service.context.authenticator.authenticate(app.apiKey);
     if (!principal) throw new Error('demo key not found');
+    const scopes = ['mcp:read', 'mcp:spend'];
     const grant: BearerGrant = {
-      principal,
-      upstreamApiKey: app.apiKey,
+      principal: { ...principal, key: null, oauth: { clientId: 'test-client', scopes } },
       clientId: 'test-client',
-      scopes: ['mcp:read', 'mcp:spend'],
+      scopes,
       expiresAt: Math.floor(Date.now() / 1000) + 600,
     };
     const ours = app.service.context.services.mcpBearerVerifier;

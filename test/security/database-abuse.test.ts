@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountConcurrency } from '../../src/api/concurrency.js';
+import { AccountConcurrency } from '../../src/runner/concurrency.js';
 import { AppError } from '../../src/errors.js';
 import { openDatabase } from '../../src/store/db.js';
 import { balanceOf, waitFor } from '../audiences/helpers.js';

@@ -1,15 +1,16 @@
 import type { AnyOperation } from '../../../operations/define.js';
-import type { Backend, ForwardOptions, RestAnswer } from '../../../src/mcp/backend.js';
+import type { Backend, BackendAnswer, Caller, CallOptions } from '../../../src/mcp/backend.js';
 
 /**
- * A stand-in for the REST API behind the gateway, for the unit tier: it answers the few
+ * A stand-in for the backend behind the gateway, for the unit tier: it answers the few
  * operations the gateway's tests call, as the REST API's envelope and error shapes say, keeps a
- * balance, and records every forward. The HTTP tier runs the gateway against the real REST API.
+ * balance, and records every call. The HTTP tier runs the gateway against the real operation runner.
  */
 export interface Forward {
   operationId: string;
   payload: Record<string, unknown>;
-  options: ForwardOptions;
+  caller: Caller;
+  options: CallOptions;
 }
 
 export class FakeRest implements Backend {
@@ -22,8 +23,13 @@ export class FakeRest implements Backend {
 
   constructor(public balance: number) {}
 
-  async call(operation: AnyOperation, payload: Record<string, unknown>, options: ForwardOptions): Promise<RestAnswer> {
-    this.forwards.push({ operationId: operation.operationId, payload, options });
+  async call(
+    operation: AnyOperation,
+    payload: Record<string, unknown>,
+    caller: Caller,
+    options: CallOptions = {},
+  ): Promise<BackendAnswer> {
+    this.forwards.push({ operationId: operation.operationId, payload, caller, options });
     if (this.failures > 0) {
       this.failures -= 1;
       throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
@@ -72,13 +78,13 @@ export class FakeRest implements Backend {
   }
 }
 
-function ok(output: unknown, chargeInfo: Record<string, unknown>): RestAnswer {
+function ok(output: unknown, chargeInfo: Record<string, unknown>): BackendAnswer {
   const body = { output, chargeInfo };
   const json = JSON.stringify(body);
   return { status: 200, body, json, retryAfterSeconds: null };
 }
 
-function error(status: number, code: string, message: string): RestAnswer {
+function error(status: number, code: string, message: string): BackendAnswer {
   const body = { error: { code, message, requestId: 'fake' } };
   return { status, body, json: JSON.stringify(body), retryAfterSeconds: null };
 }

@@ -2,13 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/log.js';
 import { BalanceCache } from '../../../src/mcp/guards/balance.js';
 import { ConfirmationTokens } from '../../../src/mcp/guards/confirmation.js';
-import {
-  Gateway,
-  forwardKey,
-  type Caller,
-  type CallArguments,
-  type ConfirmationChannel,
-} from '../../../src/mcp/gateway.js';
+import { Gateway, type Caller, type CallArguments, type ConfirmationChannel } from '../../../src/mcp/gateway.js';
+import { forwardKey } from '../../../src/mcp/rest-backend.js';
 import { FakeRest } from './fake-rest.js';
 import { Clock, MemoryPolls, MemoryResults, MemoryUsedConfirmations } from './stores.js';
 
@@ -79,20 +74,21 @@ describe('call_operation in the gateway', () => {
     expect(rest.forwards).toEqual([]);
   });
 
-  it('forwards a free call as the caller, with a key derived from the call on POSTs only', async () => {
+  it('runs a call as the caller, with the payload as given and no idempotency key of its own', async () => {
     const { rest, call } = setup();
     const { structured } = await call({ operationId: 'getCreditBalance', payload: {} });
     expect(structured.output.balance).toBe(1_000);
-    const [balance] = rest.forwards;
-    expect(balance?.options).toMatchObject({ apiKey: caller.apiKey, requestId: 'req-1' });
-
     await call(page(3));
+    const [balance] = rest.forwards;
     const [search] = rest.forwardsOf('companySearch');
-    expect(search?.options.idempotencyKey).toBe(forwardKey(caller, 'companySearch', { searchParams: {}, pageSize: 3 }));
-    expect(search?.options.idempotencyKey).toMatch(/^mcp-[A-Za-z0-9_-]{43}$/);
+    expect(balance?.caller).toBe(caller);
+    expect(search?.caller).toBe(caller);
+    expect(search?.payload).toEqual({ searchParams: {}, pageSize: 3 });
+    // A key per call was the price of a hop over HTTP; a backend that makes one (RestBackend) makes its own.
+    expect(search?.options.idempotencyKey).toBeUndefined();
   });
 
-  it('derives one key per call: the same call of the same request alike, anything else apart', () => {
+  it('derives one hop key per call for BACKEND_URL: the same call of the same request alike, anything else apart', () => {
     const fields = { searchParams: { headquartersCountryCode: ['DE'] }, pageSize: 3 };
     const reordered = { pageSize: 3, searchParams: { headquartersCountryCode: ['DE'] } };
     expect(forwardKey(caller, 'companySearch', fields)).toBe(forwardKey(caller, 'companySearch', reordered));
@@ -105,6 +101,7 @@ describe('call_operation in the gateway', () => {
     expect(forwardKey(caller, 'companySearch', fields)).not.toBe(
       forwardKey({ ...caller, principal: { ...caller.principal, accountId: 8 } }, 'companySearch', fields),
     );
+    expect(forwardKey(caller, 'companySearch', fields)).toMatch(/^mcp-[A-Za-z0-9_-]{43}$/);
     // Without a request id, two calls never share a key.
     const anonymous = { ...caller, requestId: undefined };
     expect(forwardKey(anonymous, 'companySearch', fields)).not.toBe(forwardKey(anonymous, 'companySearch', fields));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findOperation, operations } from '../../../operations/index.js';
-import type { RestAnswer } from '../../../src/mcp/backend.js';
+import type { BackendAnswer } from '../../../src/mcp/backend.js';
 import { estimatorOf } from '../../../src/mcp/gateway.js';
 import { BalanceCache } from '../../../src/mcp/guards/balance.js';
 import { ConfirmationTokens } from '../../../src/mcp/guards/confirmation.js';
@@ -143,7 +143,7 @@ describe('what the gateway decides from the registry', () => {
 
   it('says when to retry a rate-limited call, and what to do after each REST refusal', () => {
     const search = findOperation('companySearch')!;
-    const limited: RestAnswer = {
+    const limited: BackendAnswer = {
       status: 429,
       body: { error: { code: 'rate_limited', message: 'Slow down.' } },
       json: null,
@@ -152,7 +152,7 @@ describe('what the gateway decides from the registry', () => {
     const refused = restError(search, limited).structuredContent as { error: Record<string, unknown> };
     expect(refused.error).toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: 12 });
     expect(refused.error.nextStep).toContain('retry after 12 s');
-    const proxyPage: RestAnswer = { status: 503, body: '<html>busy</html>', json: null, retryAfterSeconds: null };
+    const proxyPage: BackendAnswer = { status: 503, body: '<html>busy</html>', json: null, retryAfterSeconds: null };
     const unavailable = restError(search, proxyPage).structuredContent as { error: Record<string, unknown> };
     expect(unavailable.error).toMatchObject({ code: 'upstream_unavailable' });
     expect(unavailable.error.message).toContain('<html>busy</html>');
