@@ -22,7 +22,6 @@ import { networkAudienceLiveSource, waterfallAudienceContactSource } from './cor
 import { CursorCodec } from './core/search/cursor.js';
 import { createMetrics } from './http/metrics.js';
 import { untilReady } from './http/starting.js';
-import { loadSigningKey } from './mcp/guards/signing.js';
 import { createContactServices, type ContactServices } from './providers/contacts/services.js';
 import { localExportStorage } from './providers/export-storage.js';
 import { createMailer } from './providers/mailer.js';
@@ -36,6 +35,7 @@ import { ensurePrivateFolder, writePrivateFile } from './store/data-dir.js';
 import { openDatabase, type Database, type DatabaseOptions } from './store/db.js';
 import { embeddedSettingsOf, startEmbeddedPostgres, type EmbeddedServer } from './store/embedded.js';
 import { migrate } from './store/migrate.js';
+import { loadSigningKey } from './store/signing-key.js';
 import { startBackgroundWork, type BackgroundWork } from './worker/index.js';
 
 export interface RunningService {

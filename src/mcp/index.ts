@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHmac } from 'node:crypto';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
@@ -21,6 +20,7 @@ import {
   type ReadMessage,
 } from '../auth/bearer.js';
 import { mcpCors, mcpCorsHeaders } from '../auth/cors.js';
+import { purposeKey } from '../auth/keys.js';
 import { quoted, sendRefusal } from '../auth/mcp-errors.js';
 import { rateLimitsPerMinute } from '../config.js';
 import type { AppContext } from '../context.js';
@@ -33,7 +33,6 @@ import { Gateway, type ConfirmState } from './gateway.js';
 import { BalanceCache } from './guards/balance.js';
 import { ConfirmationTokens, PostgresUsedConfirmations, confirmationTtlSeconds } from './guards/confirmation.js';
 import { PollCache } from './guards/polling.js';
-import { loadSigningKey } from './guards/signing.js';
 import { StoredResults } from './guards/stored-results.js';
 import { bufferedBody, directPath, replayedRequest, type DirectSurface } from './fast-path.js';
 import { callerOf, createServerFactory, type CallerInfo } from './server.js';
@@ -157,17 +156,6 @@ interface ReportedErrors {
 }
 const requestErrors = new AsyncLocalStorage<ReportedErrors>();
 
-function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let pending: Promise<T> | null = null;
-  return () => {
-    pending ??= load().catch((error: unknown) => {
-      pending = null;
-      throw error;
-    });
-    return pending;
-  };
-}
-
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
@@ -184,34 +172,26 @@ export function mountMcp(
   const backend: Backend = config.BACKEND_URL
     ? new RestBackend(config.BACKEND_URL)
     : new InProcessBackend(options.runner, context.log.child({ part: 'mcp' }), reporting.metrics);
-  const signingKey = once(() => loadSigningKey(context.db.pool, config));
-  // One secret, two uses: derive a key for each so that neither kind of signature passes as the other.
-  const derived = (purpose: string) =>
-    once(async () =>
-      createHmac('sha256', await signingKey())
-        .update(purpose)
-        .digest(),
-    );
-  const tokenKey = derived('mcp confirmation token');
-  const stateKey = derived('mcp request state');
+  // The service's one signing secret, two uses here: a key for each, so that neither kind of signature passes as the other.
+  const tokenKey = purposeKey(context.services.signingKey, 'mcp confirmation token');
+  const stateKey = purposeKey(context.services.signingKey, 'mcp request state');
 
   const gateway = new Gateway({
     config,
     backend,
-    tokens: new ConfirmationTokens(new PostgresUsedConfirmations(context.db.pool), tokenKey),
+    tokens: new ConfirmationTokens(new PostgresUsedConfirmations(context.db.pool), async () => tokenKey),
     balances: new BalanceCache(config.BALANCE_CACHE_SECONDS * 1000),
     polls: new PollCache(context.db.pool),
     stored: new StoredResults(context.db.pool),
     log: context.log.child({ part: 'mcp' }),
     limits: context.services.rateLimits,
   });
-  const confirmationCodec = once(async (): Promise<RequestStateCodec<ConfirmState>> =>
-    createRequestStateCodec<ConfirmState>({
-      key: await stateKey(),
-      ttlSeconds: confirmationTtlSeconds,
-      bind: (ctx) => String(callerOf(ctx.http?.authInfo).principal.accountId),
-    }),
-  );
+  const codec: RequestStateCodec<ConfirmState> = createRequestStateCodec<ConfirmState>({
+    key: stateKey,
+    ttlSeconds: confirmationTtlSeconds,
+    bind: (ctx) => String(callerOf(ctx.http?.authInfo).principal.accountId),
+  });
+  const confirmationCodec = async () => codec;
   const deps = {
     gateway,
     rateLimits: rateLimitsPerMinute(config),
