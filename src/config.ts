@@ -125,6 +125,11 @@ export const environmentSchema = z
     DATABASE_POOL_SIZE: positiveInt
       .default(10)
       .describe('Connections per process for everything but request searches: charges, audiences, jobs, `/healthz`.'),
+    MIGRATE_ON_START: booleanFlag
+      .default(true)
+      .describe(
+        'Apply pending migrations when the service starts. On a server (`DATABASE_URL`), apply them as a deploy step with `npm run migrate` and set `false`: a start then refuses, naming them, a database that lacks a migration (see [migrations](migrations.md)). Either way a start refuses a database whose applied migrations were edited since.',
+      ),
     EMBEDDED_PG_MEMORY_MB: positiveInt
       .min(256)
       .optional()

@@ -281,7 +281,13 @@ async function prepareDatabase(
 ): Promise<void> {
   const setup = openDatabase(connectionString, 4);
   try {
-    const applied = await migrate(setup.pool);
+    const applied = await migrate(setup.pool, {
+      apply: config.MIGRATE_ON_START,
+      onProgress: (message) => {
+        say(`  migrations: ${message}`);
+        log.info({ migrations: message }, 'migrations');
+      },
+    });
     if (applied.length) log.info({ applied }, 'migrations applied');
     const empty = await isCatalogEmpty(setup);
     if (empty && config.SEED_ON_EMPTY) await seedOnFirstStart(setup, config, say);

@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../store/db.js';
 import { readMigrations } from '../store/migrate.js';
+import { splitStatements } from '../store/sql-statements.js';
 import { CATALOG_TABLES } from '../store/tables/catalog.js';
 
 /*
@@ -16,25 +17,34 @@ export interface IndexDefinition {
 
 /**
  * The indexes of the catalog tables as the migrations leave them (each CREATE INDEX, less those
- * a later migration drops), read from the migration files so that the definitions live in one
- * place.
+ * a later migration drops, under the name a later one gives it), read from the migration files
+ * so that the definitions live in one place. A definition builds its index plainly (a load
+ * builds them while nothing else writes), however the migration built it.
  */
 export async function readSearchIndexDefinitions(): Promise<IndexDefinition[]> {
   const definitions = new Map<string, IndexDefinition>();
   for (const { sql } of await readMigrations()) {
-    const statements = sql
-      .split('\n')
-      .filter((line) => !line.trim().startsWith('--'))
-      .join('\n')
-      .split(';')
-      .map((s) => s.trim())
-      .filter(Boolean);
+    const statements = splitStatements(sql).map((statement) =>
+      statement
+        .split('\n')
+        .filter((line) => !line.trim().startsWith('--'))
+        .join('\n')
+        .trim(),
+    );
     for (const statement of statements) {
-      const dropped = /^DROP\s+INDEX\s+(?:IF\s+EXISTS\s+)?(\w+)/i.exec(statement);
+      const dropped = /^DROP\s+INDEX\s+(?:CONCURRENTLY\s+)?(?:IF\s+EXISTS\s+)?(\w+)/i.exec(statement);
       if (dropped) definitions.delete(dropped[1] as string);
-      const match = /^CREATE\s+(?:UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)\s+ON\s+(?:ONLY\s+)?(\w+)/i.exec(
-        statement,
-      );
+      const renamed = /^ALTER\s+INDEX\s+(?:IF\s+EXISTS\s+)?(\w+)\s+RENAME\s+TO\s+(\w+)/i.exec(statement);
+      const before = renamed ? definitions.get(renamed[1] as string) : undefined;
+      if (renamed && before) {
+        const name = renamed[2] as string;
+        definitions.delete(before.name);
+        definitions.set(name, { ...before, name, sql: before.sql.replace(/(IF NOT EXISTS )\w+/, `$1${name}`) });
+      }
+      const match =
+        /^CREATE\s+(?:UNIQUE\s+)?INDEX\s+(?:CONCURRENTLY\s+)?(?:IF\s+NOT\s+EXISTS\s+)?(\w+)\s+ON\s+(?:ONLY\s+)?(\w+)/i.exec(
+          statement,
+        );
       if (!match) continue;
       const [, name, table] = match as unknown as [string, string, string];
       if (!(CATALOG_TABLES as readonly string[]).includes(table)) continue;
@@ -42,7 +52,7 @@ export async function readSearchIndexDefinitions(): Promise<IndexDefinition[]> {
         name,
         table,
         sql: statement.replace(
-          /^CREATE\s+(UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?/i,
+          /^CREATE\s+(UNIQUE\s+)?INDEX\s+(?:CONCURRENTLY\s+)?(?:IF\s+NOT\s+EXISTS\s+)?/i,
           (_m, unique: string | undefined) => `CREATE ${unique ?? ''}INDEX IF NOT EXISTS `,
         ),
       });

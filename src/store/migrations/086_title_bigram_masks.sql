@@ -1,3 +1,4 @@
+-- migrate: no-transaction
 -- A title filter is a case-insensitive substring test, and a page in id order runs it on every
 -- index entry it walks past: over 500,000 for a page of 1000 "VP of Sales" in the USA at
 -- 10,000,000 people, where the test took most of the time (BENCHMARKS.md, search-large). A title
@@ -6,6 +7,11 @@
 -- indexes store the title's mask beside it, and src/core/search/people-filters.ts tests it before
 -- the substring. Bits 0 to 62 only, so that masks are never negative. COST 1: the planner should
 -- see the mask as the cheap value the indexes hold, not as a function to run per row.
+--
+-- Built concurrently (docs/decisions/0011-migrations.md): on a large catalog a plain build blocks
+-- writes to people for minutes. An index that changes its definition but keeps its name is built
+-- beside the old one under a second name, which takes the name once the old one is dropped, so
+-- searches never go without it.
 CREATE OR REPLACE FUNCTION title_bigram_mask(title text) RETURNS bigint
   LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE COST 1 AS $$
 DECLARE
@@ -18,11 +24,13 @@ BEGIN
   RETURN mask;
 END
 $$;
-DROP INDEX IF EXISTS people_search_cover;
-CREATE INDEX IF NOT EXISTS people_search_cover ON people (id, title_bigram_mask(title)) INCLUDE (country3, years_experience, company_id, title);
+CREATE INDEX CONCURRENTLY IF NOT EXISTS people_search_cover_masked ON people (id, title_bigram_mask(title)) INCLUDE (country3, years_experience, company_id, title);
+DROP INDEX CONCURRENTLY IF EXISTS people_search_cover;
+ALTER INDEX IF EXISTS people_search_cover_masked RENAME TO people_search_cover;
 -- One country (the most common people filter beside titles) is read in id order within the country,
 -- from the index alone: this replaces people_country3 (country3, id).
-DROP INDEX IF EXISTS people_country3;
-CREATE INDEX IF NOT EXISTS people_country_cover ON people (country3, id, title_bigram_mask(title)) INCLUDE (years_experience, company_id, title);
-DROP INDEX IF EXISTS people_company_cover;
-CREATE INDEX IF NOT EXISTS people_company_cover ON people (company_id, id, title_bigram_mask(title)) INCLUDE (country3, years_experience, title);
+CREATE INDEX CONCURRENTLY IF NOT EXISTS people_country_cover ON people (country3, id, title_bigram_mask(title)) INCLUDE (years_experience, company_id, title);
+DROP INDEX CONCURRENTLY IF EXISTS people_country3;
+CREATE INDEX CONCURRENTLY IF NOT EXISTS people_company_cover_masked ON people (company_id, id, title_bigram_mask(title)) INCLUDE (country3, years_experience, title);
+DROP INDEX CONCURRENTLY IF EXISTS people_company_cover;
+ALTER INDEX IF EXISTS people_company_cover_masked RENAME TO people_company_cover;
