@@ -89,36 +89,45 @@ function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
 }
 
 /**
- * Whether the SDK's classifier takes this `_meta` envelope as a valid 2026-07-28 claim. A client
+ * Whether the SDK's classifier takes a `_meta` envelope as a valid 2026-07-28 claim. A client
  * sends the same envelope with every call, and the classifier's schema checks cost more than the
- * rest of a call, so verdicts are kept per envelope (bounded; cleared when full).
+ * rest of a call, so verdicts are kept per envelope (bounded; cleared when full), by each direct
+ * path for itself.
  */
-const envelopeVerdicts = new Map<string, boolean>();
+export class EnvelopeVerdicts {
+  private readonly verdicts = new Map<string, boolean>();
+
+  accepted(meta: Record<string, unknown>): boolean {
+    const key = JSON.stringify(meta);
+    const known = this.verdicts.get(key);
+    if (known !== undefined) return known;
+    // The classifier's verdict on the envelope alone: the rest of the request is checked above.
+    const route = classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader: modernRevision,
+      mcpMethodHeader: 'tools/call',
+      mcpNameHeader: 'probe',
+      body: { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'probe', arguments: {}, _meta: meta } },
+    });
+    const accepted =
+      route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === modernRevision;
+    if (key.length > maxRememberedEnvelopeChars) return accepted;
+    if (this.verdicts.size >= envelopeVerdictLimit) this.verdicts.clear();
+    this.verdicts.set(key, accepted);
+    return accepted;
+  }
+}
+
 const envelopeVerdictLimit = 1_000;
 const maxRememberedEnvelopeChars = 4_096;
 
-export function envelopeAccepted(meta: Record<string, unknown>): boolean {
-  const key = JSON.stringify(meta);
-  const known = envelopeVerdicts.get(key);
-  if (known !== undefined) return known;
-  // The classifier's verdict on the envelope alone: the rest of the request is checked above.
-  const route = classifyInboundRequest({
-    httpMethod: 'POST',
-    protocolVersionHeader: modernRevision,
-    mcpMethodHeader: 'tools/call',
-    mcpNameHeader: 'probe',
-    body: { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'probe', arguments: {}, _meta: meta } },
-  });
-  const accepted =
-    route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === modernRevision;
-  if (key.length > maxRememberedEnvelopeChars) return accepted;
-  if (envelopeVerdicts.size >= envelopeVerdictLimit) envelopeVerdicts.clear();
-  envelopeVerdicts.set(key, accepted);
-  return accepted;
-}
-
 /** The call, when this request is one the direct path answers exactly as the SDK would; otherwise null. */
-function directCall(req: IncomingMessage, body: unknown, tools: ReadonlyMap<string, McpTool>): DirectCall | null {
+function directCall(
+  req: IncomingMessage,
+  body: unknown,
+  tools: ReadonlyMap<string, McpTool>,
+  envelopes: EnvelopeVerdicts,
+): DirectCall | null {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return null;
   const { id, params } = body;
   if (!(typeof id === 'string' || Number.isSafeInteger(id))) return null;
@@ -145,7 +154,7 @@ function directCall(req: IncomingMessage, body: unknown, tools: ReadonlyMap<stri
     // The SDK requires the standard headers to be present and to agree with the body.
     if (protocolVersionHeader !== modernRevision || mcpMethodHeader !== 'tools/call' || mcpNameHeader !== params.name)
       return null;
-    if (!envelopeAccepted(meta)) return null;
+    if (!envelopes.accepted(meta)) return null;
     era = 'modern';
     clientCapabilities = meta[CLIENT_CAPABILITIES_META_KEY];
   }
@@ -193,65 +202,71 @@ function respond(res: ServerResponse, call: DirectCall, result: CallToolResult, 
   res.end(stream);
 }
 
-/** How many MCP requests the direct path of this process answered, and how many it read and passed on to the SDK. */
-export const directPathCounts = { answered: 0, passedOn: 0 };
-
-/** The bodies the direct path (or an authentication step) read before passing a request on, for the SDK handler to read again. */
-const readBodies = new WeakMap<IncomingMessage, Buffer>();
-
 /** The SDK's own limit on a request body. */
 export const maxMcpBodyBytes = 4 * 1024 * 1024;
 
 /**
- * The request's body, read once and kept for the SDK handler (replayedRequest), for a step
- * before it that must see the body (the /mcp/v3 scope check). Null for a request without one.
- * A body over the SDK's limit is answered 413 here (and null returned), since a partly read
- * stream could not be handed on.
+ * The bodies read before the SDK handler runs (by the direct path, which passes on what it does
+ * not answer, or by the /mcp/v3 scope check), kept for the handler to read again. One per
+ * mounted set of MCP surfaces; an entry goes with its request.
  */
-export async function bufferedBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer | null | 'answered'> {
-  const known = readBodies.get(req);
-  if (known) return known;
-  if (req.method !== 'POST') return null;
-  const declared = Number(header(req, 'content-length'));
-  const chunks: Buffer[] = [];
-  let received = 0;
-  let tooLarge = Number.isFinite(declared) && declared > maxMcpBodyBytes;
-  if (!tooLarge) {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      received += chunk.length;
-      if (received > maxMcpBodyBytes) {
-        tooLarge = true;
-        break;
-      }
-      chunks.push(chunk);
-    }
-  }
-  if (tooLarge) {
-    sendRefusal(res, {
-      status: 413,
-      code: 'payload_too_large',
-      message: `The request body is larger than ${maxMcpBodyBytes} bytes.`,
-    });
-    return 'answered';
-  }
-  const body = Buffer.concat(chunks);
-  readBodies.set(req, body);
-  return body;
-}
+export class ReadBodies {
+  private readonly bodies = new WeakMap<IncomingMessage, Buffer>();
 
-/**
- * The request as the SDK's Node adapter should see it: it reads method, URL, headers, auth and
- * the body stream, so a request whose body the direct path already read gets that body replayed.
- */
-export function replayedRequest<R extends IncomingMessage>(req: R): R {
-  const body = readBodies.get(req);
-  if (!body) return req;
-  return Object.assign(Readable.from([body]), {
-    method: req.method,
-    url: req.url,
-    headers: req.headers,
-    auth: (req as { auth?: AuthInfo }).auth,
-  }) as unknown as R;
+  keep(req: IncomingMessage, body: Buffer): void {
+    this.bodies.set(req, body);
+  }
+
+  /**
+   * The request's body, read once and kept for the SDK handler (replayed), for a step before it
+   * that must see the body (the /mcp/v3 scope check). Null for a request without one. A body over
+   * the SDK's limit is answered 413 here, since a partly read stream could not be handed on.
+   */
+  async buffered(req: IncomingMessage, res: ServerResponse): Promise<Buffer | null | 'answered'> {
+    const known = this.bodies.get(req);
+    if (known) return known;
+    if (req.method !== 'POST') return null;
+    const declared = Number(header(req, 'content-length'));
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let tooLarge = Number.isFinite(declared) && declared > maxMcpBodyBytes;
+    if (!tooLarge) {
+      for await (const chunk of req as AsyncIterable<Buffer>) {
+        received += chunk.length;
+        if (received > maxMcpBodyBytes) {
+          tooLarge = true;
+          break;
+        }
+        chunks.push(chunk);
+      }
+    }
+    if (tooLarge) {
+      sendRefusal(res, {
+        status: 413,
+        code: 'payload_too_large',
+        message: `The request body is larger than ${maxMcpBodyBytes} bytes.`,
+      });
+      return 'answered';
+    }
+    const body = Buffer.concat(chunks);
+    this.bodies.set(req, body);
+    return body;
+  }
+
+  /**
+   * The request as the SDK's Node adapter should see it: it reads method, URL, headers, auth and
+   * the body stream, so a request whose body was already read gets that body replayed.
+   */
+  replayed<R extends IncomingMessage>(req: R): R {
+    const body = this.bodies.get(req);
+    if (!body) return req;
+    return Object.assign(Readable.from([body]), {
+      method: req.method,
+      url: req.url,
+      headers: req.headers,
+      auth: (req as { auth?: AuthInfo }).auth,
+    }) as unknown as R;
+  }
 }
 
 /** One MCP surface as the direct path sees it. */
@@ -275,6 +290,8 @@ export interface DirectPathOptions {
   corsHeaders?: (origin: string | undefined) => Record<string, string>;
   /** Where the direct path reports how many requests it answered and passed on. */
   metrics?: MetricsRecorder | null;
+  /** Where a body it reads and passes on is kept for the SDK handler. */
+  bodies: ReadBodies;
 }
 
 /**
@@ -282,9 +299,30 @@ export interface DirectPathOptions {
  * itself, after the same Host, Origin and credential checks as the Express routes, and hands
  * everything else to Express: requests it does not take, and every refusal, which Express
  * answers as it always does (a request with a bad key is checked twice, which only a bad key pays).
+ * Its state (the envelope verdicts, its counts) is its own.
  */
-export function directPath(options: DirectPathOptions, express: (req: IncomingMessage, res: ServerResponse) => void) {
-  const { context, serverInfo, surfaces, allowedHosts, allowedOrigins, corsHeaders, metrics } = options;
+export class DirectPath {
+  /** How many MCP requests it answered, and how many it read and passed on to the SDK. */
+  readonly counts = { answered: 0, passedOn: 0 };
+  private readonly envelopes = new EnvelopeVerdicts();
+
+  constructor(private readonly options: DirectPathOptions) {}
+
+  /** The listener: this direct path in front of `express`. */
+  before(
+    express: (req: IncomingMessage, res: ServerResponse) => void,
+  ): (req: IncomingMessage, res: ServerResponse) => void {
+    return directPath(this.options, express, this.counts, this.envelopes);
+  }
+}
+
+function directPath(
+  options: DirectPathOptions,
+  express: (req: IncomingMessage, res: ServerResponse) => void,
+  counts: DirectPath['counts'],
+  envelopes: EnvelopeVerdicts,
+) {
+  const { context, serverInfo, surfaces, allowedHosts, allowedOrigins, corsHeaders, metrics, bodies } = options;
   return (req: IncomingMessage, res: ServerResponse): void => {
     const surface = req.method === 'POST' ? surfaces.get(req.url ?? '') : undefined;
     const length = Number(header(req, 'content-length'));
@@ -330,7 +368,7 @@ export function directPath(options: DirectPathOptions, express: (req: IncomingMe
     }
     const raw = await readBody(req, length);
     const body = parsedBody(raw);
-    const call = body === undefined ? null : directCall(req, body, surface.tools);
+    const call = body === undefined ? null : directCall(req, body, surface.tools, envelopes);
     if (!call || (surface.permits && !surface.permits(auth, body))) {
       passOn(req, res, raw);
       return;
@@ -342,7 +380,7 @@ export function directPath(options: DirectPathOptions, express: (req: IncomingMe
       return;
     }
     const caller = callerOf(auth);
-    directPathCounts.answered += 1;
+    counts.answered += 1;
     metrics?.directPathRequest('answered');
     startRequestLog(context, req, res, { requestId, accountId: caller.principal.accountId }, started);
     let result: CallToolResult;
@@ -363,9 +401,9 @@ export function directPath(options: DirectPathOptions, express: (req: IncomingMe
   }
 
   function passOn(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
-    directPathCounts.passedOn += 1;
+    counts.passedOn += 1;
     metrics?.directPathRequest('passed_on');
-    readBodies.set(req, body);
+    bodies.keep(req, body);
     express(req, res);
   }
 

@@ -34,7 +34,7 @@ import { BalanceCache } from './guards/balance.js';
 import { ConfirmationTokens, PostgresUsedConfirmations, confirmationTtlSeconds } from './guards/confirmation.js';
 import { PollCache } from './guards/polling.js';
 import { StoredResults } from './guards/stored-results.js';
-import { bufferedBody, directPath, replayedRequest, type DirectSurface } from './fast-path.js';
+import { DirectPath, ReadBodies, type DirectSurface } from './fast-path.js';
 import { callerOf, createServerFactory, type CallerInfo } from './server.js';
 import { toolTable, type McpTool, type Surface } from './tools/table.js';
 
@@ -201,6 +201,7 @@ export function mountMcp(
     version: mcpServerVersion,
   };
   const log = context.log.child({ part: 'mcp' });
+  const bodies = new ReadBodies();
   const tables: Record<Surface, ReadonlyMap<string, McpTool>> = {
     default: toolTable(deps, 'default'),
     full: toolTable(deps, 'full'),
@@ -222,7 +223,7 @@ export function mountMcp(
       // A message the scope check read and judged runs as it was read (never read a second time, differently).
       const judged = res.locals.mcpMessage as ReadMessage | undefined;
       requestErrors
-        .run(reported, () => handler(replayedRequest(req), res, judged?.value))
+        .run(reported, () => handler(bodies.replayed(req), res, judged?.value))
         .then(() => {
           reported.done = true;
           for (const error of reported.errors) {
@@ -260,7 +261,7 @@ export function mountMcp(
   app.get(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/authorize'], signpost);
   app.post(['/register', '/token'], signpost);
   const bodyForScope = async (req: Request, res: Response): Promise<Buffer | null | 'answered'> =>
-    bufferedBody(req, res);
+    bodies.buffered(req, res);
   app.all('/mcp/v3', ...validation, requireBearer(context, '/mcp/v3', bodyForScope), handlerFor('oauth'));
 
   const byApiKey = (surface: Surface): DirectSurface => ({
@@ -280,7 +281,7 @@ export function mountMcp(
     },
     permits: (auth, body) => bearerPermits(auth, body).ok,
   };
-  const direct = {
+  const directPath = new DirectPath({
     context,
     serverInfo: { name: serverName, version: mcpServerVersion },
     surfaces: new Map([
@@ -292,6 +293,7 @@ export function mountMcp(
     allowedOrigins: origins,
     corsHeaders: (origin: string | undefined) => mcpCorsHeaders(config, origin),
     metrics: reporting.metrics,
-  };
-  return (behind) => (config.MCP_DIRECT_PATH ? directPath(direct, behind) : behind);
+    bodies,
+  });
+  return (behind) => (config.MCP_DIRECT_PATH ? directPath.before(behind) : behind);
 }

@@ -1,7 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directPathCounts } from '../../src/mcp/fast-path.js';
 import { HeadlessBrowser } from './browser.js';
 import {
   atRedirect,
@@ -13,6 +12,7 @@ import {
   tokenRequest,
   type SsoApp,
 } from './helpers.js';
+import { directPathCounts, metricsEnv } from '../helpers/direct-path.js';
 
 /**
  * The scope rule of /mcp/v3: mcp:read for everything free, mcp:spend for whatever the registry's
@@ -24,8 +24,8 @@ describe('/mcp/v3 scopes', () => {
   const redirectUri = 'http://127.0.0.1:8765/callback';
 
   beforeAll(async () => {
-    apps.direct = await startSsoApp({ catalog: 'seeded' });
-    apps.sdk = await startSsoApp({ catalog: 'seeded', env: { MCP_DIRECT_PATH: 'false' } });
+    apps.direct = await startSsoApp({ catalog: 'seeded', env: metricsEnv });
+    apps.sdk = await startSsoApp({ catalog: 'seeded', env: { ...metricsEnv, MCP_DIRECT_PATH: 'false' } });
   });
   afterAll(async () => {
     await apps.direct?.stop();
@@ -76,7 +76,7 @@ describe('/mcp/v3 scopes', () => {
       const sso = apps[route];
       const { tokens } = await readOnlyToken(sso);
       const before = await balance(sso);
-      const answeredBefore = directPathCounts.answered;
+      const answeredBefore = (await directPathCounts(sso.app.service)).answered;
 
       const free = await call(sso, tokens.access_token, 'call_operation', {
         operationId: 'getCreditBalance',
@@ -103,7 +103,7 @@ describe('/mcp/v3 scopes', () => {
       expect(body.error.data.error.code).toBe('insufficient_scope');
       expect(await balance(sso)).toBe(before);
       // The direct path answered the free calls, and left the refusal to the route that answers it.
-      expect(directPathCounts.answered - answeredBefore).toBe(route === 'direct' ? 2 : 0);
+      expect((await directPathCounts(sso.app.service)).answered - answeredBefore).toBe(route === 'direct' ? 2 : 0);
 
       // A stored result is free to read: it needs no mcp:spend.
       const stored = await call(sso, tokens.access_token, 'call_operation', {

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AppContext } from '../../src/context.js';
 import { createLogger } from '../../src/log.js';
-import { directPath, directPathCounts, envelopeAccepted, replayedRequest } from '../../src/mcp/fast-path.js';
+import { DirectPath, EnvelopeVerdicts, ReadBodies } from '../../src/mcp/fast-path.js';
+import { directPathCounts, metricsEnv } from '../helpers/direct-path.js';
 import type { Gateway } from '../../src/mcp/gateway.js';
 import { createServerFactory, type CallerInfo } from '../../src/mcp/server.js';
 import type { McpTool } from '../../src/mcp/tools/table.js';
@@ -144,7 +145,11 @@ describe('MCP direct path', () => {
         scanner.stream.write(chunk, encoding, done);
       },
     });
-    app = await startTestApp({ catalog: 'seeded', env: testEnv, log: createLogger('debug', stream) });
+    app = await startTestApp({
+      catalog: 'seeded',
+      env: { ...testEnv, ...metricsEnv },
+      log: createLogger('debug', stream),
+    });
     sdkOnlyDataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-sdk-only-'));
     const config = app.service.context.config;
     sdkOnly = await startService(
@@ -192,9 +197,9 @@ describe('MCP direct path', () => {
     surface = '/mcp',
   ): Promise<{ direct: RawAnswer; sdk: RawAnswer; answeredDirectly: boolean }> {
     const callOf = (side: Side) => (typeof call === 'function' ? call(side) : call);
-    const before = directPathCounts.answered;
+    const before = (await directPathCounts(app.service)).answered;
     const direct = await post(urlOf('direct', surface), keys.direct, callOf('direct'), 41, audienceNamed('direct'));
-    const answeredDirectly = directPathCounts.answered === before + 1;
+    const answeredDirectly = (await directPathCounts(app.service)).answered === before + 1;
     const sdk = await post(urlOf('sdk', surface), keys.sdk, callOf('sdk'), 41, audienceNamed('sdk'));
     return { direct, sdk, answeredDirectly };
   }
@@ -428,10 +433,10 @@ describe('MCP direct path', () => {
 
   for (const [name, call] of passedOnCases) {
     it(`passes ${name} to the SDK, body intact`, async () => {
-      const passedBefore = directPathCounts.passedOn;
+      const passedBefore = (await directPathCounts(app.service)).passedOn;
       const answers = await both(call);
       expect(answers.answeredDirectly).toBe(false);
-      expect(directPathCounts.passedOn).toBe(passedBefore + 1);
+      expect((await directPathCounts(app.service)).passedOn).toBe(passedBefore + 1);
       sameAnswer(answers);
     });
   }
@@ -485,7 +490,7 @@ describe('MCP direct path', () => {
 
   it('leaves refusals to the Express routes: a bad key is 401, a foreign Origin 403', async () => {
     const call: RawCall = { era: 'legacy', tool: 'search_endpoints', args: { query: 'credits' } };
-    const before = { ...directPathCounts };
+    const before = await directPathCounts(app.service);
     const badKey = await fetch(`${app.url}/mcp`, {
       method: 'POST',
       headers: {
@@ -509,7 +514,7 @@ describe('MCP direct path', () => {
       1,
     );
     expect(foreign.status).toBe(403);
-    expect(directPathCounts).toEqual(before);
+    expect(await directPathCounts(app.service)).toEqual(before);
   });
 });
 
@@ -536,6 +541,8 @@ describe('the direct path and the SDK around a tool that throws', () => {
   const auth: AuthInfo = { token: 'x-api-key', clientId: 'account:1', scopes: [], extra: { caller } };
   const serverInfo = { name: 'throwing-test', version: '1.0.0' };
   const servers: Server[] = [];
+  const bodies = new ReadBodies();
+  let direct: DirectPath;
   let directUrl = '';
   let sdkUrl = '';
 
@@ -552,19 +559,18 @@ describe('the direct path and the SDK around a tool that throws', () => {
     );
     const sdk = toNodeHandler(createMcpHandler(factory));
     const sdkListener = (req: IncomingMessage, res: ServerResponse) => {
-      void sdk(Object.assign(replayedRequest(req), { auth }), res);
+      void sdk(Object.assign(bodies.replayed(req), { auth }), res);
     };
     const context = { log: createLogger('silent'), services: {} } as unknown as AppContext;
-    const withDirectPath = directPath(
-      {
-        context,
-        serverInfo,
-        surfaces: new Map([['/mcp', { tools, authenticate: async () => auth }]]),
-        allowedHosts: null,
-        allowedOrigins: ['localhost', '127.0.0.1'],
-      },
-      sdkListener,
-    );
+    direct = new DirectPath({
+      context,
+      serverInfo,
+      surfaces: new Map([['/mcp', { tools, authenticate: async () => auth }]]),
+      allowedHosts: null,
+      allowedOrigins: ['localhost', '127.0.0.1'],
+      bodies,
+    });
+    const withDirectPath = direct.before(sdkListener);
     for (const listener of [withDirectPath, sdkListener]) {
       const server = createServer(listener);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -580,24 +586,25 @@ describe('the direct path and the SDK around a tool that throws', () => {
   for (const era of ['modern', 'legacy'] as const) {
     it(`answers the tool's failure as a tool error, as the SDK does (${era})`, async () => {
       const call: RawCall = { era, tool: 'explode', args: { why: 'boom' } };
-      const before = directPathCounts.answered;
+      const before = direct.counts.answered;
       // Only the service's own listener adds a request id; these two are bare.
-      const direct = await post(directUrl, 'unused', call, 9, [], false);
-      expect(directPathCounts.answered).toBe(before + 1);
+      const answered = await post(directUrl, 'unused', call, 9, [], false);
+      expect(direct.counts.answered).toBe(before + 1);
       const sdk = await post(sdkUrl, 'unused', call, 9, [], false);
-      delete direct.headers['x-request-id'];
-      const { raw: _d, ...directAnswer } = direct;
+      delete answered.headers['x-request-id'];
+      const { raw: _d, ...directAnswer } = answered;
       const { raw: _s, ...sdkAnswer } = sdk;
       expect(directAnswer).toEqual(sdkAnswer);
-      expect(direct.status).toBe(200);
-      expect(direct.message).toMatchObject({ id: 9, result: { isError: true } });
-      expect(direct.raw).toContain('the tool failed: boom');
+      expect(answered.status).toBe(200);
+      expect(answered.message).toMatchObject({ id: 9, result: { isError: true } });
+      expect(answered.raw).toContain('the tool failed: boom');
     });
   }
 });
 
 describe("the direct path's envelope check", () => {
   it("accepts exactly the envelopes the SDK's classifier accepts", () => {
+    const verdicts = new EnvelopeVerdicts();
     const envelopes: Record<string, unknown>[] = [
       modernEnvelope,
       { ...modernEnvelope, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } },
@@ -623,9 +630,9 @@ describe("the direct path's envelope check", () => {
       });
       const sdkAccepts =
         route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === '2026-07-28';
-      expect(envelopeAccepted(meta), JSON.stringify(meta)).toBe(sdkAccepts);
+      expect(verdicts.accepted(meta), JSON.stringify(meta)).toBe(sdkAccepts);
       // Asked again, the remembered verdict is the same.
-      expect(envelopeAccepted(meta)).toBe(sdkAccepts);
+      expect(verdicts.accepted(meta)).toBe(sdkAccepts);
     }
   });
 });
