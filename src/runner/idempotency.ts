@@ -30,7 +30,7 @@ import { AppError, databaseFailure } from '../errors.js';
  * given (its `locked_until`).
  *
  * Neither the claim nor the finish waits for the disk (asynchronous commit): each would cost a
- * WAL flush (1.5 ms here) on every keyed POST, and the gateway keys every forward. What a crash of
+ * WAL flush on every keyed POST, and a gateway at BACKEND_URL keys every forward. What a crash of
  * the database may then lose, and why that is safe:
  *  - A lost finish leaves the claim in flight. A repeat after the lease runs the request again under
  *    the same generation, hence the same ledger key: its charge is found in the ledger and not made
