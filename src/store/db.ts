@@ -48,7 +48,7 @@ export interface Database {
 
 /**
  * The first key of the session advisory locks by which instances say they are alive (a negative
- * number: the per-account locks of src/api/concurrency.ts use account ids there). The lock ends
+ * number: the per-account locks of src/runner/concurrency.ts use account ids there). The lock ends
  * with the instance's connection, when its process dies or its server goes away.
  */
 export const instanceLockSpace = -1;
