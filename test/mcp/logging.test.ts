@@ -55,6 +55,21 @@ describe('MCP request logs', () => {
     expect(runs.some((r) => r.operationId === 'getAudienceStatus' && r.status === 404)).toBe(true);
     const mcpRequestIds = new Set(requests.filter((r) => r.url === '/mcp').map((r) => r.requestId));
     for (const run of runs) expect(mcpRequestIds).toContain(run.requestId);
+    // And each is a row of the account's request log, on the surface it came through, with the key that made it.
+    const logged = async () =>
+      (
+        await app.db.pool.query<{ request_id: string; surface: string; api_key_id: string | null; status: number }>(
+          "SELECT request_id, surface, api_key_id, status FROM request_log WHERE operation_id IN ('companySearch', 'getAudienceStatus')",
+        )
+      ).rows;
+    await expect
+      .poll(async () => (await logged()).length)
+      .toBe(runs.filter((r) => r.operationId !== 'getCreditBalance').length);
+    for (const row of await logged()) {
+      expect(row.surface).toBe('mcp');
+      expect(row.api_key_id).not.toBeNull();
+      expect(mcpRequestIds).toContain(row.request_id);
+    }
     expect(requests.some((r) => r.url === '/mcp' && r.status === 401)).toBe(true);
   });
 });
