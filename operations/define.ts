@@ -45,6 +45,22 @@ export interface WorkflowPosition {
   after: string[];
 }
 
+/** Where a background job stands, as its status operation reports it. */
+export interface JobProgress {
+  state: 'running' | 'done' | 'failed';
+  /** One line for people and agents: progress while running, the reason when failed. */
+  message: string;
+}
+
+/**
+ * For an operation that starts a background job: the status operation that follows the job, and
+ * that operation's input from this call's input and output. MCP tasks, among others, follow it.
+ */
+export interface StartsJob<Input, Output> {
+  statusOperationId: string;
+  statusInput: (input: Input, output: Output) => Record<string, unknown>;
+}
+
 export interface OperationDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodType = z.ZodType> {
   operationId: string;
   title: string;
@@ -77,6 +93,10 @@ export interface OperationDefinition<Input extends z.ZodObject = z.ZodObject, Ou
   confirmation: 'always' | 'above-threshold';
   /** For status operations: how often to poll, in seconds. */
   pollIntervalSeconds?: number;
+  /** For an operation that starts a background job: the status call that follows it. */
+  startsJob?: StartsJob<z.infer<Input>, z.infer<Output>>;
+  /** For a status operation: where the job stands, read from its output. */
+  jobState?: (output: z.infer<Output>) => JobProgress;
   example: z.input<Input>;
   workflow: WorkflowPosition;
 }

@@ -290,6 +290,16 @@ export const environmentSchema = z
       .default(20_000)
       .describe('MCP results larger than this (about 4 characters a token) are cut, and the rest kept reachable.'),
     BALANCE_CACHE_SECONDS: nonNegativeInt.default(5).describe('How long the MCP gateway trusts a balance it read.'),
+    MCP_TASK_TTL_SECONDS: positiveInt
+      .default(86_400)
+      .describe(
+        'How long an MCP task (the tasks extension, for the operations that start a job) is kept after it was created; a task waiting for the confirmation of its cost waits 15 minutes.',
+      ),
+    MCP_TASK_POLL_INTERVAL_MS: positiveInt
+      .optional()
+      .describe(
+        'The `pollIntervalMs` MCP tasks suggest. Unset (the default): the documented interval of the status operation that follows the job (10 or 30 s). For tests and development.',
+      ),
     MCP_DIRECT_PATH: booleanFlag
       .default(true)
       .describe(

@@ -15,6 +15,7 @@ import { sessionRetention } from './dashboard/sessions.js';
 import { finishedJobsRetention, type RetentionTask } from './jobs/index.js';
 import { createLogger, type Logger } from './log.js';
 import { pollCacheRetention } from './mcp/guards/polling.js';
+import { taskRetention } from './mcp/tasks.js';
 import { storedResultsRetention } from './mcp/guards/stored-results.js';
 import { createAuthorizationServer, oauthRetention } from './auth/index.js';
 import { loadLinkSigner } from './core/audiences/links.js';
@@ -184,6 +185,7 @@ export function retentionTasks(context: AppContext): RetentionTask[] {
     finishedJobsRetention(context.config.JOB_RETENTION_DAYS),
     storedResultsRetention,
     pollCacheRetention,
+    taskRetention,
     rateLimitRetention,
     idempotencyKeysRetention,
     requestLogRetention,

@@ -49,4 +49,8 @@ export const buildAudience = defineOperation({
   confirmation: 'above-threshold',
   example: { audienceId: '1' },
   workflow: { before: ['updateAudienceSearchParams'], after: ['getAudienceStatus'] },
+  startsJob: {
+    statusOperationId: 'getAudienceStatus',
+    statusInput: (_input, output) => ({ audienceId: output.audienceId }),
+  },
 });

@@ -49,4 +49,8 @@ export const exportCompanies = defineOperation({
   confirmation: 'above-threshold',
   example: { audienceId: '1', maxRowsToExport: 1000 },
   workflow: { before: ['getAudienceStatus'], after: ['getExportStatus'] },
+  startsJob: {
+    statusOperationId: 'getExportStatus',
+    statusInput: (input, output) => ({ audienceId: input.audienceId, exportId: output.exportId }),
+  },
 });

@@ -51,4 +51,8 @@ export const exportProspects = defineOperation({
   confirmation: 'above-threshold',
   example: { audienceId: '1', onlyWithContacts: true },
   workflow: { before: ['getEnrichmentStatus', 'getAudienceStatus'], after: ['getExportStatus'] },
+  startsJob: {
+    statusOperationId: 'getExportStatus',
+    statusInput: (input, output) => ({ audienceId: input.audienceId, exportId: output.exportId }),
+  },
 });

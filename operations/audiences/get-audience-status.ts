@@ -49,6 +49,18 @@ export const getAudienceStatus = defineOperation({
   openWorld: false,
   confirmation: 'above-threshold',
   pollIntervalSeconds: 30,
+  jobState: (output) =>
+    output.status === 'NORMAL'
+      ? { state: 'done', message: `Built: ${output.numCompanies} companies, ${output.numProspects} prospects.` }
+      : output.status === 'FAILED'
+        ? { state: 'failed', message: `The build failed: ${output.failureReason ?? 'no reason recorded'}.` }
+        : {
+            state: 'running',
+            message:
+              output.status === 'BUILDING'
+                ? `Building: ${output.numCompanies} companies, ${output.numProspects} prospects so far.`
+                : 'Waiting for the build to start.',
+          },
   example: { audienceId: '1' },
   workflow: {
     before: ['buildAudience'],

@@ -53,6 +53,15 @@ export const getExportStatus = defineOperation({
   openWorld: false,
   confirmation: 'above-threshold',
   pollIntervalSeconds: 10,
+  jobState: (output) =>
+    output.status === 'READY'
+      ? { state: 'done', message: `Export ready: ${output.rows ?? 0} rows.` }
+      : output.status === 'FAILED' || output.status === 'EXPIRED'
+        ? {
+            state: 'failed',
+            message: `The export is ${output.status}: ${output.failureReason ?? 'no reason recorded'}.`,
+          }
+        : { state: 'running', message: output.status === 'RUNNING' ? 'Writing the CSV file.' : 'Waiting to start.' },
   example: { audienceId: '1', exportId: '1' },
   workflow: { before: ['exportCompanies', 'exportProspects'], after: [] },
 });

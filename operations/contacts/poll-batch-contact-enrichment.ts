@@ -65,6 +65,20 @@ export const pollBatchContactEnrichment = defineOperation({
   openWorld: false,
   confirmation: 'above-threshold',
   pollIntervalSeconds: 30,
+  jobState: (output) => {
+    const stats = output.overallStats;
+    if (output.status === 'DONE')
+      return {
+        state: 'done',
+        message: `Done: ${stats.found} of ${stats.total} profiles found, ${stats.creditsCharged} credits.`,
+      };
+    if (output.status === 'FAILED')
+      return { state: 'failed', message: `The batch failed: ${output.failureReason ?? 'no reason recorded'}.` };
+    return {
+      state: 'running',
+      message: `${stats.processed} of ${stats.total} profiles processed, ${stats.found} found.`,
+    };
+  },
   example: { taskId: '1' },
   workflow: { before: ['startBatchContactEnrichment'], after: [] },
 });

@@ -75,4 +75,8 @@ export const startBatchContactEnrichment = defineOperation({
     enrichmentType: { getWorkEmails: true, getPersonalEmails: false, getPhoneNumbers: false },
   },
   workflow: { before: ['peopleSearch'], after: ['pollBatchContactEnrichment'] },
+  startsJob: {
+    statusOperationId: 'pollBatchContactEnrichment',
+    statusInput: (_input, output) => ({ taskId: output.taskId }),
+  },
 });

@@ -74,6 +74,15 @@ export const getEnrichmentStatus = defineOperation({
   openWorld: false,
   confirmation: 'above-threshold',
   pollIntervalSeconds: 30,
+  jobState: (output) =>
+    output.status === 'DONE'
+      ? { state: 'done', message: `Enrichment done: ${output.estimatedCredits - output.refundedCredits} credits used.` }
+      : output.status === 'FAILED'
+        ? { state: 'failed', message: `The enrichment failed: ${output.failureReason ?? 'no reason recorded'}.` }
+        : {
+            state: 'running',
+            message: `Enrichment ${output.progressPercent}% done${output.currentStep ? `, at ${output.currentStep}` : ''}.`,
+          },
   example: { audienceId: '1' },
   workflow: { before: ['triggerEnrichment'], after: ['exportProspects', 'listAudienceProspects'] },
 });

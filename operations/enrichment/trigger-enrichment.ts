@@ -69,4 +69,5 @@ export const triggerEnrichment = defineOperation({
     runContactEnrichment: true,
   },
   workflow: { before: ['estimateEnrichmentCost'], after: ['getEnrichmentStatus'] },
+  startsJob: { statusOperationId: 'getEnrichmentStatus', statusInput: (input) => ({ audienceId: input.audienceId }) },
 });

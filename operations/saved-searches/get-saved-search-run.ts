@@ -42,6 +42,15 @@ export const getSavedSearchRun = defineOperation({
   openWorld: false,
   confirmation: 'above-threshold',
   pollIntervalSeconds: 10,
+  jobState: (output) =>
+    output.status === 'DONE'
+      ? { state: 'done', message: `Run done: ${output.newRecords ?? 0} new records, ${output.creditsCharged} credits.` }
+      : output.status === 'FAILED'
+        ? { state: 'failed', message: `The run failed: ${output.failureReason ?? 'no reason recorded'}.` }
+        : {
+            state: 'running',
+            message: output.status === 'RUNNING' ? 'Searching for new records.' : 'Waiting to start.',
+          },
   example: { savedSearchId: '1', runId: '1' },
   workflow: { before: ['runSavedSearch'], after: ['listSavedSearchRunRecords'] },
 });

@@ -59,4 +59,8 @@ export const runSavedSearch = defineOperation({
   confirmation: 'above-threshold',
   example: { savedSearchId: '1', maxNewRecords: 50 },
   workflow: { before: ['createSavedSearch', 'getSavedSearch'], after: ['getSavedSearchRun'] },
+  startsJob: {
+    statusOperationId: 'getSavedSearchRun',
+    statusInput: (input, output) => ({ savedSearchId: input.savedSearchId, runId: output.runId }),
+  },
 });

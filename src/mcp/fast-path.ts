@@ -19,6 +19,7 @@ import { requestIdOf, startRequestLog } from '../http/request-log.js';
 import type { MetricsRecorder } from '../metrics.js';
 import { structuredJsonOf } from './results.js';
 import { callerOf, canAskByForm } from './server.js';
+import { declaresTasks } from './tasks.js';
 import type { McpTool } from './tools/table.js';
 
 /**
@@ -374,8 +375,14 @@ function directPath(
       return;
     }
     const parsed = call.tool.input.safeParse(call.arguments);
-    // Invalid arguments get the SDK's own wording; a client to be asked by form, the SDK's round trip.
-    if (!parsed.success || (call.tool.mayAsk && call.era === 'modern' && canAskByForm(call.clientCapabilities))) {
+    // Invalid arguments get the SDK's own wording; a client to be asked by form, the SDK's round trip;
+    // a client with the tasks extension, the SDK server where tasks are answered (tasks.ts).
+    if (
+      !parsed.success ||
+      (call.tool.mayAsk &&
+        call.era === 'modern' &&
+        (canAskByForm(call.clientCapabilities) || declaresTasks(call.clientCapabilities)))
+    ) {
       passOn(req, res, raw);
       return;
     }

@@ -33,6 +33,7 @@ import {
   type CostEstimate,
 } from './messages.js';
 import { toolResult } from './results.js';
+import type { McpTasks, WireTask } from './tasks.js';
 import { storedSliceResult, truncatedResult } from './truncation.js';
 
 /**
@@ -68,7 +69,15 @@ export interface ConfirmState {
 }
 
 export type GatewayAnswer =
-  { kind: 'result'; result: CallToolResult } | { kind: 'ask'; message: string; state: ConfirmState };
+  | { kind: 'result'; result: CallToolResult }
+  | { kind: 'ask'; message: string; state: ConfirmState }
+  /** The call became an MCP task (tasks.ts): the client declared the extension and the operation starts a job. */
+  | { kind: 'task'; task: WireTask };
+
+export interface CallOptions {
+  /** The client declared the tasks extension on this request: a job-starting operation answers with a task. */
+  tasks?: boolean;
+}
 
 export interface CallArguments {
   operationId: string;
@@ -88,6 +97,8 @@ export interface GatewayDependencies {
   log: Logger;
   /** The account's per-minute limits, for what the gateway answers without forwarding (limits.ts). */
   limits?: AccountRateLimits;
+  /** MCP tasks for the job-starting operations; without it, every call answers as a plain tool call. */
+  tasks?: McpTasks;
 }
 
 const estimatorCache = new Map<string, AnyOperation | null>();
@@ -118,7 +129,12 @@ export function estimatorOf(operation: AnyOperation): AnyOperation | null {
 export class Gateway {
   constructor(private readonly deps: GatewayDependencies) {}
 
-  async callOperation(args: CallArguments, caller: Caller, channel: ConfirmationChannel): Promise<GatewayAnswer> {
+  async callOperation(
+    args: CallArguments,
+    caller: Caller,
+    channel: ConfirmationChannel,
+    options: CallOptions = {},
+  ): Promise<GatewayAnswer> {
     const entry = catalog.get(args.operationId);
     if (!entry) return result((await this.limited(caller)) ?? unknownOperation(args.operationId));
     if (args.resultId !== undefined) {
@@ -137,6 +153,7 @@ export class Gateway {
     }
     const { operation } = entry;
     if (!caller.canSpend && operationCharges(operation)) return result(spendScopeRequired(operation));
+    const tasks = options.tasks && this.deps.tasks?.supports(operation) ? this.deps.tasks : null;
 
     const payload = args.payload ?? {};
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
@@ -202,6 +219,12 @@ export class Gateway {
         });
         if (!redeemed.ok) return result(tokenRefused(operation, redeemed.reason));
         redeemedToken = redeemed.tokenId;
+      } else if (tasks) {
+        // The confirmation becomes the task's input_required step: nothing runs before tasks/update accepts.
+        return {
+          kind: 'task',
+          task: await tasks.ask(caller, operation, fields, confirmationQuestion(operation, cost, balance)),
+        };
       } else if (channel.kind === 'elicitation') {
         // A refusal needs no proof; an acceptance counts only for the exact call that was asked about.
         if (channel.answer === 'decline' || channel.answer === 'cancel')
@@ -229,6 +252,17 @@ export class Gateway {
         });
         return result(confirmationRequired(operation, cost, balance, minted));
       }
+    }
+
+    if (tasks) {
+      const started = await tasks.start(caller, operation, fields);
+      if ('refused' in started) {
+        if (redeemedToken) await this.deps.tokens.release(caller.principal.accountId, redeemedToken);
+        return result(restError(operation, started.refused));
+      }
+      this.deps.balances.forget(caller.principal.accountId);
+      await this.deps.polls.forgetAccount(caller.principal.accountId);
+      return { kind: 'task', task: started.task };
     }
 
     const answer = await this.forward(operation, fields, caller);

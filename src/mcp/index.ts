@@ -36,6 +36,7 @@ import { PollCache } from './guards/polling.js';
 import { StoredResults } from './guards/stored-results.js';
 import { DirectPath, ReadBodies, type DirectSurface } from './fast-path.js';
 import { callerOf, createServerFactory, type CallerInfo } from './server.js';
+import { McpTasks, TaskStore } from './tasks.js';
 import { toolTable, type McpTool, type Surface } from './tools/table.js';
 
 export const mcpServerVersion = '1.0.0';
@@ -176,6 +177,14 @@ export function mountMcp(
   const tokenKey = purposeKey(context.services.signingKey, 'mcp confirmation token');
   const stateKey = purposeKey(context.services.signingKey, 'mcp request state');
 
+  const tasks = new McpTasks({
+    store: new TaskStore(context.db.pool),
+    backend,
+    log: context.log.child({ part: 'mcp-tasks' }),
+    ttlSeconds: config.MCP_TASK_TTL_SECONDS,
+    questionTtlSeconds: confirmationTtlSeconds,
+    pollIntervalMs: config.MCP_TASK_POLL_INTERVAL_MS,
+  });
   const gateway = new Gateway({
     config,
     backend,
@@ -185,6 +194,7 @@ export function mountMcp(
     stored: new StoredResults(context.db.pool),
     log: context.log.child({ part: 'mcp' }),
     limits: context.services.rateLimits,
+    tasks,
   });
   const codec: RequestStateCodec<ConfirmState> = createRequestStateCodec<ConfirmState>({
     key: stateKey,
@@ -199,6 +209,7 @@ export function mountMcp(
     confirmationCodec,
     name: serverName,
     version: mcpServerVersion,
+    tasks,
   };
   const log = context.log.child({ part: 'mcp' });
   const bodies = new ReadBodies();

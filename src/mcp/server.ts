@@ -1,6 +1,8 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
   McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
   inputRequired,
   inputResponse,
   type CallToolResult,
@@ -9,6 +11,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import type { RateLimitClass } from '../../operations/define.js';
 import type { Principal } from '../auth/api-keys.js';
 import { precomputedSchema } from './catalog.js';
@@ -17,6 +20,7 @@ import type { AccountRateLimits } from './limits.js';
 import { registerPrompts } from './prompts.js';
 import { countAgainstLimit, registerResources } from './resources.js';
 import type { McpTool, Surface } from './tools/table.js';
+import { declaresTasks, tasksExtension, type McpTasks } from './tasks.js';
 
 /**
  * The per-request MCP server of the SDK: the factory runs on every request (both protocol eras,
@@ -36,6 +40,8 @@ export interface ServerDependencies {
   confirmationCodec: () => Promise<RequestStateCodec<ConfirmState>>;
   name: string;
   version: string;
+  /** MCP tasks for the job-starting operations (2026-07-28 clients that declare the extension). */
+  tasks?: McpTasks;
 }
 
 /** What the authentication middleware puts in AuthInfo.extra for the handlers. */
@@ -87,9 +93,13 @@ export function canAskByForm(capabilities: unknown): boolean {
   );
 }
 
+function clientCapabilitiesOf(ctx: ServerContext): unknown {
+  return ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as keyof typeof ctx.mcpReq.envelope];
+}
+
 function channelFor(ctx: ServerContext, era: McpRequestContext['era']): ConfirmationChannel {
   if (era !== 'modern') return { kind: 'token' };
-  const capabilities = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as keyof typeof ctx.mcpReq.envelope];
+  const capabilities = clientCapabilitiesOf(ctx);
   if (!canAskByForm(capabilities)) return { kind: 'token' };
   const view = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
   let answer: 'accept' | 'decline' | 'cancel' | null = null;
@@ -132,12 +142,26 @@ async function runTool(
   era: McpRequestContext['era'],
   args: unknown,
 ): Promise<CallToolResult | InputRequiredResult> {
+  const tasks = era === 'modern' && deps.tasks !== undefined && tool.mayAsk && declaresTasks(clientCapabilitiesOf(ctx));
   const answer = await tool.run(
     args,
     { ...caller, signal: ctx.mcpReq.signal },
     tool.mayAsk ? channelFor(ctx, era) : { kind: 'token' },
+    { tasks },
   );
   if (answer.kind === 'result') return answer.result;
+  if (answer.kind === 'task') {
+    // A CreateTaskResult: the Task alone (its question is read with tasks/get). The SDK passes a result type
+    // other than "complete" through, after checking it as a CallToolResult (content required, and structured
+    // content for a tool with an output schema): hence the empty ones.
+    const { inputRequests: _asked, result: _result, error: _error, ...task } = answer.task;
+    return {
+      resultType: 'task',
+      ...task,
+      content: [],
+      ...(tool.outputSchema ? { structuredContent: {} } : {}),
+    } as unknown as CallToolResult;
+  }
   const codec = await deps.confirmationCodec();
   return inputRequired({
     inputRequests: {
@@ -158,7 +182,12 @@ export function createServerFactory(
     const server = new McpServer(
       { name: deps.name, version: deps.version },
       {
-        capabilities: { tools: {}, resources: {}, prompts: {} },
+        capabilities: {
+          tools: {},
+          resources: {},
+          prompts: {},
+          ...(ctx.era === 'modern' && deps.tasks ? { extensions: { [tasksExtension]: {} } } : {}),
+        },
         instructions,
         requestState: { verify: async (state, serverCtx) => (await deps.confirmationCodec()).verify(state, serverCtx) },
       },
@@ -168,9 +197,39 @@ export function createServerFactory(
         runTool(tool, deps, caller, toolCtx, ctx.era, args),
       );
     }
+    if (ctx.era === 'modern' && deps.tasks) registerTaskMethods(server, deps.tasks, caller);
     registerResources(server, deps, caller);
     registerPrompts(server, () => countAgainstLimit(deps.limits, caller));
     return server;
   };
   return factory;
+}
+
+const taskParams = z.looseObject({ taskId: z.string().min(1).max(200) });
+
+/** A tasks/* request from a client that did not declare the extension on it: -32021, as the extension requires. */
+function requireTasksDeclared(ctx: ServerContext): void {
+  if (declaresTasks(clientCapabilitiesOf(ctx))) return;
+  throw new ProtocolError(ProtocolErrorCode.MissingRequiredClientCapability, 'Missing required client capability', {
+    requiredCapabilities: { extensions: { [tasksExtension]: {} } },
+  });
+}
+
+/** tasks/get, tasks/update and tasks/cancel of the tasks extension (tasks.ts), as this request's caller. */
+function registerTaskMethods(server: McpServer, tasks: McpTasks, caller: Caller): void {
+  server.server.setRequestHandler('tasks/get', { params: taskParams }, async (params, ctx) => {
+    requireTasksDeclared(ctx);
+    return { ...(await tasks.get(caller, params.taskId)) };
+  });
+  server.server.setRequestHandler('tasks/update', { params: taskParams }, async (params, ctx) => {
+    requireTasksDeclared(ctx);
+    // The SDK lifts inputResponses out of params, as for any retried request, and keeps the bare answers.
+    await tasks.update(caller, params.taskId, (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>);
+    return {};
+  });
+  server.server.setRequestHandler('tasks/cancel', { params: taskParams }, async (params, ctx) => {
+    requireTasksDeclared(ctx);
+    await tasks.cancel(caller, params.taskId);
+    return {};
+  });
 }

@@ -38,7 +38,7 @@ export function callOperationTool(gateway: Gateway): McpTool {
     inputSchema: portable(jsonSchemaOf(input, 'input')),
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     mayAsk: true,
-    run: (args, caller, channel) => gateway.callOperation(args as CallArguments, caller, channel),
+    run: (args, caller, channel, options) => gateway.callOperation(args as CallArguments, caller, channel, options),
   };
 }
 
@@ -59,14 +59,14 @@ export function operationTools(gateway: Gateway): McpTool[] {
       outputSchema: entry.toolOutputSchema,
       annotations: entry.annotations,
       mayAsk: true,
-      run: (args, caller, channel) => {
+      run: (args, caller, channel, options) => {
         const { confirmationToken, ...payload } = (args ?? {}) as Record<string, unknown>;
         const call: CallArguments = {
           operationId: operation.operationId,
           payload,
           ...(typeof confirmationToken === 'string' ? { confirmationToken } : {}),
         };
-        return gateway.callOperation(call, caller, channel);
+        return gateway.callOperation(call, caller, channel, options);
       },
     };
   });

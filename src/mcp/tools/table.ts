@@ -1,7 +1,7 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { RateLimitClass } from '../../../operations/define.js';
-import type { Caller, ConfirmationChannel, Gateway, GatewayAnswer } from '../gateway.js';
+import type { CallOptions, Caller, ConfirmationChannel, Gateway, GatewayAnswer } from '../gateway.js';
 import { callOperationTool, operationTools } from './call-operation.js';
 import { endpointDetailsTool } from './endpoint-details.js';
 import { searchEndpointsTool } from './search-endpoints.js';
@@ -30,7 +30,8 @@ export interface McpTool {
    * asked through the SDK's multi-round-trip request, which the direct path leaves to the SDK.
    */
   mayAsk: boolean;
-  run(args: unknown, caller: Caller, channel: ConfirmationChannel): Promise<GatewayAnswer>;
+  /** `options.tasks`: the client declared the tasks extension (a job-starting operation may answer with a task). */
+  run(args: unknown, caller: Caller, channel: ConfirmationChannel, options?: CallOptions): Promise<GatewayAnswer>;
 }
 
 export interface ToolDependencies {

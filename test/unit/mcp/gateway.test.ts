@@ -40,7 +40,8 @@ function setup(options: { balance?: number; confirmAbove?: number; lowBalance?: 
   });
   const call = async (args: CallArguments, channel: ConfirmationChannel = token, who: Caller = caller) => {
     const answer = await gateway.callOperation(args, who, channel);
-    if (answer.kind !== 'result') throw new Error(`asked: ${answer.message}`);
+    if (answer.kind !== 'result')
+      throw new Error(`asked: ${answer.kind === 'ask' ? answer.message : answer.task.taskId}`);
     return {
       result: answer.result,
       structured: answer.result.structuredContent as Record<string, any>,
