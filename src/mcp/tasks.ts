@@ -376,7 +376,8 @@ export class McpTasks {
       return this.end(caller, row, {
         status: 'completed',
         statusMessage: state.message,
-        result: toolResult(`${summaryLine(status, body)} ${state.message}`, { ...body }),
+        // The tools/call result as a 2026-07-28 answer carries it, discriminator included.
+        result: { ...toolResult(`${summaryLine(status, body)} ${state.message}`, { ...body }), resultType: 'complete' },
       });
     }
     return this.end(caller, row, {
@@ -404,7 +405,7 @@ export class McpTasks {
     return this.end(caller, row, {
       status: 'completed',
       statusMessage: text?.type === 'text' ? text.text : `${operation.operationId} was refused; nothing was charged.`,
-      result,
+      result: { ...result, resultType: 'complete' },
     });
   }
 

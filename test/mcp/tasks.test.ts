@@ -6,6 +6,7 @@ import { createLogger } from '../../src/log.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { balanceOf, ok, testEnv, waitFor } from '../audiences/helpers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { directPathCounts, metricsEnv } from '../helpers/direct-path.js';
 import { rpc, tasksExtension } from './tasks-wire.js';
 
 /**
@@ -21,7 +22,7 @@ describe('MCP tasks on the wire', () => {
   const pollIntervalMs = 100;
   beforeAll(async () => {
     app = await startTestApp({
-      env: { ...testEnv, JOB_WORKER: 'false', MCP_TASK_POLL_INTERVAL_MS: String(pollIntervalMs) },
+      env: { ...testEnv, ...metricsEnv, JOB_WORKER: 'false', MCP_TASK_POLL_INTERVAL_MS: String(pollIntervalMs) },
     });
     workerDir = await mkdtemp(path.join(os.tmpdir(), 'pds-tasks-worker-'));
     const config = app.service.context.config;
@@ -279,6 +280,30 @@ describe('MCP tasks on the wire', () => {
       code: -32021,
       data: { requiredCapabilities: { extensions: { [tasksExtension]: {} } } },
     });
+  });
+
+  it('the direct path leaves a task-augmented call to the SDK server, and answers the same call without the extension', async () => {
+    const { apiKey } = await app.createAccount({ credits: 10_000 });
+    const exportOf = async () => {
+      const audienceId = await draftAudience(apiKey);
+      // Built by hand in the database: this instance runs no jobs, and the export only needs a built audience.
+      await app.db.pool.query(`UPDATE audiences SET status = 'NORMAL' WHERE id = $1`, [audienceId]);
+      return { name: 'call_operation', arguments: { operationId: 'exportCompanies', payload: { audienceId } } };
+    };
+    const before = await directPathCounts(app.service);
+    const withTask = await rpc(mcp(), apiKey, 'tools/call', await exportOf());
+    expect(withTask.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const afterTask = await directPathCounts(app.service);
+    expect(afterTask.passedOn).toBe(before.passedOn + 1);
+    expect(afterTask.answered).toBe(before.answered);
+
+    const plain = await rpc(mcp(), apiKey, 'tools/call', await exportOf(), {});
+    expect(plain.result).toMatchObject({
+      resultType: 'complete',
+      structuredContent: { output: { status: 'PENDING' } },
+    });
+    const afterPlain = await directPathCounts(app.service);
+    expect(afterPlain.answered).toBe(afterTask.answered + 1);
   });
 
   it("another account's task is not found, as an unknown one is; a refused start makes no task", async () => {
