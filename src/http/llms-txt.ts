@@ -18,8 +18,11 @@ export function renderOperationList(): string {
     const paths = [operation.path, ...(operation.aliasPaths ?? [])].join(' | ');
     const poll = operation.pollIntervalSeconds ? ` Poll every ${operation.pollIntervalSeconds} s.` : '';
     const confirm = operation.confirmation === 'always' ? ' Needs explicit user confirmation.' : '';
+    const task = operation.startsJob
+      ? ` MCP task: with the tasks extension it answers a task that follows ${operation.startsJob.statusOperationId}.`
+      : '';
     lines.push(
-      `- ${operation.operationId}: ${operation.method} ${paths}. ${operation.summary} Credits: ${operation.credits.rule}${poll}${confirm}`,
+      `- ${operation.operationId}: ${operation.method} ${paths}. ${operation.summary} Credits: ${operation.credits.rule}${poll}${confirm}${task}`,
     );
   }
   return lines.join('\n');
