@@ -37,10 +37,13 @@ import { StoredResults } from './guards/stored-results.js';
 import { DirectPath, ReadBodies, type DirectSurface } from './fast-path.js';
 import { callerOf, createServerFactory, type CallerInfo } from './server.js';
 import { McpTasks, TaskStore } from './tasks.js';
+import { iconFiles, serverIcons, toolIcons } from './icons.js';
 import { toolTable, type McpTool, type Surface } from './tools/table.js';
 
 export const mcpServerVersion = '1.0.0';
 export const serverName = 'prospecting-data-service';
+export const serverDescription =
+  'B2B prospecting data for agents: company and people search, live enrichment, contact reveal and audiences, metered in credits.';
 
 const localHostnames = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -209,6 +212,9 @@ export function mountMcp(
     confirmationCodec,
     name: serverName,
     version: mcpServerVersion,
+    description: serverDescription,
+    icons: serverIcons(context.publicUrl),
+    toolIcons: (toolName: string) => toolIcons(context.publicUrl, toolName),
     tasks,
   };
   const log = context.log.child({ part: 'mcp' });
@@ -255,6 +261,14 @@ export function mountMcp(
   const validation = [...(hosts ? [hostHeaderValidation(hosts)] : []), originValidation(origins)];
   // Browsers: preflights are answered before any credential is asked for, and every answer carries the CORS headers.
   app.use(['/mcp', '/mcp/v2', '/mcp/v3'], mcpCors(config));
+  app.get('/icons/:file', (req, res) => {
+    const svg = iconFiles[req.params.file];
+    if (!svg) {
+      res.status(404).json({ error: { code: 'not_found', message: `No icon ${req.params.file}.` } });
+      return;
+    }
+    res.set({ 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' }).send(svg);
+  });
   app.all('/mcp', ...validation, requireApiKey(context, '/mcp'), handlerFor('default'));
   app.all('/mcp/v2', ...validation, requireApiKey(context, '/mcp/v2'), handlerFor('full'));
   app.get(protectedResourceMetadataPath('/mcp/v3'), (_req, res) => {
@@ -294,7 +308,12 @@ export function mountMcp(
   };
   const directPath = new DirectPath({
     context,
-    serverInfo: { name: serverName, version: mcpServerVersion },
+    serverInfo: {
+      name: serverName,
+      version: mcpServerVersion,
+      description: serverDescription,
+      icons: serverIcons(context.publicUrl),
+    },
     surfaces: new Map([
       ['/mcp', byApiKey('default')],
       ['/mcp/v2', byApiKey('full')],

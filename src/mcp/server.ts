@@ -6,6 +6,8 @@ import {
   inputRequired,
   inputResponse,
   type CallToolResult,
+  type CacheHint,
+  type Icon,
   type InputRequiredResult,
   type McpRequestContext,
   type RequestStateCodec,
@@ -40,6 +42,11 @@ export interface ServerDependencies {
   confirmationCodec: () => Promise<RequestStateCodec<ConfirmState>>;
   name: string;
   version: string;
+  /** Implementation.description and icons, as server/discover and initialize give them. */
+  description?: string;
+  icons?: Icon[];
+  /** Each tool's icons (served by the service). */
+  toolIcons?: (toolName: string) => Icon[];
   /** MCP tasks for the job-starting operations (2026-07-28 clients that declare the extension). */
   tasks?: McpTasks;
 }
@@ -115,9 +122,10 @@ function channelFor(ctx: ServerContext, era: McpRequestContext['era']): Confirma
 }
 
 /** A tool as the SDK registers it: the table's schemas wrapped once, validated by the tool's own input schema. */
-function registration(tool: McpTool) {
+function registration(tool: McpTool, icons: Icon[] | undefined) {
   return {
     title: tool.title,
+    ...(icons ? { icons } : {}),
     description: tool.description,
     inputSchema: precomputedSchema(tool.inputSchema, (value) => {
       const parsed = tool.input.safeParse(value);
@@ -171,17 +179,32 @@ async function runTool(
   });
 }
 
+/**
+ * The lists (tools, resources, prompts) are the same for every caller of a surface: built from the
+ * registry, not from the account, and changed only by a deploy. Shared caches may keep them an hour.
+ */
+export const listCacheHint: CacheHint = { ttlMs: 60 * 60 * 1000, cacheScope: 'public' };
+
 /** The SDK's server factory for a surface's tool table. Everything but the per-request server is built here, once. */
 export function createServerFactory(
   deps: ServerDependencies,
   tools: ReadonlyMap<string, McpTool>,
 ): (ctx: McpRequestContext) => McpServer {
-  const registrations = [...tools.values()].map((tool) => ({ tool, config: registration(tool) }));
+  const registrations = [...tools.values()].map((tool) => ({
+    tool,
+    config: registration(tool, deps.toolIcons?.(tool.name)),
+  }));
   const factory = (ctx: McpRequestContext): McpServer => {
     const caller = callerOf(ctx.authInfo);
     const server = new McpServer(
-      { name: deps.name, version: deps.version },
       {
+        name: deps.name,
+        version: deps.version,
+        ...(deps.description ? { description: deps.description } : {}),
+        ...(deps.icons ? { icons: deps.icons } : {}),
+      },
+      {
+        cacheHints: { 'tools/list': listCacheHint, 'resources/list': listCacheHint, 'prompts/list': listCacheHint },
         capabilities: {
           tools: {},
           resources: {},
