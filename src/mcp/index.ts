@@ -37,7 +37,7 @@ import { StoredResults } from './guards/stored-results.js';
 import { DirectPath, ReadBodies, type DirectSurface } from './fast-path.js';
 import { callerOf, createServerFactory, type CallerInfo } from './server.js';
 import { McpTasks, TaskStore } from './tasks.js';
-import { iconFiles, serverIcons, toolIcons } from './icons.js';
+import { iconFiles, toolIcons } from './icons.js';
 import { toolTable, type McpTool, type Surface } from './tools/table.js';
 
 export const mcpServerVersion = '1.0.0';
@@ -213,7 +213,6 @@ export function mountMcp(
     name: serverName,
     version: mcpServerVersion,
     description: serverDescription,
-    icons: serverIcons(context.publicUrl),
     toolIcons: (toolName: string) => toolIcons(context.publicUrl, toolName),
     tasks,
   };
@@ -308,12 +307,7 @@ export function mountMcp(
   };
   const directPath = new DirectPath({
     context,
-    serverInfo: {
-      name: serverName,
-      version: mcpServerVersion,
-      description: serverDescription,
-      icons: serverIcons(context.publicUrl),
-    },
+    serverInfo: { name: serverName, version: mcpServerVersion, description: serverDescription },
     surfaces: new Map([
       ['/mcp', byApiKey('default')],
       ['/mcp/v2', byApiKey('full')],

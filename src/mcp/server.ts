@@ -42,9 +42,8 @@ export interface ServerDependencies {
   confirmationCodec: () => Promise<RequestStateCodec<ConfirmState>>;
   name: string;
   version: string;
-  /** Implementation.description and icons, as server/discover and initialize give them. */
+  /** Implementation.description, as server/discover and initialize give it. */
   description?: string;
-  icons?: Icon[];
   /** Each tool's icons (served by the service). */
   toolIcons?: (toolName: string) => Icon[];
   /** MCP tasks for the job-starting operations (2026-07-28 clients that declare the extension). */
@@ -201,7 +200,6 @@ export function createServerFactory(
         name: deps.name,
         version: deps.version,
         ...(deps.description ? { description: deps.description } : {}),
-        ...(deps.icons ? { icons: deps.icons } : {}),
       },
       {
         cacheHints: { 'tools/list': listCacheHint, 'resources/list': listCacheHint, 'prompts/list': listCacheHint },

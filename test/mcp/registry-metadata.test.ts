@@ -5,7 +5,7 @@ import { rpc } from './tasks-wire.js';
 /**
  * What registries and caches read of the MCP surfaces: list results of the 2026-07-28 era carry
  * ttlMs and cacheScope (the same lists for every caller of a surface, in the same order each
- * time), the server describes itself (Implementation.description and icons), and every tool has
+ * time), the server describes itself (Implementation.description), and every tool has
  * an icon the service serves itself.
  */
 describe('MCP surfaces as registries and caches read them', () => {
@@ -32,12 +32,12 @@ describe('MCP surfaces as registries and caches read them', () => {
     }
   });
 
-  it('describes itself, with icons it serves, and gives every tool an icon', async () => {
+  it('describes itself, and gives every tool an icon it serves itself', async () => {
     const { apiKey } = await app.createAccount();
     const discovered = (await rpc(`${app.url}/mcp`, apiKey, 'server/discover', {}, {})).result;
     const info = discovered.serverInfo ?? discovered._meta?.['io.modelcontextprotocol/serverInfo'];
     expect(info.description).toContain('B2B prospecting data');
-    const sources = new Set<string>([info.icons[0].src]);
+    const sources = new Set<string>();
     for (const surface of ['/mcp', '/mcp/v2']) {
       const { tools } = (await rpc(`${app.url}${surface}`, apiKey, 'tools/list', {}, {})).result;
       for (const tool of tools) {
@@ -45,7 +45,7 @@ describe('MCP surfaces as registries and caches read them', () => {
         sources.add(tool.icons[0].src);
       }
     }
-    expect(sources.size).toBe(4);
+    expect(sources.size).toBe(3);
     for (const src of sources) {
       expect(src.startsWith(`${app.service.context.publicUrl}/icons/`)).toBe(true);
       const response = await fetch(`${app.url}${new URL(src).pathname}`, { signal: AbortSignal.timeout(10_000) });
