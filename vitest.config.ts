@@ -4,34 +4,37 @@ import { defineConfig } from 'vitest/config';
 export const shared = {
   testTimeout: 60_000,
   hookTimeout: 120_000,
-  // Each HTTP test file gets its own database and app; two cores run two files at a time well.
+  // Each integration test file gets its own database and app; two cores run two files at a time well.
   maxWorkers: 2,
   pool: 'forks' as const,
   reporters: ['default'],
 };
 
 /**
- * Three projects: `unit` (test/unit: the gateway and its guards with their dependencies passed in,
- * no database, no HTTP; seconds), `http` (everything else but eval: the real service over HTTP on a
- * real PostgreSQL, which its global setup starts) and `eval` (test/eval: how well search_endpoints
- * ranks phrasings it never learnt from, with floors; a few minutes of CPU, no database). `npm test`
- * runs all three; `npm test -- --project unit` runs the fast tier alone.
+ * Three tiers, cut by what a test needs (docs/decisions/0011-test-tiers.md):
+ * - `unit` (test/unit/): no I/O (no database, no HTTP server, no child process, no file written; committed files may be
+ *   read). No global setup, so it starts at once; `npm run test:unit`, seconds.
+ * - `integration` (every other folder of test/, named by capability): the real service over HTTP on a real PostgreSQL,
+ *   which its global setup starts once (embedded, or DATABASE_URL's server); local servers, sockets, files, processes.
+ * - `eval` (test/eval/): how well search_endpoints ranks phrasings it never learnt from, with floors; a few minutes of CPU,
+ *   no database, so CI runs it once.
+ * `npm test` runs all three.
  */
 export default defineConfig({
   test: {
     ...shared,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'eval', include: ['test/eval/**/*.test.ts'] } },
       {
         extends: true,
         test: {
-          name: 'http',
+          name: 'integration',
           include: ['test/**/*.test.ts'],
           exclude: ['test/unit/**', 'test/eval/**', '**/node_modules/**'],
           globalSetup: ['test/helpers/global-setup.ts'],
         },
       },
+      { extends: true, test: { name: 'eval', include: ['test/eval/**/*.test.ts'] } },
     ],
   },
 });

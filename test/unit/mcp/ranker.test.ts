@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
 import { operations } from '../../../operations/index.js';
 import { labelledPhrasings, ownWords, readExamples } from '../../../src/mcp/ranker/examples.js';
 import { inputsDigest, modelHeader, ranker, serviceExamples, trainModel } from '../../../src/mcp/ranker/index.js';
@@ -41,31 +41,23 @@ describe('reading a request', () => {
 });
 
 describe('the labelled phrasings', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'phrasings-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const fixtures = fileURLToPath(new URL('fixtures/phrasings/', import.meta.url));
   const known = new Set(operations.map((operation) => operation.operationId));
 
   it('are read from JSONL, and a bad line stops the load naming its file and line', () => {
-    const good = path.join(dir, 'good.jsonl');
-    writeFileSync(
-      good,
-      '{"query":"credits left?","expected":"getCreditBalance","set":"x1"}\n\n{"query":"a","expected":"peopleSearch"}\n',
-    );
-    expect(readExamples(good, known)).toEqual([
+    expect(readExamples(path.join(fixtures, 'good.jsonl'), known)).toEqual([
       { query: 'credits left?', expected: 'getCreditBalance', set: 'x1' },
       { query: 'a', expected: 'peopleSearch', set: 'good' },
     ]);
-    const unknown = path.join(dir, 'unknown.jsonl');
-    writeFileSync(unknown, '{"query":"ok","expected":"getCreditBalance"}\n{"query":"x","expected":"getCredits"}\n');
-    expect(() => readExamples(unknown, known)).toThrow(
+    expect(() => readExamples(path.join(fixtures, 'unknown.jsonl'), known)).toThrow(
       /unknown\.jsonl:2: expected must be an operationId of the registry/,
     );
-    const broken = path.join(dir, 'broken.jsonl');
-    writeFileSync(broken, '{"query":"ok"');
-    expect(() => readExamples(broken, known)).toThrow(/broken\.jsonl:1: not a JSON object/);
-    const empty = path.join(dir, 'empty.jsonl');
-    writeFileSync(empty, '{"query":"  ","expected":"getCreditBalance"}\n');
-    expect(() => readExamples(empty, known)).toThrow(/empty\.jsonl:1: query must be a non-empty string/);
+    expect(() => readExamples(path.join(fixtures, 'broken.jsonl'), known)).toThrow(
+      /broken\.jsonl:1: not a JSON object/,
+    );
+    expect(() => readExamples(path.join(fixtures, 'empty.jsonl'), known)).toThrow(
+      /empty\.jsonl:1: query must be a non-empty string/,
+    );
   });
 
   it('cover every operation, in the sets they were written in, and hold no phrasing of an evaluation set', () => {

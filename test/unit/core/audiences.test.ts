@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, csvRecord } from '../../src/core/audiences/csv.js';
-import { LinkSigner } from '../../src/core/audiences/links.js';
-import { cleanName } from '../../src/core/audiences/names.js';
+import { csvField, csvRecord } from '../../../src/core/audiences/csv.js';
+import { LinkSigner } from '../../../src/core/audiences/links.js';
+import { cleanName } from '../../../src/core/audiences/names.js';
 import {
   formatDuration,
   normalizeOptions,
   priceScope,
   type EnrichmentScope,
-} from '../../src/core/audiences/pricing.js';
-import { parseCsv } from './helpers.js';
+} from '../../../src/core/audiences/pricing.js';
+import { parseCsv } from '../../audiences/helpers.js';
 
 describe('CSV writing (RFC 4180)', () => {
   it('quotes only what needs quoting and doubles quotes; records end with CRLF', () => {

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { pathParameters } from '../../operations/define.js';
-import { findOperation, operations } from '../../operations/index.js';
-import { handlers } from '../../src/runner/handlers/index.js';
-import { withGeneratedBlock } from '../../src/http/llms-txt.js';
-import { buildOpenApiDocument } from '../../src/api/openapi.js';
+import { pathParameters } from '../../../operations/define.js';
+import { findOperation, operations } from '../../../operations/index.js';
+import { handlers } from '../../../src/runner/handlers/index.js';
+import { withGeneratedBlock } from '../../../src/http/llms-txt.js';
+import { buildOpenApiDocument } from '../../../src/api/openapi.js';
 
 const specOperationIds = [
   'companySearch',
@@ -132,7 +132,7 @@ describe('derived documents', () => {
   });
 
   it('keeps the committed llms.txt in step with the registry (run `npm run generate` after changing operations)', async () => {
-    const committed = await readFile(new URL('../../llms.txt', import.meta.url), 'utf8');
+    const committed = await readFile(new URL('../../../llms.txt', import.meta.url), 'utf8');
     expect(committed).toBe(withGeneratedBlock(committed));
     for (const operation of operations)
       expect(committed).toContain(`- ${operation.operationId}: ${operation.method} ${operation.path}`);

@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { EMPLOYEE_BUCKETS, createCompanyGenerator, type GeneratedCompany } from '../../src/seed/generate/companies.js';
-import { DATASET_AS_OF } from '../../src/seed/generate/dates.js';
-import { createPeopleGenerator, type PersonWithContacts } from '../../src/seed/generate/people.js';
-import { tldOf } from '../../src/core/network-urls.js';
-import { tldsOf } from '../../src/seed/generate/text.js';
-import { companiesTable } from '../../src/store/tables/companies.js';
-import { peopleTable } from '../../src/store/tables/people.js';
+import {
+  EMPLOYEE_BUCKETS,
+  createCompanyGenerator,
+  type GeneratedCompany,
+} from '../../../src/seed/generate/companies.js';
+import { DATASET_AS_OF } from '../../../src/seed/generate/dates.js';
+import { createPeopleGenerator, type PersonWithContacts } from '../../../src/seed/generate/people.js';
+import { tldOf } from '../../../src/core/network-urls.js';
+import { tldsOf } from '../../../src/seed/generate/text.js';
+import { companiesTable } from '../../../src/store/tables/companies.js';
+import { peopleTable } from '../../../src/store/tables/people.js';
 import {
   COMPANY_FLAG_SLUGS,
   COUNTRIES,
@@ -16,7 +20,7 @@ import {
   PROFICIENCY_NAMES,
   PROSPECT_TAG_SLUGS,
   alpha3FromAlpha2,
-} from '../../reference/index.js';
+} from '../../../reference/index.js';
 
 const SEED = 42;
 const COMPANIES = 20_000;

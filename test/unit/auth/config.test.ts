@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../../src/config.js';
 
 /** The single sign-on settings: a bad value stops the start with a message naming the variable. */
 describe('single sign-on configuration', () => {

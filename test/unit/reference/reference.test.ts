@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slugify } from '../../src/seed/generate/text.js';
+import { slugify } from '../../../src/seed/generate/text.js';
 import {
   COUNTRIES,
   DOMAIN_FORMS,
@@ -10,7 +10,7 @@ import {
   alpha3FromAlpha2,
   listIndustries,
   listRegions,
-} from '../../reference/index.js';
+} from '../../../reference/index.js';
 
 const industrySlugs = new Set(INDUSTRIES.map((i) => i.slug));
 
