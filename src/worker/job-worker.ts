@@ -59,6 +59,8 @@ export class JobWorker<Context = unknown> {
   private readonly definitions: Map<string, AnyJobDefinition<Context>>;
   private wakeups: KeptSession | null = null;
   private claiming: Promise<unknown> = Promise.resolve();
+  private readonly settledWaiters = new Map<number, Array<() => void>>();
+  private claimWaiters: Array<{ left: number; resolve: () => void }> = [];
 
   constructor(private readonly options: WorkerOptions<Context>) {
     this.definitions = new Map();
@@ -93,6 +95,25 @@ export class JobWorker<Context = unknown> {
     const wakers = this.wakers;
     this.wakers = [];
     for (const wake of wakers) wake();
+  }
+
+  /**
+   * Resolves once no attempt of job `id` runs on this worker (at once when none does). An attempt told to stop (its
+   * job cancelled, its lease lost) goes on to its next checkpoint: whoever must see it write nothing more waits here.
+   */
+  settled(id: number): Promise<void> {
+    if (!this.running.has(id)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiters = this.settledWaiters.get(id) ?? [];
+      waiters.push(resolve);
+      this.settledWaiters.set(id, waiters);
+    });
+  }
+
+  /** Resolves once `count` more claims of this worker's slots have been answered, with a job or without one. */
+  claimsAnswered(count: number): Promise<void> {
+    if (count <= 0) return Promise.resolve();
+    return new Promise((resolve) => this.claimWaiters.push({ left: count, resolve }));
   }
 
   async stop(): Promise<void> {
@@ -132,7 +153,18 @@ export class JobWorker<Context = unknown> {
       claimJob(this.options.db.pool, this.id, this.options.leaseSeconds, kinds, this.options.maxRunningPerAccount),
     );
     this.claiming = claimed.catch(() => undefined);
+    void this.claiming.then(() => this.claimAnswered());
     return claimed;
+  }
+
+  private claimAnswered(): void {
+    const waiting = this.claimWaiters;
+    this.claimWaiters = [];
+    for (const waiter of waiting) {
+      waiter.left -= 1;
+      if (waiter.left > 0) this.claimWaiters.push(waiter);
+      else waiter.resolve();
+    }
   }
 
   private idle(): Promise<void> {
@@ -225,6 +257,8 @@ export class JobWorker<Context = unknown> {
     } finally {
       clearInterval(heartbeat);
       this.running.delete(row.id);
+      for (const resolve of this.settledWaiters.get(row.id) ?? []) resolve();
+      this.settledWaiters.delete(row.id);
     }
   }
 

@@ -118,14 +118,35 @@ describe('job queue and worker', () => {
   });
 
   it('a running job keeps its lease by heartbeat, so a long job is not taken over', async () => {
-    await enqueueJob(database.db.pool, { kind: 'long' });
+    const id = await enqueueJob(database.db.pool, { kind: 'long' });
     let runs = 0;
-    const long = testJob('long', async (run) => {
+    let finish: () => void = () => undefined;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const long = testJob('long', async () => {
       runs += 1;
-      await run.pause(2500);
+      await finished;
     });
-    worker([long], { leaseSeconds: 1 });
-    worker([long], { leaseSeconds: 1 });
+    const both = [worker([long], { leaseSeconds: 1 }), worker([long], { leaseSeconds: 1 })];
+    try {
+      const firstLease = await waitFor('the claim', async () => {
+        const row = await database.db.pool.query<{ lease: string }>(
+          `SELECT lease_expires_at::text AS lease FROM jobs WHERE id = $1 AND status = 'running'`,
+          [id],
+        );
+        return row.rows[0]?.lease;
+      });
+      // The lease it was claimed with runs out: only the heartbeat holds it now, while both workers look for work.
+      await waitFor('the first lease to run out', async () => {
+        const now = await database.db.pool.query<{ past: boolean }>('SELECT now() > $1::timestamptz AS past', [
+          firstLease,
+        ]);
+        return now.rows[0]?.past;
+      });
+      await Promise.all(both.map((w) => w.claimsAnswered(3)));
+      expect(runs).toBe(1);
+    } finally {
+      finish();
+    }
     await waitFor('the long job', async () => (await jobRows())[0]?.status === 'succeeded', 10_000);
     expect(runs).toBe(1);
   });
@@ -166,7 +187,10 @@ describe('job queue and worker', () => {
       testJob('steps', async (run) => {
         started = true;
         await run.progress({ step: 1 });
-        await run.pause(60_000);
+        // Until stopped: stop() aborts the signal, and the checkpoint hands the job back.
+        if (!run.signal.aborted)
+          await new Promise((resolve) => run.signal.addEventListener('abort', resolve, { once: true }));
+        run.checkpoint();
         await run.progress({ step: 2 });
       }),
     ]);
