@@ -1,6 +1,8 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../../src/context.js';
+import { startJobWorker, type JobWorker } from '../../src/worker/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { balanceOf, buildAudience, ok, testEnv, waitFor, waitForExport } from './helpers.js';
 
@@ -8,19 +10,27 @@ import { balanceOf, buildAudience, ok, testEnv, waitFor, waitForExport } from '.
  * Deleting an audience: a running build or enrichment is cancelled through the job queue (its job
  * ends, nothing more is charged, an enrichment refunds what it had not delivered), export files
  * are deleted and their links answer 410, and the ledger keeps every entry. JOB_STEP_DELAY_MS
- * slows builds and enrichments enough to delete them mid-way.
+ * slows builds and enrichments enough to delete them mid-way. The job worker is the test's own, so
+ * that it can wait for a cancelled job's attempt to end (`settled`) before looking for writes.
  */
 describe('deleting an audience', () => {
   let app: TestApp;
+  let worker: JobWorker<AppContext>;
   let accountId: number;
   let apiKey: string;
   beforeAll(async () => {
-    app = await startTestApp({ env: { ...testEnv, JOB_STEP_DELAY_MS: '400', JOB_LEASE_SECONDS: '2' } });
+    app = await startTestApp({
+      env: { ...testEnv, JOB_STEP_DELAY_MS: '400', JOB_LEASE_SECONDS: '2', JOB_WORKER: 'false' },
+    });
+    worker = startJobWorker(app.service.context);
     const account = await app.createAccount({ credits: 100_000 });
     accountId = account.accountId;
     apiKey = account.apiKey;
   });
-  afterAll(async () => app?.stop());
+  afterAll(async () => {
+    await worker?.stop();
+    await app?.stop();
+  });
 
   const ledger = async () =>
     (
@@ -38,6 +48,16 @@ describe('deleting an audience', () => {
         [kind, field, value],
       )
     ).rows;
+  /** Once the worker runs no attempt of these jobs: a cancelled attempt goes on to its next checkpoint. */
+  const attemptsEnded = async (kind: string, field: string, value: string) => {
+    const ids = await app.db.pool.query<{ id: number }>(`SELECT id FROM jobs WHERE kind = $1 AND payload->>$2 = $3`, [
+      kind,
+      field,
+      value,
+    ]);
+    expect(ids.rowCount).toBeGreaterThan(0);
+    await Promise.all(ids.rows.map((row) => worker.settled(Number(row.id))));
+  };
 
   it('deletes a DRAFT audience: gone from every read, 404 after', async () => {
     const id = ok(await app.request('POST', '/v1/audiences/create', { apiKey, name: 'draft to delete' })).body.output
@@ -89,8 +109,8 @@ describe('deleting an audience', () => {
     expect(await jobsOf('audience.build', 'audienceId', id)).toEqual([
       { status: 'failed', last_error: `cancelled: audience ${id} was deleted` },
     ]);
-    // Longer than the build's remaining steps would take: it must not come back to charge or write.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Its attempt ends at its next checkpoint; it must not have charged or written on the way.
+    await attemptsEnded('audience.build', 'audienceId', id);
     expect(await balanceOf(app, apiKey)).toBe(before);
     expect((await ledger()).length).toBe(entries);
     const members = await app.db.pool.query(
@@ -151,7 +171,7 @@ describe('deleting an audience', () => {
       .filter((e) => e.reference === `enrichment:${runId}`)
       .reduce((sum, e) => sum + e.amount, 0);
     expect(charged).toBeLessThanOrEqual(0);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await attemptsEnded('audience.enrichment', 'enrichmentId', String(runId));
     expect(await ledger()).toEqual(entriesAfter);
     expect(await jobsOf('audience.enrichment', 'enrichmentId', String(runId))).toEqual([
       { status: 'failed', last_error: `cancelled: audience ${audienceId} was deleted` },
