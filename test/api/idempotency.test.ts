@@ -1,5 +1,7 @@
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimIdempotencyKey } from '../../src/runner/idempotency.js';
+import type { Queryable } from '../../src/store/db.js';
 import { balanceOf } from '../audiences/helpers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
@@ -120,8 +122,19 @@ describe('Idempotency-Key', () => {
       inFlightLeaseMs: 60_000,
     };
     const first = await claimIdempotencyKey(app.db.pool, claim);
-    const repeat = claimIdempotencyKey(app.db.pool, { ...claim, inFlightWaitMs: 5_000 });
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    // The repeat's reads, watched: it finishes only once it has found the first claim in flight and waits on it.
+    let foundInFlight: () => void = () => undefined;
+    const waiting = new Promise<void>((resolve) => (foundInFlight = resolve));
+    const query = app.db.pool.query.bind(app.db.pool) as (...args: unknown[]) => Promise<pg.QueryResult>;
+    const watched = {
+      query: async (...args: unknown[]) => {
+        const result = await query(...args);
+        if (result.rows[0]?.state === 'in_flight') foundInFlight();
+        return result;
+      },
+    } as Queryable;
+    const repeat = claimIdempotencyKey(watched, { ...claim, inFlightWaitMs: 5_000 });
+    await waiting;
     if (first.kind === 'run') await first.finish(200, '{"output":"first"}');
     await expect(repeat).resolves.toEqual({ kind: 'replay', status: 200, body: '{"output":"first"}' });
     // One that does not finish within the wait is told to come back.

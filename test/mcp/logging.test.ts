@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { connectMcp } from './clients.js';
@@ -39,7 +39,12 @@ describe('MCP request logs', () => {
       }
     }
     await expect(connectMcp(`${app.url}/mcp`, 'v1', { headers: { 'x-api-key': `${app.apiKey}x` } })).rejects.toThrow();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // A request's line is written when its response has finished, which can be just after the client has read it.
+    const refused = (line: string) => {
+      const entry = JSON.parse(line);
+      return entry.msg === 'request' && entry.url === '/mcp' && entry.status === 401;
+    };
+    await vi.waitFor(() => expect(lines.some(refused)).toBe(true), { timeout: 10_000 });
 
     expect(lines.join('\n')).not.toContain(app.apiKey);
     const entries = lines.map((line) => JSON.parse(line));
