@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { localExportStorage, type ExportStorage } from '../../src/providers/export-storage.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { replaceable } from '../helpers/replaceable.js';
-import { buildAudience, csvObjects, ok, testEnv, waitForExport } from './helpers.js';
+import { buildAudience, csvObjects, ok, testEnv, waitFor, waitForExport } from './helpers.js';
 
 /**
  * Exports: the monthly quota, the per-export cap, the columns, and the signed links
@@ -165,8 +165,18 @@ describe('audience exports', () => {
       expect(body.error.message).toMatch(/not valid/);
     }
 
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now()) + 1100));
-    const expired = await fetch(link);
+    // The link ends once the server's clock has passed its expiry (whole seconds): ask until it says so.
+    const expired = await waitFor(
+      'the link to expire',
+      async () => {
+        const response = await fetch(link);
+        if (response.status !== 200) return response;
+        await response.arrayBuffer();
+        return false;
+      },
+      10_000,
+      100,
+    );
     expect(expired.status).toBe(403);
     expect(((await expired.json()) as { error: { message: string } }).error.message).toMatch(
       /expired at .* getExportStatus/,

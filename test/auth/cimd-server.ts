@@ -83,9 +83,7 @@ export async function startCimdServer(dir: string, redirectUri: string): Promise
       return undefined;
     }
     if (name === 'slow') {
-      // Longer than the 2.5 s the authorization server waits.
-      const timer = setTimeout(() => send(document('slow')), 4_000);
-      res.on('close', () => clearTimeout(timer));
+      // No answer until the authorization server gives up (it waits 2.5 s) and closes the connection.
       return undefined;
     }
     res.writeHead(404).end();

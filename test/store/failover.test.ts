@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { databaseFailure } from '../../src/errors.js';
@@ -104,9 +105,17 @@ describe('serving pools in a failover', () => {
     const admin = new pg.Client({ connectionString: inject('adminUrl') });
     await admin.connect();
     const name = new URL(database.connectionString).pathname.slice(1);
+    // Its failed tries, counted from its log (one debug line each).
+    let failedTries = 0;
+    const log = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        failedTries += chunk.toString('utf8').split('database session could not connect').length - 1;
+        done();
+      },
+    });
     const session = db.keepSession({
       name: 'refused',
-      log: createLogger('silent'),
+      log: createLogger('debug', log),
       retryMs: { first: 20, longest: 100 },
     });
     try {
@@ -119,7 +128,8 @@ describe('serving pools in a failover', () => {
       );
       await waitFor('the session to be lost', async () => !session.connected);
       // Several tries fail meanwhile (nothing queries the session: it must retry by itself).
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      const triesBefore = failedTries;
+      await waitFor('three more failed tries', async () => failedTries >= triesBefore + 3);
       expect(session.connected).toBe(false);
       await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
       await waitFor('the session back', async () => session.connected);
