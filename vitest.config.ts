@@ -24,7 +24,12 @@ export default defineConfig({
   test: {
     ...shared,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        extends: true,
+        // No I/O, no mocks, no globals: its files may share a worker's modules (the registry, the ranker's model) rather
+        // than import them again each.
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false },
+      },
       {
         extends: true,
         test: {
