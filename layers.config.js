@@ -1,7 +1,7 @@
 /**
  * The layers of the codebase, from the bottom. A module imports only from its own layer or the
  * ones below it; `npm run check` (ESLint) fails on an import against the grain, and
- * test/lint/layers.test.ts shows that it does.
+ * test/unit/lint/layers.test.ts shows that it does.
  *
  *   reference/, operations/        plain data: reference lists, the operation registry
  *   src/config.ts errors.ts log.ts foundations: configuration, the error class, the logger (and small helpers beside them)

@@ -11,7 +11,7 @@ export const shared = {
 };
 
 /**
- * Three tiers, cut by what a test needs (docs/decisions/0011-test-tiers.md):
+ * Three tiers, cut by what a test needs (docs/decisions/0012-test-tiers.md):
  * - `unit` (test/unit/): no I/O (no database, no HTTP server, no child process, no file written; committed files may be
  *   read). No global setup, so it starts at once; `npm run test:unit`, seconds.
  * - `integration` (every other folder of test/, named by capability): the real service over HTTP on a real PostgreSQL,
