@@ -10,7 +10,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.js';
  * with `npm run accounts` on the machine, or with METRICS_TOKEN: no HTTP route does it, whatever a
  * key holder tries. Scopes of /mcp/v3 tokens (read versus spend): test/auth/scopes.test.ts; our
  * tokens refused on /mcp, /mcp/v2 and /v1: test/auth/negatives.test.ts; the development identity
- * provider refused in production: test/auth/config.test.ts.
+ * provider refused in production: test/unit/auth/config.test.ts.
  */
 const metricsToken = 'metrics-token-for-the-owasp-test-0123456789';
 
