@@ -4,14 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { mcpServerVersion } from '../../src/mcp/index.js';
+import { mcpServerVersion } from '../../../src/mcp/index.js';
 
 /**
  * server.json, the MCP Registry's description of this server, checked against the registry's
  * schema of 2025-12-11 (vendored under reference/mcp-registry: nothing is downloaded in CI), and
  * against what the service serves: the three surfaces and how each authenticates.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const readJson = async (file: string) => JSON.parse(await readFile(path.join(root, file), 'utf8')) as any;
 // ajv-formats is CommonJS: its default export arrives wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
