@@ -31,8 +31,8 @@ command -v buildah >/dev/null || missing+=(buildah)
 command -v debootstrap >/dev/null || missing+=(debootstrap)
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing ${missing[*]} from Debian's packages"
-  DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive timeout 600 apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 work=$(mktemp -d /tmp/pds-container.XXXXXX)
@@ -222,7 +222,7 @@ tools=$(http -fsS -X POST "$base_url/mcp" -H "x-api-key: $key" -H 'content-type:
   -d '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}' | sed -n -e 's/^data: //' -e '/^{/p' | json 'v.result.tools.map((t) => t.name).sort().join(",")')
 [ "$tools" = "call_operation,get_endpoint_details_full,search_endpoints" ] || fail "MCP tools/list gave '$tools'"
 # search_endpoints reads its model from the image; what it is trained and scored on is not in the image.
-ranked=$(curl -fsS -X POST "$base_url/mcp" -H "x-api-key: $key" -H 'content-type: application/json' \
+ranked=$(http -fsS -X POST "$base_url/mcp" -H "x-api-key: $key" -H 'content-type: application/json' \
   -H 'accept: application/json, text/event-stream' -H 'mcp-protocol-version: 2025-06-18' \
   -d '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_endpoints","arguments":{"query":"how many credits are left","limit":1}}}' |
   sed -n -e 's/^data: //' -e '/^{/p' | json 'v.result.structuredContent.results[0].operationId')
