@@ -15,6 +15,8 @@ const tools = path.join(root, 'scripts', 'mcp-conformance');
 const node22 = path.join(tools, 'node_modules', '.bin', 'node');
 const suite = path.join(tools, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const baseline = path.join(tools, 'not-applicable.yml');
+/** The suite runs its 30 scenarios in a minute or two; one that hangs must fail the run, not hold CI. */
+const suiteTimeLimitMs = 10 * 60_000;
 
 const { service, scratch, apiKey, stop } = await startScratchService('conformance', { SEED_ON_EMPTY: 'false' });
 
@@ -72,9 +74,6 @@ try {
   await stop();
 }
 process.exit(exitCode);
-
-/** The suite runs its 30 scenarios in a minute or two; one that hangs must fail the run, not hold CI. */
-const suiteTimeLimitMs = 10 * 60_000;
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve, reject) => {
