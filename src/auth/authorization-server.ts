@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import type { ClientAuthMethod, Configuration, KoaContextWithOIDC } from 'oidc-provider';
-import type { ServiceBase } from '../context.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import type { Database } from '../store/db.js';
 import { postgresAdapterFactory } from './adapter.js';
 import type { Principal } from './api-keys.js';
 import type { BearerGrant, BearerTokenVerifier } from './bearer.js';
@@ -49,8 +51,16 @@ const documentDeadlineMs = 2_500;
 const documentMaxBytes = 5 * 1024;
 const day = 24 * hour;
 
+/** What the authorization server needs of the service. */
+export interface AuthorizationServerContext {
+  config: Config;
+  db: Database;
+  log: Logger;
+  publicUrl: string;
+}
+
 export interface AuthorizationServerOptions {
-  context: ServiceBase;
+  context: AuthorizationServerContext;
   signingKey: () => Promise<Buffer>;
   /** Set when no identity provider is configured: why sign-in cannot work, and what to set. */
   notConfigured: string | null;

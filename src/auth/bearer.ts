@@ -1,6 +1,5 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { NextFunction, Request, Response } from 'express';
-import type { AppContext } from '../context.js';
 import type { Principal } from './api-keys.js';
 import { quoted, sendRefusal } from './mcp-errors.js';
 import { mcpScopes, requiredScope, scopeSatisfied, spendScope, type McpScope } from './scopes.js';
@@ -31,16 +30,22 @@ export interface BearerTokenVerifier {
   unavailableReason?: string;
 }
 
+/** What the resource server needs of the service: its public URL and the verifier of its tokens. */
+export interface BearerContext {
+  publicUrl: string;
+  services: { mcpBearerVerifier: BearerTokenVerifier };
+}
+
 export function protectedResourceMetadataPath(resourcePath: string): string {
   return `/.well-known/oauth-protected-resource${resourcePath}`;
 }
 
-export function protectedResourceMetadataUrl(context: AppContext, resourcePath: string): string {
+export function protectedResourceMetadataUrl(context: BearerContext, resourcePath: string): string {
   return `${context.publicUrl}${protectedResourceMetadataPath(resourcePath)}`;
 }
 
 /** The RFC 9728 document of a bearer-protected resource. */
-export function protectedResourceMetadata(context: AppContext, resourcePath: string): Record<string, unknown> {
+export function protectedResourceMetadata(context: BearerContext, resourcePath: string): Record<string, unknown> {
   const verifier = context.services.mcpBearerVerifier;
   return {
     resource: `${context.publicUrl}${resourcePath}`,
@@ -70,7 +75,7 @@ export function bearerChallenge(
 }
 
 /** The AuthInfo an MCP request carries to its tools for a valid, unexpired token; null otherwise. */
-export async function bearerAuth(context: AppContext, token: string, requestId?: string): Promise<AuthInfo | null> {
+export async function bearerAuth(context: BearerContext, token: string, requestId?: string): Promise<AuthInfo | null> {
   const verifier = context.services.mcpBearerVerifier;
   const grant = verifier ? await verifier.verify(token) : null;
   if (!grant || grant.expiresAt * 1000 <= Date.now()) return null;
@@ -142,7 +147,7 @@ export const unreadable: unique symbol = Symbol('unreadable body');
  * gateway): this check gives the refusal its HTTP form, that one is the authority.
  */
 export function requireBearer(
-  context: AppContext,
+  context: BearerContext,
   resourcePath: string,
   readBody: (req: Request, res: Response) => Promise<Buffer | null | 'answered'>,
 ) {

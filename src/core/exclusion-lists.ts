@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { CurrentCompany } from '../../operations/schemas/filters.js';
 import { AppError } from '../errors.js';
 import type { Database, Queryable } from '../store/db.js';
-import { requireAudience, requireBuilt } from './audiences/audiences.js';
+import { requireAudience, requireBuilt } from './audiences/record.js';
 import { resolveCompanies } from './company-resolution.js';
 import { networkBaseUrl, normaliseDomain, slugFromUrlOrSlug } from './network-urls.js';
 import { canonicalJson, type CursorCodec } from './search/cursor.js';

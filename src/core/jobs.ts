@@ -6,8 +6,7 @@ import { exportJob } from './audiences/exports.js';
 import { mailJob } from './audiences/mail.js';
 import { batchContactsJob } from './contacts/batch-job.js';
 import { exportFilesPurgeJob } from './audiences/delete.js';
-import { savedSearchRunJob } from './saved-searches/runs.js';
-import { scheduleJob } from './saved-searches/saved-searches.js';
+import { savedSearchRunJob, scheduleJob } from './saved-searches/runs.js';
 import { webhookDeliveryJob } from './webhooks/delivery.js';
 
 /**

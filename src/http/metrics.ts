@@ -2,7 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type express from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { bearerTokenOf } from '../auth/bearer.js';
-import type { AppContext, ServiceBase } from '../context.js';
+import type { Config } from '../config.js';
+import type { Database } from '../store/db.js';
 import type { MetricsRecorder } from '../metrics.js';
 
 /**
@@ -19,7 +20,7 @@ export interface ServiceMetrics extends MetricsRecorder {
   observeRequest(route: string, method: string, status: number, seconds: number): void;
 }
 
-export function createMetrics(context: ServiceBase): ServiceMetrics {
+export function createMetrics(context: { db: Database }): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'pds_' });
   const requests = new Counter({
@@ -104,7 +105,10 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /** Collects metrics and serves them at /metrics when METRICS_TOKEN is set; does nothing otherwise. */
-export function mountMetrics(app: express.Express, context: AppContext): void {
+export function mountMetrics(
+  app: express.Express,
+  context: { config: Pick<Config, 'METRICS_TOKEN'>; services: { metrics: ServiceMetrics | null } },
+): void {
   const token = context.config.METRICS_TOKEN;
   const metrics = context.services.metrics;
   if (!token || !metrics) return;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Logger } from '../log.js';
-import type { JobRow } from './queue.js';
+import type { JobRow } from './row.js';
 
 /**
  * The shape of one kind of job, as `operations/define.ts` is the shape of one operation: a

@@ -19,5 +19,6 @@ export {
   type JobRun,
   type RunAgain,
 } from './define.js';
-export { cancelJobs, enqueue, type JobRow, type JobStatus } from './queue.js';
+export { cancelJobs, enqueue } from './queue.js';
+export type { JobRow, JobStatus } from './row.js';
 export { finishedJobsRetention, sweepRetention, type RetentionTask, type SweepCounts } from './retention.js';

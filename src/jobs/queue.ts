@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Queryable } from '../store/db.js';
 import { defaultMaxAttempts, parsePayload, type JobDefinition } from './define.js';
+import type { JobRow, JobStatus } from './row.js';
 
 /**
  * The job table. A job is claimed by one worker at a time with `FOR UPDATE SKIP LOCKED`
@@ -10,21 +11,6 @@ import { defaultMaxAttempts, parsePayload, type JobDefinition } from './define.j
  * Handlers therefore must be idempotent: each charge carries a ledger idempotency key and
  * each step records where it got to in the same transaction as its effects.
  */
-
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
-
-export interface JobRow {
-  id: number;
-  kind: string;
-  account_id: number | null;
-  /** As stored: read it through the kind's schema (the worker does, before `run`). */
-  payload: unknown;
-  status: JobStatus;
-  attempts: number;
-  max_attempts: number;
-  progress: Record<string, unknown>;
-  last_error: string | null;
-}
 
 export interface NewJob {
   kind: string;

@@ -21,8 +21,8 @@ import {
   releaseJob,
   renewLease,
   reportProgress,
-  type JobRow,
 } from '../jobs/queue.js';
+import type { JobRow } from '../jobs/row.js';
 
 export interface WorkerOptions<Context> {
   db: Database;

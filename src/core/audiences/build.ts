@@ -9,15 +9,8 @@ import { charge } from '../credits.js';
 import { companyConditions } from '../search/company-search.js';
 import { peopleConditions } from '../search/people-search.js';
 import { emitWebhookEvent } from '../webhooks/events.js';
-import {
-  audienceColumns,
-  audienceStatusView,
-  buildRefused,
-  findAudience,
-  requireAudience,
-  storedFilters,
-  type AudienceRow,
-} from './audiences.js';
+import { audienceStatusView, buildRefused, storedFilters } from './audiences.js';
+import { audienceColumns, findAudience, requireAudience, type AudienceRow } from './record.js';
 
 /**
  * Building an audience: `startBuild` moves it to BUILDING and queues the build job, which runs

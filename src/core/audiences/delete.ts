@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { accountOf, cancelJobs, defineJob, enqueue, type JobRun } from '../../jobs/index.js';
 import { credit } from '../credits.js';
-import { requireAudience } from './audiences.js';
+import { requireAudience } from './record.js';
 import { buildJob } from './build.js';
 import { enrichmentJob } from './enrichment-run.js';
 import { enrichmentCreditUnit, runColumns, type RunRow } from './enrichment-row.js';

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { accountOf, defineJob, JobInterrupted, type JobRun } from '../../jobs/index.js';
 import { canonicalJson } from '../search/cursor.js';
 import { credit } from '../credits.js';
-import { requireAudience } from './audiences.js';
+import { requireAudience } from './record.js';
 import {
   enrichmentCreditUnit,
   findRun,

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import { enqueue } from '../../jobs/index.js';
 import type { Database, Queryable } from '../../store/db.js';
 import { charge } from '../credits.js';
-import { requireAudience, requireBuilt } from './audiences.js';
+import { requireAudience, requireBuilt } from './record.js';
 import { enrichmentJob } from './enrichment-run.js';
 import {
   enrichmentCreditUnit,

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { accountOf, defineJob, enqueue, type JobRun } from '../../jobs/index.js';
 import type { Database, Queryable } from '../../store/db.js';
-import { requireAudience, requireBuilt, type AudienceRow } from './audiences.js';
+import { requireAudience, requireBuilt, type AudienceRow } from './record.js';
 import { chooseColumns, columnsOf } from './export-columns.js';
 import { adjustQuota, reserveQuota } from './export-quota.js';
 import {

@@ -9,7 +9,7 @@ import {
   type CompanyRow,
   type ProfileRow,
 } from '../search/records.js';
-import { requireAudience, requireBuilt } from './audiences.js';
+import { requireAudience, requireBuilt } from './record.js';
 
 /**
  * Paging through a built audience's records, keyset by catalog id. Records are read from the

@@ -27,6 +27,7 @@ import {
   nextAfter,
   queueScheduledRun,
   requireSavedSearch,
+  scheduleJobKind,
   type SavedSearchRow,
 } from './saved-searches.js';
 
@@ -85,6 +86,13 @@ export const savedSearchRunJob = defineJob({
       job.payload.runId,
       `the run stopped after repeated errors (${error.slice(0, 200)}); nothing was charged`,
     ),
+});
+
+/** Starts the run a schedule queued (saved-searches.ts queues it; see `scheduleJobKind`). */
+export const scheduleJob = defineJob({
+  ...scheduleJobKind,
+  run: (run, context: AppContext) =>
+    startScheduledRun(context, accountOf(run.job), run.job.payload.savedSearchId, run.job.payload.dueAt),
 });
 
 export function runView(row: RunRow) {

@@ -10,13 +10,11 @@ import {
 } from '../../../operations/schemas/filters.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { accountOf, cancelJobs, defineJob, enqueue } from '../../jobs/index.js';
+import { cancelJobs, enqueue } from '../../jobs/index.js';
 import type { Database, Queryable } from '../../store/db.js';
 import { requireExclusionLists } from '../exclusion-lists.js';
 import { requireMailRecipient } from '../mail-recipients.js';
 import type { CursorCodec } from '../search/cursor.js';
-// Each module calls the other only from inside functions, so the import cycle is harmless.
-import { startScheduledRun } from './runs.js';
 
 /**
  * Saved searches that watch for new matches. A saved search is a company or people search (the
@@ -79,13 +77,15 @@ export interface CreateSavedSearchInput extends SavedSearchQueryInput {
   userEmail?: string | undefined;
 }
 
-export const scheduleJob = defineJob({
+/**
+ * The schedule job's kind and payload: enough to queue and cancel it here. Its work, starting a
+ * run, is defined beside the runs (`scheduleJob` in runs.ts), which read saved searches from here.
+ */
+export const scheduleJobKind = {
   kind: 'saved-search.schedule',
   payload: z.object({ savedSearchId: z.number().int().positive(), dueAt: z.string() }),
   maxAttempts: 10,
-  run: (run, context: AppContext) =>
-    startScheduledRun(context, accountOf(run.job), run.job.payload.savedSearchId, run.job.payload.dueAt),
-});
+};
 
 export function viewOf(row: SavedSearchRow) {
   return {
@@ -220,7 +220,7 @@ export async function queueScheduledRun(tx: pg.PoolClient, row: SavedSearchRow, 
     `UPDATE saved_searches SET next_run_at = $3 WHERE account_id = $1 AND id = $2 RETURNING ${savedSearchColumns}`,
     [row.account_id, row.id, next.toISOString()],
   );
-  await enqueue(tx, scheduleJob, {
+  await enqueue(tx, scheduleJobKind, {
     accountId: row.account_id,
     payload: { savedSearchId: row.id, dueAt: next.toISOString() },
     delayMs: Math.max(0, next.getTime() - Date.now()),
@@ -286,7 +286,7 @@ export async function deleteSavedSearch(
     const row = await requireSavedSearch(tx, accountId, savedSearchId, true);
     const reason = `cancelled: saved search ${row.id} was deleted`;
     await cancelJobs(tx, 'saved-search.run', accountId, { savedSearchId: row.id }, reason);
-    await cancelJobs(tx, scheduleJob.kind, accountId, { savedSearchId: row.id }, reason);
+    await cancelJobs(tx, scheduleJobKind.kind, accountId, { savedSearchId: row.id }, reason);
     await tx.query('DELETE FROM saved_search_records WHERE account_id = $1 AND saved_search_id = $2', [
       accountId,
       row.id,

@@ -3,7 +3,7 @@ import { jsonSchemaOf } from '../../../operations/json-schema.js';
 import { portable } from '../schemas.js';
 import { catalog } from '../catalog.js';
 import type { CallArguments, Gateway } from '../gateway.js';
-import type { McpTool } from './table.js';
+import type { McpTool } from './tool.js';
 
 const input = z.object({
   operationId: z.string().min(1).describe('The operation to run, e.g. companySearch (see search_endpoints).'),

@@ -6,7 +6,7 @@ import { catalogEntry } from '../catalog.js';
 import { endpointDetails } from '../details.js';
 import { unknownOperation } from '../messages.js';
 import { textResult } from '../results.js';
-import { answered, type McpTool } from './table.js';
+import { answered, type McpTool } from './tool.js';
 
 const input = z.object({
   operationId: z.string().min(1).describe('An operationId from search_endpoints, e.g. companySearch.'),

@@ -4,7 +4,7 @@ import { jsonSchemaOf } from '../../../operations/json-schema.js';
 import { portable } from '../schemas.js';
 import { toolResult } from '../results.js';
 import { categories, searchEndpoints } from '../search.js';
-import { answered, type McpTool } from './table.js';
+import { answered, type McpTool } from './tool.js';
 
 const input = z.object({
   query: z

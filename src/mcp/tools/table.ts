@@ -1,11 +1,12 @@
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
-import type { z } from 'zod';
 import type { RateLimitClass } from '../../../operations/define.js';
-import type { CallOptions, Caller, ConfirmationChannel, Gateway, GatewayAnswer } from '../gateway.js';
+import type { Gateway } from '../gateway.js';
 import { callOperationTool, operationTools } from './call-operation.js';
 import { endpointDetailsTool } from './endpoint-details.js';
 import { searchEndpointsTool } from './search-endpoints.js';
 import { rateLimitedResult, type AccountRateLimits } from '../limits.js';
+import { answered, type McpTool } from './tool.js';
+
+export type { McpTool } from './tool.js';
 
 /**
  * The one table of MCP tools. The SDK registration (server.ts) and the direct path
@@ -14,25 +15,6 @@ import { rateLimitedResult, type AccountRateLimits } from '../limits.js';
  */
 
 export type Surface = 'default' | 'full' | 'oauth';
-
-export interface McpTool {
-  name: string;
-  title: string;
-  description: string;
-  /** The arguments, as both paths validate them before `run`. */
-  input: z.ZodType;
-  /** What tools/list advertises for the arguments. */
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations: ToolAnnotations;
-  /**
-   * Whether a call may need the user's confirmation. A client that can be asked by form is then
-   * asked through the SDK's multi-round-trip request, which the direct path leaves to the SDK.
-   */
-  mayAsk: boolean;
-  /** `options.tasks`: the client declared the tasks extension (a job-starting operation may answer with a task). */
-  run(args: unknown, caller: Caller, channel: ConfirmationChannel, options?: CallOptions): Promise<GatewayAnswer>;
-}
 
 export interface ToolDependencies {
   gateway: Gateway;
@@ -61,9 +43,4 @@ export function toolTable(deps: ToolDependencies, surface: Surface): ReadonlyMap
   ];
   if (surface === 'full') tools.push(...operationTools(deps.gateway));
   return new Map(tools.map((tool) => [tool.name, tool]));
-}
-
-/** A tool whose answer never asks anything: its run is a plain function of its arguments. */
-export function answered(result: CallToolResult): GatewayAnswer {
-  return { kind: 'result', result };
 }

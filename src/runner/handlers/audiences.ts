@@ -12,6 +12,7 @@ import {
   updateAudienceSearchParams,
 } from '../../../operations/index.js';
 import * as audiences from '../../core/audiences/audiences.js';
+import { requireAudience } from '../../core/audiences/record.js';
 import { startBuild } from '../../core/audiences/build.js';
 import { deleteAudience as removeAudience } from '../../core/audiences/delete.js';
 import { requestExport, exportStatus } from '../../core/audiences/exports.js';
@@ -67,7 +68,7 @@ export const audienceHandlers = [
     };
   }),
   handle(getAudienceStatus, async (input, { context, principal }) => {
-    const row = await audiences.requireAudience(context.db.pool, principal.accountId, input.audienceId);
+    const row = await requireAudience(context.db.pool, principal.accountId, input.audienceId);
     return { output: audiences.audienceStatusView(row) };
   }),
   handle(exportCompanies, async (input, { context, principal }) => ({

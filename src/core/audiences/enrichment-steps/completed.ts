@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { credit } from '../../credits.js';
-import { requireAudience } from '../audiences.js';
+import { requireAudience } from '../record.js';
 import { enrichmentCreditUnit, stepNamed, type RunRow } from '../enrichment-row.js';
 import { enqueueMail } from '../mail.js';
 import { selectedProspects, type Step } from './step.js';

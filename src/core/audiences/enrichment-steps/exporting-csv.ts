@@ -1,4 +1,4 @@
-import { requireAudience } from '../audiences.js';
+import { requireAudience } from '../record.js';
 import { requireExport } from '../export-row.js';
 import { writeExportFile } from '../export-writer.js';
 import { createRunExport, markExportReady } from '../exports.js';

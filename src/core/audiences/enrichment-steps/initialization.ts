@@ -1,4 +1,4 @@
-import { requireAudience } from '../audiences.js';
+import { requireAudience } from '../record.js';
 import { single, type Step } from './step.js';
 
 export function initialization(): Step {
