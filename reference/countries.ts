@@ -1657,14 +1657,3 @@ export const MULTI_LABEL_TLDS: readonly string[] = [
     '.com.ec',
   ]),
 ];
-
-const countriesByCode2 = new Map(COUNTRIES.map((c) => [c.code2, c]));
-const countriesByCode3 = new Map(COUNTRIES.map((c) => [c.code3, c]));
-
-export function countryByCode2(code2: string): Country | undefined {
-  return countriesByCode2.get(code2.toUpperCase());
-}
-
-export function countryByCode3(code3: string): Country | undefined {
-  return countriesByCode3.get(code3.toUpperCase());
-}

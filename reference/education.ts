@@ -28,18 +28,6 @@ export const DEGREE_YEARS: Readonly<Record<DegreeType, number>> = {
   CERTIFICATE: 1,
 };
 
-export const DEGREE_NAMES: Readonly<Record<DegreeType, string>> = {
-  HIGH_SCHOOL: 'High School Diploma',
-  ASSOCIATES: "Associate's Degree",
-  BACHELORS: "Bachelor's Degree",
-  MASTERS: "Master's Degree",
-  MBA: 'Master of Business Administration (MBA)',
-  PHD: 'Doctor of Philosophy (PhD)',
-  JD: 'Juris Doctor (JD)',
-  MD: 'Doctor of Medicine (MD)',
-  CERTIFICATE: 'Professional Certificate',
-};
-
 export const FIELDS_OF_STUDY: readonly string[] = [
   'Computer Science',
   'Software Engineering',
@@ -159,11 +147,6 @@ export const FIELDS_BY_FUNCTION: Readonly<Record<string, readonly string[]>> = {
     'International Business',
   ],
 };
-
-export interface School {
-  name: string;
-  countryCode: string;
-}
 
 type SchoolList = Readonly<Record<string, readonly string[]>>;
 
@@ -610,10 +593,6 @@ export const HIGH_SCHOOLS: readonly string[] = [
   'Kennedy High School',
   'Lakeside High School',
   'Westview High School',
-];
-
-export const SCHOOLS: readonly School[] = [
-  ...Object.entries(UNIVERSITIES).flatMap(([countryCode, names]) => names.map((name) => ({ name, countryCode }))),
 ];
 
 export function universitiesOf(countryCode: string): readonly string[] {

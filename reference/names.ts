@@ -244,5 +244,3 @@ export const NAMES_BY_CULTURE: Readonly<Record<NameCulture, NamePool>> = {
 };
 
 /** Every given name and family name of the pools, without duplicates. */
-export const FIRST_NAMES: readonly string[] = [...new Set(Object.values(NAMES_BY_CULTURE).flatMap((p) => p.first))];
-export const LAST_NAMES: readonly string[] = [...new Set(Object.values(NAMES_BY_CULTURE).flatMap((p) => p.last))];

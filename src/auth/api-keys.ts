@@ -4,7 +4,7 @@ import { databaseFailure } from '../errors.js';
 import type { Queryable } from '../store/db.js';
 
 /** Key minting and hashing live in core (accounts are made there); re-exported for the surfaces. */
-export { displayPrefix, generateApiKey, hashApiKey, type Principal } from '../core/keys.js';
+export { generateApiKey, hashApiKey, type Principal } from '../core/keys.js';
 
 export interface ApiKeyCacheLimits {
   /** How long a verdict is trusted: a revoked key stops working within this on every instance. */

@@ -94,17 +94,6 @@ export async function grantCredits(db: Database, accountId: number, amount: numb
   return db.transaction(async (tx) => (await credit(tx, accountId, amount, { unit: 'grant', reason })).balanceAfter);
 }
 
-export async function findAccountByEmail(db: Queryable, email: string): Promise<Account | null> {
-  const result = await db.query<{ id: number; name: string; email: string | null; plan: Plan; created_at: Date }>(
-    'SELECT id, name, email, plan, created_at FROM accounts WHERE email = $1',
-    [asciiLowercase(email)],
-  );
-  const row = result.rows[0];
-  return row
-    ? { id: row.id, name: row.name, email: row.email, plan: row.plan, createdAt: row.created_at.toISOString() }
-    : null;
-}
-
 async function requireAccount(db: Queryable, accountId: number): Promise<void> {
   const found = await db.query('SELECT 1 FROM accounts WHERE id = $1', [accountId]);
   if (found.rowCount === 0) throw new AppError('not_found', `Account ${accountId} not found.`);

@@ -105,14 +105,6 @@ export async function requireExclusionList(
   return row;
 }
 
-export async function getExclusionListSummary(
-  db: Queryable,
-  accountId: number,
-  listId: string,
-): Promise<ExclusionListSummary> {
-  return summarize(await requireExclusionList(db, accountId, listId));
-}
-
 export async function listExclusionLists(
   db: Queryable,
   cursors: CursorCodec,

@@ -82,14 +82,6 @@ function verifiedEmail(identity: PersonIdentity): string | null {
   return identity.emailVerified ? normalizeEmail(identity.email) : null;
 }
 
-export async function findMember(db: Queryable, accountId: number, memberId: number): Promise<Member | null> {
-  const result = await db.query<MemberRow>(
-    `SELECT ${memberColumns} FROM account_members WHERE account_id = $1 AND id = $2`,
-    [accountId, memberId],
-  );
-  return result.rows[0] ? toMember(result.rows[0]) : null;
-}
-
 export async function listMembers(db: Queryable, accountId: number): Promise<Member[]> {
   const result = await db.query<MemberRow>(
     `SELECT ${memberColumns} FROM account_members WHERE account_id = $1 ORDER BY role = 'owner' DESC, id`,

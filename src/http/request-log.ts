@@ -3,9 +3,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
 import { redactUrl } from '../log.js';
 
-/** What a request log writes for a URL: reusable by any log of requests (see redactUrl). */
-export { redactKeyShaped, redactUrl } from '../log.js';
-
 /**
  * One JSON log line per request, with a request id echoed in X-Request-Id; keys never appear.
  * Shared by the Express app and the MCP direct path, which answers ahead of Express.

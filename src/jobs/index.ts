@@ -14,11 +14,8 @@ export {
   JobInterrupted,
   runAgainAfter,
   type AnyJobDefinition,
-  type Job,
-  type JobDefinition,
   type JobRun,
   type RunAgain,
 } from './define.js';
 export { cancelJobs, enqueue } from './queue.js';
-export type { JobRow, JobStatus } from './row.js';
-export { finishedJobsRetention, sweepRetention, type RetentionTask, type SweepCounts } from './retention.js';
+export { finishedJobsRetention, type RetentionTask } from './retention.js';

@@ -62,8 +62,3 @@ export function toolError(error: ToolErrorDetails): CallToolResult {
   const status = error.status ? `HTTP ${error.status} ` : '';
   return toolResult(`Error ${status}${error.code}: ${error.message} Next step: ${error.nextStep}`, { error }, true);
 }
-
-export function errorText(result: CallToolResult): string {
-  const first = result.content[0];
-  return first && first.type === 'text' ? first.text : '';
-}

@@ -21,7 +21,7 @@ import type { Caller, ConfirmState, ConfirmationChannel, Gateway } from './gatew
 import type { AccountRateLimits } from './limits.js';
 import { registerPrompts } from './prompts.js';
 import { countAgainstLimit, registerResources } from './resources.js';
-import type { McpTool, Surface } from './tools/table.js';
+import type { McpTool } from './tools/table.js';
 import { declaresTasks, tasksExtension, type McpTasks } from './tasks.js';
 
 /**
@@ -30,8 +30,6 @@ import { declaresTasks, tasksExtension, type McpTasks } from './tasks.js';
  * those of tools/table.ts, which the direct path (fast-path.ts) answers from as well; what is
  * the SDK's alone is asking the user through elicitation.
  */
-
-export type { Surface };
 
 export interface ServerDependencies {
   gateway: Gateway;

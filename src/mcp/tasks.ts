@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { AnyOperation } from '../../operations/define.js';
-import { findOperation, operations } from '../../operations/index.js';
+import { findOperation } from '../../operations/index.js';
 import { operationCharges } from '../auth/scopes.js';
 import type { RetentionTask } from '../jobs/index.js';
 import type { Logger } from '../log.js';
@@ -39,11 +39,6 @@ export function declaresTasks(clientCapabilities: unknown): boolean {
 export function statusOperationOf(operation: AnyOperation): AnyOperation | null {
   const id = operation.startsJob?.statusOperationId;
   return id ? (findOperation(id) ?? null) : null;
-}
-
-/** The operations that answer with a task for a client with the extension, from the registry. */
-export function taskOperations(): AnyOperation[] {
-  return operations.filter((operation) => statusOperationOf(operation) !== null);
 }
 
 export type TaskStatus = 'input_required' | 'working' | 'completed' | 'failed' | 'cancelled';

@@ -62,4 +62,4 @@ function outboxMailer(outbox: string, from: string, log: Logger): Mailer {
   };
 }
 
-export type { Mailer, MailMessage, SentMail } from '../core/ports/mailer.js';
+export type { Mailer } from '../core/ports/mailer.js';

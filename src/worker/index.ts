@@ -15,7 +15,7 @@ import type { AnyJobDefinition } from '../jobs/define.js';
 import { startRetentionSweeps, type RetentionTask } from '../jobs/retention.js';
 import { JobWorker } from './job-worker.js';
 
-export { JobWorker, type WorkerOptions } from './job-worker.js';
+export { JobWorker } from './job-worker.js';
 
 export interface BackgroundWork {
   worker: JobWorker<AppContext>;

@@ -1,5 +1,4 @@
 import { enrichmentSteps } from '../../../operations/schemas/audiences.js';
-import { AppError } from '../../errors.js';
 import type { Queryable } from '../../store/db.js';
 import type { EnrichmentEstimate, EnrichmentOptions } from './pricing.js';
 
@@ -73,12 +72,6 @@ export function initialSteps(): StepState[] {
 /** The state of the step called `name` in this run. */
 export function stepNamed(run: Pick<RunRow, 'steps'>, name: EnrichmentStepName): StepState | undefined {
   return run.steps.find((step) => step.name === name);
-}
-
-export async function requireRun(db: Queryable, accountId: number, runId: number, forUpdate = false): Promise<RunRow> {
-  const row = await findRun(db, accountId, runId, forUpdate);
-  if (!row) throw new AppError('not_found', `Enrichment ${runId} not found.`);
-  return row;
 }
 
 /** The run, or null when it is gone (its audience was deleted): the run's job then stops. */

@@ -404,9 +404,3 @@ function sizePhrase(rng: Rng, range: { min: number; max: number }): string {
   const rounded = n >= 1000 ? Math.floor(n / 1000) * 1000 : Math.floor(n / 10) * 10;
   return `more than ${withThousands(rounded)} people`;
 }
-
-/** Companies `start..start+count-1` (ids are 1-based). */
-export function* generateCompanies(seed: number, count: number, start = 1): Generator<GeneratedCompany> {
-  const generator = createCompanyGenerator(seed);
-  for (let id = start; id < start + count; id++) yield generator.company(id);
-}

@@ -545,14 +545,3 @@ function phoneNumber(rng: Rng, country: Country): string {
   while (national.length < country.phoneDigits) national += String(rng.int(10));
   return `+${country.callingCode}${national.slice(0, country.phoneDigits)}`;
 }
-
-/** People `start..start+count-1`, working at companies 1..companyCount. */
-export function* generatePeople(
-  seed: number,
-  count: number,
-  companyCount: number,
-  start = 1,
-): Generator<PersonWithContacts> {
-  const generator = createPeopleGenerator(seed, companyCount);
-  for (let id = start; id < start + count; id++) yield generator.person(id);
-}

@@ -9,7 +9,7 @@ import { resubmitting } from './resubmitting.js';
 import { salesTool } from './sales-tool.js';
 import type { Step, StepDeps } from './step.js';
 
-export type { ApplyBatch, BatchOutcome, Step, StepDeps } from './step.js';
+export type { BatchOutcome, Step, StepDeps } from './step.js';
 
 /**
  * The nine steps of an enrichment run, by the name each has in the run's step list (the spec's
