@@ -1,4 +1,3 @@
-import type { AppContext } from '../context.js';
 import type { AnyJobDefinition } from '../jobs/index.js';
 import { buildJob } from './audiences/build.js';
 import { enrichmentJob } from './audiences/enrichment-run.js';
@@ -8,13 +7,18 @@ import { batchContactsJob } from './contacts/batch-job.js';
 import { exportFilesPurgeJob } from './audiences/delete.js';
 import { savedSearchRunJob, scheduleJob } from './saved-searches/runs.js';
 import { webhookDeliveryJob } from './webhooks/delivery.js';
+import type { LogDeps, ServicesDeps } from './deps.js';
+import type { EnrichmentDeps } from './audiences/enrichment-run.js';
+
+/** What the jobs below use between them: the worker passes the service's context, which has all of it. */
+export type JobDeps = EnrichmentDeps & LogDeps & ServicesDeps<'mailer' | 'contactWaterfall' | 'webhookSender'>;
 
 /**
  * Every kind of job the service runs, for the one job worker (src/worker). To add a kind:
  * define it with `defineJob` next to the code it runs, enqueue it with `enqueue` in the
  * transaction that creates its work (the workers of every instance are woken at its commit), and add it here.
  */
-export const jobDefinitions: readonly AnyJobDefinition<AppContext>[] = [
+export const jobDefinitions: readonly AnyJobDefinition<JobDeps>[] = [
   buildJob,
   enrichmentJob,
   exportJob,
@@ -30,4 +34,4 @@ export const jobDefinitions: readonly AnyJobDefinition<AppContext>[] = [
  * attempt can wait WEBHOOK_TIMEOUT_MS on a slow endpoint, and an endpoint that is down must never
  * hold the slots that builds, exports and mails run in.
  */
-export const webhookJobDefinitions: readonly AnyJobDefinition<AppContext>[] = [webhookDeliveryJob];
+export const webhookJobDefinitions: readonly AnyJobDefinition<JobDeps>[] = [webhookDeliveryJob];

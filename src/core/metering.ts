@@ -1,7 +1,7 @@
 import type { Principal } from './keys.js';
-import type { AppContext } from '../context.js';
 import { grantMonthlyFreeCredits } from './accounts.js';
 import { cappedSpendingKey, charge, chargeAlone, type LedgerEntryInput } from './credits.js';
+import type { DbConfigDeps, DbDeps } from './deps.js';
 
 /**
  * Charges `count` credits for what a request returns; throws insufficient_credits (and charges
@@ -9,7 +9,7 @@ import { cappedSpendingKey, charge, chargeAlone, type LedgerEntryInput } from '.
  * Idempotency-Key) is applied once, however often the request is run.
  */
 export async function chargeForRecords(
-  context: AppContext,
+  context: DbDeps,
   principal: Principal,
   count: number,
   entry: LedgerEntryInput,
@@ -34,7 +34,7 @@ export class MonthlyGrants {
   private month = '';
   private readonly granted = new Set<number>();
 
-  constructor(private readonly context: Pick<AppContext, 'db' | 'config'>) {}
+  constructor(private readonly context: DbConfigDeps) {}
 
   async ensure(principal: Principal, now = new Date()): Promise<void> {
     if (principal.plan !== 'free') return;

@@ -9,9 +9,9 @@ import type { JobRow } from './row.js';
  * failed. Each kind is written once, next to the domain code it runs, with `defineJob`, and
  * listed in the one list the worker runs (src/core/jobs.ts).
  *
- * `Context` is what the worker hands to every job besides its run (the service's AppContext).
- * It is a parameter rather than an import so that this layer needs nothing above it: annotate
- * it in `run` (`run: async (run, context: AppContext) => ...`) and it is inferred.
+ * `Context` is what the worker hands to every job besides its run (the service's context). It
+ * is a parameter rather than an import so that this layer needs nothing above it: annotate it in
+ * `run` with what the job uses (`run: async (run, context: ExportDeps) => ...`) and it is inferred.
  */
 export interface JobDefinition<Payload extends z.ZodType = z.ZodType, Context = unknown> {
   /** Stored in `jobs.kind`: never rename a kind that may have rows in a running system. */

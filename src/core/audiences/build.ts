@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import { peopleSearchParams } from '../../../operations/schemas/filters.js';
-import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { accountOf, defineJob, enqueue, type JobRun } from '../../jobs/index.js';
 import type { Database } from '../../store/db.js';
@@ -11,6 +10,7 @@ import { peopleConditions } from '../search/people-search.js';
 import { emitWebhookEvent } from '../webhooks/events.js';
 import { audienceStatusView, buildRefused, storedFilters } from './audiences.js';
 import { audienceColumns, findAudience, requireAudience, type AudienceRow } from './record.js';
+import type { DbConfigDeps } from '../deps.js';
 
 /**
  * Building an audience: `startBuild` moves it to BUILDING and queues the build job, which runs
@@ -37,8 +37,8 @@ export const buildJob = defineJob({
   kind: 'audience.build',
   payload: z.object({ audienceId: z.number().int().positive() }),
   maxAttempts: 5,
-  run: (run, context: AppContext) => runBuild({ db: context.db, stepDelayMs: context.config.JOB_STEP_DELAY_MS }, run),
-  exhausted: (job, _error, context: AppContext) =>
+  run: (run, context: DbConfigDeps) => runBuild({ db: context.db, stepDelayMs: context.config.JOB_STEP_DELAY_MS }, run),
+  exhausted: (job, _error, context: DbConfigDeps) =>
     failBuild(
       context.db,
       accountOf(job),

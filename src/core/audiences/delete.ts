@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { AppContext } from '../../context.js';
 import { accountOf, cancelJobs, defineJob, enqueue, type JobRun } from '../../jobs/index.js';
 import { credit } from '../credits.js';
 import { requireAudience } from './record.js';
@@ -9,6 +8,7 @@ import { enrichmentCreditUnit, runColumns, type RunRow } from './enrichment-row.
 import { adjustQuota } from './export-quota.js';
 import { exportRowColumns, storageKeyOf, type ExportRow } from './export-row.js';
 import { exportJob } from './exports.js';
+import type { DbConfigDeps, ServicesDeps } from '../deps.js';
 
 /**
  * Deleting an audience, in one transaction with the audience locked (so a build's or an
@@ -44,11 +44,11 @@ export const exportFilesPurgeJob = defineJob({
     pass: z.number().int().min(1).max(2).default(1),
   }),
   maxAttempts: 8,
-  run: (run, context: AppContext) => purgeExportFiles(context, run),
+  run: (run, context: DbConfigDeps & ServicesDeps<'exportStorage'>) => purgeExportFiles(context, run),
 });
 
 export async function deleteAudience(
-  context: AppContext,
+  context: DbConfigDeps & ServicesDeps<'exportStorage'>,
   accountId: number,
   audienceId: string,
 ): Promise<DeletedAudience> {
@@ -120,7 +120,7 @@ export async function deleteAudience(
 
 /** Removes the files (removing a missing file is no error, so a retried pass is harmless), then once more a little later. */
 async function purgeExportFiles(
-  context: AppContext,
+  context: DbConfigDeps & ServicesDeps<'exportStorage'>,
   run: JobRun<{ exportIds: number[]; pass: number }>,
 ): Promise<void> {
   const accountId = accountOf(run.job);

@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import { z } from 'zod';
-import type { AppContext } from '../../context.js';
 import { accountOf, defineJob, JobInterrupted, type JobRun } from '../../jobs/index.js';
 import { canonicalJson } from '../search/cursor.js';
 import { credit } from '../credits.js';
@@ -17,6 +16,8 @@ import { enrichmentStepPlan, type BatchOutcome, type Step, type StepDeps } from 
 import { failExportIn } from './exports.js';
 import { enqueueMail } from './mail.js';
 import { emitWebhookEvent } from '../webhooks/events.js';
+import type { ServicesDeps } from '../deps.js';
+import type { ExportDeps } from './exports.js';
 
 /**
  * The enrichment run: the spec's nine steps in order (Initialization, Sales Tool Enrichment,
@@ -34,8 +35,8 @@ export const enrichmentJob = defineJob({
   kind: 'audience.enrichment',
   payload: z.object({ enrichmentId: z.number().int().positive() }),
   maxAttempts: 3,
-  run: (run, context: AppContext) => runEnrichment(context, run),
-  exhausted: (job, error, context: AppContext) =>
+  run: (run, context: EnrichmentDeps) => runEnrichment(context, run),
+  exhausted: (job, error, context: EnrichmentDeps) =>
     failRun(
       context,
       accountOf(job),
@@ -44,10 +45,13 @@ export const enrichmentJob = defineJob({
     ),
 });
 
+/** What an enrichment run needs: what its export step needs, and the two sources of contacts and live records. */
+export type EnrichmentDeps = ExportDeps & ServicesDeps<'audienceContactSource' | 'audienceLiveSource'>;
+
 type Plan = Record<EnrichmentStepName, Step>;
 
 interface RunDeps {
-  context: AppContext;
+  context: EnrichmentDeps;
   plan: Plan;
 }
 
@@ -59,7 +63,7 @@ function stepAt(plan: Plan, run: RunRow, index: number): Step {
   return step;
 }
 
-export async function runEnrichment(context: AppContext, job: JobRun<{ enrichmentId: number }>): Promise<void> {
+export async function runEnrichment(context: EnrichmentDeps, job: JobRun<{ enrichmentId: number }>): Promise<void> {
   const accountId = accountOf(job.job);
   const runId = job.job.payload.enrichmentId;
   const stepDeps: StepDeps = {
@@ -236,7 +240,12 @@ async function emitRunEvent(tx: pg.PoolClient, accountId: number, runId: number)
  * (idempotency key `enrichment:<id>:refund:failed`), the run ends FAILED, and with userEmail a
  * mail says so.
  */
-export async function failRun(context: AppContext, accountId: number, runId: number, reason: string): Promise<void> {
+export async function failRun(
+  context: EnrichmentDeps,
+  accountId: number,
+  runId: number,
+  reason: string,
+): Promise<void> {
   await context.db.transaction(async (tx) => {
     const run = await findRun(tx, accountId, runId, true);
     if (!run || run.status === 'DONE' || run.status === 'FAILED') return;

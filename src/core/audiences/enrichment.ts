@@ -1,5 +1,4 @@
 import { requireMailRecipient } from '../mail-recipients.js';
-import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { enqueue } from '../../jobs/index.js';
 import type { Database, Queryable } from '../../store/db.js';
@@ -23,6 +22,7 @@ import {
   type EnrichmentEstimate,
   type EnrichmentOptionsInput,
 } from './pricing.js';
+import type { DbConfigDeps } from '../deps.js';
 
 /**
  * Estimating and triggering enrichment runs, and reading their status. The run itself is in
@@ -70,7 +70,7 @@ export interface TriggeredRun {
  * and only that number may be charged.
  */
 export async function triggerEnrichment(
-  context: AppContext,
+  context: DbConfigDeps,
   accountId: number,
   audienceId: string,
   input: EnrichmentOptionsInput & { userEmail?: string | undefined },

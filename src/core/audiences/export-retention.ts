@@ -1,6 +1,7 @@
-import type { AppContext } from '../../context.js';
 import type { RetentionTask } from '../../jobs/index.js';
 import { storageKeyOf } from './export-row.js';
+import type { Config } from '../../config.js';
+import type { ServicesDeps } from '../deps.js';
 
 const exportBatch = 500;
 
@@ -8,7 +9,9 @@ const exportBatch = 500;
  * Export files go EXPORT_RETENTION_DAYS after they were written. The export row stays, EXPIRED
  * with the reason, so its status still answers and its link says why the file is gone (410).
  */
-export function exportFilesRetention(context: AppContext): RetentionTask {
+export function exportFilesRetention(
+  context: { config: Pick<Config, 'EXPORT_RETENTION_DAYS'> } & ServicesDeps<'exportStorage'>,
+): RetentionTask {
   return {
     name: 'exportsExpired',
     sweep: async (db) => {

@@ -1,7 +1,6 @@
 import { requireMailRecipient } from '../mail-recipients.js';
 import type pg from 'pg';
 import { z } from 'zod';
-import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { accountOf, defineJob, enqueue, type JobRun } from '../../jobs/index.js';
 import type { Database, Queryable } from '../../store/db.js';
@@ -18,8 +17,9 @@ import {
 } from './export-row.js';
 import { contactFilter, writeExportFile } from './export-writer.js';
 import { enqueueMail } from './mail.js';
-import { signedLink } from './services.js';
+import { signedLink, type ExportLinkDeps } from './services.js';
 import { emitWebhookEvent } from '../webhooks/events.js';
+import type { DbConfigDeps, ServicesDeps } from '../deps.js';
 
 /**
  * Exports: a CSV file of an audience's companies or prospects, written by a job, stored
@@ -36,6 +36,9 @@ import { emitWebhookEvent } from '../webhooks/events.js';
  * right thing; the details say how many rows remain.
  */
 
+/** What exports need: the database, the configuration, the file storage and the link signer. */
+export type ExportDeps = DbConfigDeps & ExportLinkDeps & ServicesDeps<'exportStorage'>;
+
 export const maxRowsAllowed = 10_000;
 
 /** The export job: write the file, then READY (with the quota trued up and the mail queued) in one transaction. */
@@ -43,8 +46,8 @@ export const exportJob = defineJob({
   kind: 'audience.export',
   payload: z.object({ exportId: z.number().int().positive() }),
   maxAttempts: 5,
-  run: (run, context: AppContext) => runExport(context, run),
-  exhausted: (job, error, context: AppContext) =>
+  run: (run, context: ExportDeps) => runExport(context, run),
+  exhausted: (job, error, context: ExportDeps) =>
     failExport(
       context.db,
       accountOf(job),
@@ -73,7 +76,7 @@ export interface AcceptedExport {
 
 /** Validates, reserves quota, records the export and queues its job, in one transaction. */
 export async function requestExport(
-  context: AppContext,
+  context: ExportDeps,
   accountId: number,
   input: ExportRequest,
 ): Promise<AcceptedExport> {
@@ -163,7 +166,7 @@ export interface ExportStatusView {
  * (each read issues a new one, as object stores do with presigned URLs).
  */
 export async function exportStatus(
-  context: AppContext,
+  context: ExportDeps,
   accountId: number,
   audienceId: string,
   exportId: string,
@@ -191,7 +194,7 @@ export function exportView(row: ExportRow, link: { url: string; expiresAt: Date 
   };
 }
 
-export async function runExport(context: AppContext, run: JobRun<{ exportId: number }>): Promise<void> {
+export async function runExport(context: ExportDeps, run: JobRun<{ exportId: number }>): Promise<void> {
   const accountId = accountOf(run.job);
   const { exportId } = run.job.payload;
   const row = await requireExport(context.db.pool, accountId, exportId);
@@ -210,7 +213,7 @@ export async function runExport(context: AppContext, run: JobRun<{ exportId: num
 }
 
 export async function finishExport(
-  context: AppContext,
+  context: ExportDeps,
   row: ExportRow,
   written: { rows: number; bytes: number },
 ): Promise<void> {
@@ -226,7 +229,7 @@ export async function finishExport(
  * was queued.
  */
 export async function markExportReady(
-  context: AppContext,
+  context: ExportDeps,
   tx: pg.PoolClient,
   row: ExportRow,
   written: { rows: number; bytes: number },
@@ -287,7 +290,7 @@ export async function failExportIn(
  * is made and the step says so; the enrichment itself does not fail for it.
  */
 export async function createRunExport(
-  context: AppContext,
+  context: ExportDeps,
   tx: pg.PoolClient,
   audience: AudienceRow,
   runId: number,

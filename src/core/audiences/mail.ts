@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { AppContext } from '../../context.js';
 import { accountOf, defineJob, enqueue, type JobRun } from '../../jobs/index.js';
 import type { Queryable } from '../../store/db.js';
 import { signedLink } from './services.js';
+import type { LogDeps, ServicesDeps } from '../deps.js';
+import type { ExportLinkDeps } from './services.js';
 
 /**
  * Notifications by mail. A mail is its own job, queued in the transaction that completes the
@@ -72,8 +73,8 @@ export const mailJob = defineJob({
   kind: 'mail.send',
   payload: queuedMail,
   maxAttempts: 8,
-  run: (run, context: AppContext) => sendQueuedMail(context, run),
-  exhausted: async (job, error, context: AppContext) => {
+  run: (run, context: ExportLinkDeps & ServicesDeps<'mailer'> & LogDeps) => sendQueuedMail(context, run),
+  exhausted: async (job, error, context: ExportLinkDeps & ServicesDeps<'mailer'> & LogDeps) => {
     context.log.error(
       { jobId: job.id, error, template: job.payload.template.kind },
       'mail not delivered after every attempt',
@@ -85,7 +86,10 @@ export async function enqueueMail(tx: Queryable, accountId: number, mail: Queued
   await enqueue(tx, mailJob, { accountId, payload: mail });
 }
 
-export async function sendQueuedMail(context: AppContext, run: JobRun<QueuedMail>): Promise<void> {
+export async function sendQueuedMail(
+  context: ExportLinkDeps & ServicesDeps<'mailer'> & LogDeps,
+  run: JobRun<QueuedMail>,
+): Promise<void> {
   const mail = run.job.payload;
   const text = await render(context, accountOf(run.job), mail.template);
   const sent = await context.services.mailer.send({ to: mail.to, subject: mail.subject, text });
@@ -94,7 +98,11 @@ export async function sendQueuedMail(context: AppContext, run: JobRun<QueuedMail
   await run.progress({ messageId: sent.messageId, ...(sent.outboxPath ? { outboxPath: sent.outboxPath } : {}) });
 }
 
-async function render(context: AppContext, accountId: number, template: MailTemplate): Promise<string> {
+async function render(
+  context: ExportLinkDeps & ServicesDeps<'mailer'> & LogDeps,
+  accountId: number,
+  template: MailTemplate,
+): Promise<string> {
   switch (template.kind) {
     case 'export-ready': {
       const link = signedLink(context, { account_id: accountId, id: template.exportId });

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { AppContext } from '../../context.js';
 import { accountOf, defineJob, runAgainAfter, type JobRun, type RunAgain } from '../../jobs/index.js';
 import type { ContactTypes } from '../ports/contact-providers.js';
 import type { Queryable } from '../../store/db.js';
 import { batchReasons, completeItem, failTask, type ClaimedItem, type ItemOutcome } from './batch-items.js';
 import { loadPeopleForLookup } from './lookup.js';
 import { valuesOf } from './reveal.js';
+import type { DbConfigDeps, ServicesDeps } from '../deps.js';
 
 /**
  * The job of one batch contact task, run by the one job worker like every other job (lease,
@@ -32,8 +32,8 @@ export const batchContactsJob = defineJob({
   kind: 'contacts.batch',
   payload: z.object({ taskId: z.number().int().positive() }),
   maxAttempts: 5,
-  run: (run, context: AppContext) => runBatchTask(context, run),
-  exhausted: (job, error, context: AppContext) =>
+  run: (run, context: DbConfigDeps & ServicesDeps<'contactWaterfall'>) => runBatchTask(context, run),
+  exhausted: (job, error, context: DbConfigDeps & ServicesDeps<'contactWaterfall'>) =>
     context.db.transaction((tx) =>
       failTask(
         tx,
@@ -56,7 +56,10 @@ interface Task {
   taskId: number;
 }
 
-async function runBatchTask(context: AppContext, run: JobRun<{ taskId: number }>): Promise<void | RunAgain> {
+async function runBatchTask(
+  context: DbConfigDeps & ServicesDeps<'contactWaterfall'>,
+  run: JobRun<{ taskId: number }>,
+): Promise<void | RunAgain> {
   const task: Task = { accountId: accountOf(run.job), taskId: run.job.payload.taskId };
   const settings: RoundSettings = {
     claimSize: context.config.CONTACT_BATCH_CLAIM_SIZE,
@@ -96,7 +99,11 @@ interface ClaimedRow {
  * One round on one task: claim, look up, complete. Returns how many items it claimed.
  * Exported for tests that drive rounds by hand.
  */
-export async function runBatchRound(context: AppContext, task: Task, settings: RoundSettings): Promise<number> {
+export async function runBatchRound(
+  context: DbConfigDeps & ServicesDeps<'contactWaterfall'>,
+  task: Task,
+  settings: RoundSettings,
+): Promise<number> {
   const claimed = await context.db.pool.query<ClaimedRow>(
     `WITH picked AS (
        SELECT account_id, task_id, item_index FROM contact_batch_items
@@ -124,7 +131,7 @@ export async function runBatchRound(context: AppContext, task: Task, settings: R
 }
 
 async function processItems(
-  context: AppContext,
+  context: DbConfigDeps & ServicesDeps<'contactWaterfall'>,
   task: Task,
   settings: RoundSettings,
   rows: ClaimedRow[],

@@ -1,5 +1,4 @@
 import type { Principal } from '../keys.js';
-import type { AppContext } from '../../context.js';
 import { AppError, type FieldIssue } from '../../errors.js';
 import { enqueue } from '../../jobs/index.js';
 import type { ContactTypes } from '../ports/contact-providers.js';
@@ -17,6 +16,7 @@ import {
 import { batchContactsJob } from './batch-job.js';
 import { parsePersonIdentifier } from './identifiers.js';
 import { worstCaseOf, type FoundContacts } from './reveal.js';
+import type { DbDeps, ServicesDeps } from '../deps.js';
 
 /**
  * Batch contact enrichment: a durable task of up to 1,000 profiles, submitted here with its
@@ -55,7 +55,7 @@ export interface StartedBatch {
 }
 
 export async function startBatch(
-  context: AppContext,
+  context: DbDeps & ServicesDeps<'cursors'>,
   principal: Principal,
   input: { profileUrls: string[]; enrichmentType: ContactTypes },
 ): Promise<StartedBatch> {
@@ -166,7 +166,7 @@ export interface BatchPage {
 }
 
 export async function pollBatch(
-  context: AppContext,
+  context: DbDeps & ServicesDeps<'cursors'>,
   principal: Principal,
   input: { taskId: string; cursor?: string | null | undefined; pageSize: number },
 ): Promise<BatchPage> {

@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
 import type { ProfileRecord } from '../../../operations/schemas/records.js';
 import { ROLE_LOCAL_PARTS } from '../../../reference/index.js';
-import type { AppContext } from '../../context.js';
 import { normaliseEmail } from './validation.js';
 import type { Queryable } from '../../store/db.js';
 import { profileColumns, toProfileRecord, type ProfileRow } from '../search/records.js';
+import type { ServicesDeps } from '../deps.js';
 
 /**
  * Checking an email address, and finding the person a work email belongs to.
@@ -54,7 +54,10 @@ export interface EmailVerdict {
   mailDomainCheck: string;
 }
 
-export async function validateEmailAddress(context: AppContext, email: string): Promise<EmailVerdict> {
+export async function validateEmailAddress(
+  context: ServicesDeps<'mailDomainChecker'>,
+  email: string,
+): Promise<EmailVerdict> {
   const checker = context.services.mailDomainChecker;
   const normalized = normaliseEmail(email);
   if (!normalized) {

@@ -1,6 +1,6 @@
 import type { CompanyRecord, ProfileRecord } from '../../../operations/schemas/records.js';
 import type { Principal } from '../keys.js';
-import type { AppContext, Services } from '../../context.js';
+import type { DbConfigDeps, LogDeps, ServicesDeps } from '../deps.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import {
@@ -65,10 +65,10 @@ interface StoredProfileRow extends ProfileRow {
 }
 
 /** What refreshing catalog records from the network needs: less than a whole context, so the audience source can be built before it. */
-export type LiveFetchDeps = Pick<AppContext, 'db' | 'config' | 'log'> & { services: Pick<Services, 'networkSource'> };
+export type LiveFetchDeps = DbConfigDeps & LogDeps & ServicesDeps<'networkSource'>;
 
 export async function liveFetchCompany(
-  context: AppContext,
+  context: LiveFetchDeps,
   principal: Principal,
   input: { type: CompanyIdentifierType; value: string },
   origin: ChargeOrigin,
@@ -137,7 +137,7 @@ export async function liveFetchCompany(
 }
 
 export async function liveFetchProfile(
-  context: AppContext,
+  context: LiveFetchDeps,
   principal: Principal,
   input: { identifier: string } & ProfileDetailOptions,
   origin: ChargeOrigin,
@@ -274,7 +274,7 @@ function storedMessage(outcome: LiveOutcome<unknown>): string {
 }
 
 /** A refusal before the network is asked when the balance cannot pay for a successful fetch: a caller who cannot pay should not wait for one. */
-async function requireLiveFetchBalance(context: AppContext, principal: Principal): Promise<void> {
+async function requireLiveFetchBalance(context: LiveFetchDeps, principal: Principal): Promise<void> {
   const balance = await getBalance(context.db.pool, principal.accountId);
   if (balance < liveFetchPrice) {
     throw new AppError(
@@ -292,7 +292,7 @@ async function requireLiveFetchBalance(context: AppContext, principal: Principal
  * and reduces every way it can go wrong to "failed": the caller then answers from stored data.
  */
 async function fetchLive<T>(
-  context: Pick<AppContext, 'config'>,
+  context: Pick<DbConfigDeps, 'config'>,
   log: Logger,
   source: NetworkSource,
   fetch: (signal: AbortSignal) => Promise<T | null>,

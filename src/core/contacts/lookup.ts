@@ -1,8 +1,8 @@
-import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../store/db.js';
 import type { ContactTypes, PersonForLookup } from '../ports/contact-providers.js';
 import { profileUrlOf } from '../network-urls.js';
 import type { WaterfallResult } from './waterfall.js';
+import type { DbDeps, ServicesDeps } from '../deps.js';
 
 /** What one person's reveal produced: validated values, best first, at most 5 per type. */
 export interface RevealedContacts {
@@ -34,7 +34,7 @@ const chunkSize = 500;
  * - Work: one catalog query and at most one request per provider per 500 people.
  */
 export async function revealContacts(
-  context: AppContext,
+  context: DbDeps & ServicesDeps<'contactWaterfall'>,
   personIds: readonly number[],
   types: ContactTypes,
   options: { signal?: AbortSignal } = {},
@@ -53,7 +53,7 @@ export async function revealContacts(
 
 /** As `revealContacts`, with each value's provider and confidence, and the providers that failed per person. */
 export async function revealContactDetails(
-  context: AppContext,
+  context: DbDeps & ServicesDeps<'contactWaterfall'>,
   personIds: readonly number[],
   types: ContactTypes,
   options: { signal?: AbortSignal } = {},

@@ -1,6 +1,5 @@
 import { contactTypePrices } from '../../../operations/contacts/reveal-contact-sync.js';
 import type { Principal } from '../keys.js';
-import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { ContactFindings, ContactTypes } from '../ports/contact-providers.js';
 import type { ProfileRef } from '../ports/network-source.js';
@@ -8,6 +7,7 @@ import type { Queryable } from '../../store/db.js';
 import { revealContactDetails } from './lookup.js';
 import { charge, getBalance, requestEntry, type ChargeOrigin } from '../credits.js';
 import { parsePersonIdentifier } from './identifiers.js';
+import type { DbDeps, ServicesDeps } from '../deps.js';
 
 /**
  * Contact reveal for one person. Two prices:
@@ -76,7 +76,7 @@ export interface SyncRevealResult extends FoundContacts {
 }
 
 export async function revealSync(
-  context: AppContext,
+  context: DbDeps & ServicesDeps<'contactWaterfall'>,
   principal: Principal,
   input: { profileUrl: string; enrichmentType: ContactTypes },
   origin: ChargeOrigin,
@@ -129,7 +129,7 @@ export interface SingleRevealResult {
 }
 
 export async function revealSingle(
-  context: AppContext,
+  context: DbDeps & ServicesDeps<'contactWaterfall'>,
   principal: Principal,
   input: { profileUrl: string },
   origin: ChargeOrigin,

@@ -2,7 +2,6 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { companySearchParams, peopleSearchParams } from '../../../operations/schemas/filters.js';
 import { newRecordCredits } from '../../../operations/schemas/saved-searches.js';
-import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { accountOf, defineJob, enqueue, JobInterrupted, type JobRun } from '../../jobs/index.js';
 import type { Queryable } from '../../store/db.js';
@@ -30,6 +29,7 @@ import {
   scheduleJobKind,
   type SavedSearchRow,
 } from './saved-searches.js';
+import type { DbConfigDeps } from '../deps.js';
 
 /**
  * Runs of a saved search. A run finds what matches the search now (counted as companyCount and
@@ -78,8 +78,8 @@ export const savedSearchRunJob = defineJob({
   kind: 'saved-search.run',
   payload: z.object({ savedSearchId: z.number().int().positive(), runId: z.number().int().positive() }),
   maxAttempts: 5,
-  run: (run, context: AppContext) => runSavedSearchJob(context, run),
-  exhausted: (job, error, context: AppContext) =>
+  run: (run, context: DbConfigDeps) => runSavedSearchJob(context, run),
+  exhausted: (job, error, context: DbConfigDeps) =>
     failRun(
       context,
       accountOf(job),
@@ -91,7 +91,7 @@ export const savedSearchRunJob = defineJob({
 /** Starts the run a schedule queued (saved-searches.ts queues it; see `scheduleJobKind`). */
 export const scheduleJob = defineJob({
   ...scheduleJobKind,
-  run: (run, context: AppContext) =>
+  run: (run, context: DbConfigDeps) =>
     startScheduledRun(context, accountOf(run.job), run.job.payload.savedSearchId, run.job.payload.dueAt),
 });
 
@@ -116,7 +116,7 @@ export function runView(row: RunRow) {
 
 /** Starts a run by hand: queued as a job, charged when it completes. */
 export async function startManualRun(
-  context: AppContext,
+  context: DbConfigDeps,
   accountId: number,
   savedSearchId: string,
   maxNewRecords: number,
@@ -138,7 +138,7 @@ export async function startManualRun(
 
 /** The schedule job's work: start the run due at `dueAt`, unless the schedule moved since; queue the next one. */
 export async function startScheduledRun(
-  context: AppContext,
+  context: DbConfigDeps,
   accountId: number,
   savedSearchId: number,
   dueAt: string,
@@ -205,7 +205,7 @@ async function conditionsOf(db: Queryable, search: SavedSearchRow): Promise<SqlC
 }
 
 export async function runSavedSearchJob(
-  context: AppContext,
+  context: DbConfigDeps,
   job: JobRun<{ savedSearchId: number; runId: number }>,
 ): Promise<void> {
   const accountId = accountOf(job.job);
@@ -237,7 +237,7 @@ export async function runSavedSearchJob(
 
 /** Step 1: the run's candidates, replacing what an interrupted attempt left. Null when the run is gone or over. */
 async function findNewRecords(
-  context: AppContext,
+  context: DbConfigDeps,
   accountId: number,
   runId: number,
 ): Promise<{ candidates: number; more: boolean; matched: CountResult | null } | null> {
@@ -278,7 +278,7 @@ async function findNewRecords(
 }
 
 /** What matches now, as the counts answer it; null when counting ran past its guard (the run goes on without it). */
-async function countMatches(context: AppContext, search: SavedSearchRow): Promise<CountResult | null> {
+async function countMatches(context: DbConfigDeps, search: SavedSearchRow): Promise<CountResult | null> {
   try {
     return await countFor(context, search);
   } catch (error) {
@@ -287,7 +287,7 @@ async function countMatches(context: AppContext, search: SavedSearchRow): Promis
   }
 }
 
-async function countFor(context: AppContext, search: SavedSearchRow): Promise<CountResult> {
+async function countFor(context: DbConfigDeps, search: SavedSearchRow): Promise<CountResult> {
   const { query } = search;
   const options = { timeoutMs: context.config.SEARCH_STATEMENT_TIMEOUT_MS };
   if (search.kind === 'companies') {
@@ -316,7 +316,7 @@ async function countFor(context: AppContext, search: SavedSearchRow): Promise<Co
 
 /** Step 2: charge, deliver and finish in one transaction; on a short balance, FAILED with nothing charged or delivered. */
 async function settleRun(
-  context: AppContext,
+  context: DbConfigDeps,
   accountId: number,
   savedSearchId: number,
   runId: number,
@@ -387,7 +387,7 @@ async function settleRun(
 }
 
 /** QUEUED or RUNNING → FAILED, its undelivered candidates dropped, nothing charged. */
-export async function failRun(context: AppContext, accountId: number, runId: number, reason: string): Promise<void> {
+export async function failRun(context: DbConfigDeps, accountId: number, runId: number, reason: string): Promise<void> {
   await context.db.transaction(async (tx) => {
     const run = await findRun(tx, accountId, runId, true);
     if (!run || (run.status !== 'QUEUED' && run.status !== 'RUNNING')) return;

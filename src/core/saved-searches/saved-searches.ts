@@ -8,13 +8,13 @@ import {
   type CurrentCompany,
   type PeopleSearchParams,
 } from '../../../operations/schemas/filters.js';
-import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { cancelJobs, enqueue } from '../../jobs/index.js';
 import type { Database, Queryable } from '../../store/db.js';
 import { requireExclusionLists } from '../exclusion-lists.js';
 import { requireMailRecipient } from '../mail-recipients.js';
 import type { CursorCodec } from '../search/cursor.js';
+import type { DbConfigDeps } from '../deps.js';
 
 /**
  * Saved searches that watch for new matches. A saved search is a company or people search (the
@@ -106,7 +106,7 @@ export function viewOf(row: SavedSearchRow) {
 }
 
 export async function createSavedSearch(
-  context: AppContext,
+  context: DbConfigDeps,
   accountId: number,
   input: CreateSavedSearchInput,
 ): Promise<SavedSearchRow> {
@@ -147,7 +147,7 @@ export interface UpdateSavedSearchInput extends SavedSearchQueryInput {
  * change charges only for records no run delivered before.
  */
 export async function updateSavedSearch(
-  context: AppContext,
+  context: DbConfigDeps,
   accountId: number,
   savedSearchId: string,
   input: UpdateSavedSearchInput,

@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import { z } from 'zod';
-import type { AppContext } from '../../context.js';
 import { accountOf, defineJob, enqueue, runAgainAfter, type JobRun, type RunAgain } from '../../jobs/index.js';
 import type { Queryable } from '../../store/db.js';
 import { enqueueMail } from '../audiences/mail.js';
@@ -9,6 +8,7 @@ import { redactedExcerpt } from './excerpt.js';
 import { accountOwnerEmails } from '../members.js';
 import { signatureHeaders, signingSecrets } from './signing.js';
 import { webhookUrlRefusal } from './targets.js';
+import type { DbConfigDeps, ServicesDeps } from '../deps.js';
 
 /**
  * Delivering one event to one endpoint, at least once. The delivery's job (queued with the event,
@@ -32,8 +32,8 @@ export const webhookDeliveryJob = defineJob({
   payload: z.object({ deliveryId: id, endpointId: id }),
   // Job attempts count only crashes and errors of the service; the endpoint's failures are the schedule's.
   maxAttempts: 10,
-  run: (run, context: AppContext) => deliver(context, run),
-  exhausted: (job, error, context: AppContext) =>
+  run: (run, context: DbConfigDeps & ServicesDeps<'webhookSender'>) => deliver(context, run),
+  exhausted: (job, error, context: DbConfigDeps & ServicesDeps<'webhookSender'>) =>
     context.db.transaction((tx) =>
       endDelivery(
         tx,
@@ -63,7 +63,7 @@ export function bodyOf(payload: { type: string; timestamp: string; data: unknown
 }
 
 async function deliver(
-  context: AppContext,
+  context: DbConfigDeps & ServicesDeps<'webhookSender'>,
   run: JobRun<{ deliveryId: number; endpointId: number }>,
 ): Promise<void | RunAgain> {
   const accountId = accountOf(run.job);
@@ -120,7 +120,7 @@ function whyFailed(outcome: WebhookOutcome): string {
 
 /** The attempt, the delivery's new state and the endpoint's, in one transaction. */
 async function recordAttempt(
-  context: AppContext,
+  context: DbConfigDeps & ServicesDeps<'webhookSender'>,
   accountId: number,
   deliveryId: number,
   endpointId: number,

@@ -1,11 +1,11 @@
 import { webhookTestEventType, type WebhookEventType } from '../../../operations/schemas/webhooks.js';
-import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { Database, Queryable } from '../../store/db.js';
 import type { CursorCodec } from '../search/cursor.js';
 import { cancelDeliveryJobs, endPendingDeliveries, requeueDelivery } from './delivery.js';
 import { newSigningSecret } from './signing.js';
 import { requireWebhookUrl } from './targets.js';
+import type { DbConfigDeps, ServicesDeps } from '../deps.js';
 
 /**
  * An account's webhook endpoints, and what the account does with them: register, change, disable,
@@ -96,7 +96,7 @@ export async function requireEndpoint(
 const uniqueEvents = (events: readonly WebhookEventType[]): string[] => [...new Set(events)];
 
 export async function createEndpoint(
-  context: AppContext,
+  context: DbConfigDeps & ServicesDeps<'webhookSender'>,
   accountId: number,
   input: { url: string; events: WebhookEventType[]; description?: string | undefined },
 ): Promise<EndpointView & { secret: string }> {
@@ -142,7 +142,7 @@ export interface EndpointChanges {
 }
 
 export async function updateEndpoint(
-  context: AppContext,
+  context: DbConfigDeps & ServicesDeps<'webhookSender'>,
   accountId: number,
   endpointId: string,
   changes: EndpointChanges,

@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import type { AppContext } from '../../../context.js';
 import type { JobRun } from '../../../jobs/index.js';
 import type { RunRow } from '../enrichment-row.js';
 import type { AudienceContactSource, AudienceLiveSource } from '../sources.js';
+import type { ExportDeps } from '../exports.js';
 
 /**
  * What one step of the enrichment run is, for the loop in enrichment-run.ts. A step works in
@@ -32,7 +32,7 @@ export interface Step {
 
 /** What steps may use: the service, the two outside sources, and the job (to stop and to pass its signal on). */
 export interface StepDeps {
-  context: AppContext;
+  context: ExportDeps;
   contacts: AudienceContactSource;
   live: AudienceLiveSource;
   job: Pick<JobRun, 'signal' | 'checkpoint' | 'log'>;
