@@ -9,7 +9,8 @@ import {
   runSavedSearch,
   updateSavedSearch,
 } from '../../../operations/index.js';
-import { listRunRecords, listRuns, requireRun, runView, startManualRun } from '../../core/saved-searches/runs.js';
+import { listRunRecords, listRuns, requireRun, runView } from '../../core/saved-searches/run-rows.js';
+import { startManualRun } from '../../core/saved-searches/runs.js';
 import * as saved from '../../core/saved-searches/saved-searches.js';
 import { handle } from '../handler.js';
 
