@@ -25,6 +25,7 @@ import {
 } from './security.js';
 import { attachAccount, createSession, endSession, endSessionsOf, loadSession } from './sessions.js';
 import { teamPages } from './team-pages.js';
+import { usagePages } from './usage-pages.js';
 
 /**
  * The account dashboard at /dashboard, for people: sign up and sign in through the service's
@@ -66,6 +67,7 @@ export function mountDashboard(app: express.Express, context: AppContext, auth: 
 
   signInRoutes(router, deps);
   accountPages(router, deps);
+  usagePages(router, deps);
   teamPages(router, deps);
   dataPages(router, deps);
 
