@@ -119,7 +119,7 @@ function requireApiKey(context: AppContext, path: string) {
           code: 'unauthorized',
           message:
             `Missing API key: ${path} authenticates with an API key in the x-api-key header, not with OAuth.${bearerInstead} ` +
-            'Send the header "x-api-key: <your key>" (the demo key is printed when the service starts; operators issue keys with npm run accounts -- issue-key). ' +
+            `Send the header "x-api-key: <your key>" (create one in the account dashboard, ${context.publicUrl}/dashboard/keys). ` +
             'For sign-in through a browser instead, connect to /mcp/v3.',
           wwwAuthenticate: apiKeyChallenge,
           requestId,
@@ -133,8 +133,8 @@ function requireApiKey(context: AppContext, path: string) {
           status: 401,
           code: 'unauthorized',
           message: revoked
-            ? `Invalid API key: this key was revoked on ${revoked.slice(0, 10)}. Use another key of the account, or ask for a new one (npm run accounts -- issue-key).`
-            : 'Invalid API key: the x-api-key header does not match an active key. Check that the whole key was copied (it starts with pds_), or ask for a new one (npm run accounts -- issue-key).',
+            ? `Invalid API key: this key was revoked on ${revoked.slice(0, 10)}. Use another key of the account, or create one in the account dashboard (${context.publicUrl}/dashboard/keys).`
+            : `Invalid API key: the x-api-key header does not match an active key. Check that the whole key was copied (it starts with pds_), or create one in the account dashboard (${context.publicUrl}/dashboard/keys).`,
           wwwAuthenticate: apiKeyChallenge,
           requestId,
         });
