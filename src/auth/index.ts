@@ -3,6 +3,7 @@ import type express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import type Provider from 'oidc-provider';
 import type { AppContext, ServiceBase } from '../context.js';
+import { takeToken } from '../store/token-buckets.js';
 import type { Queryable } from '../store/db.js';
 import { postgresAdapterFactory, sweepExpiredOAuthRows } from './adapter.js';
 import {
@@ -251,24 +252,12 @@ export function perAddressLimit(
   const period = periodSeconds === 3600 ? 'an hour' : periodSeconds === 60 ? 'a minute' : `${periodSeconds} s`;
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
-      const refilled =
-        'least($3::float8, b.tokens + extract(epoch FROM (EXCLUDED.updated_at - b.updated_at)) * $3::float8 / $4::float8)';
-      const result = await db.query<{ tokens: number; allowed: boolean }>(
-        `INSERT INTO rate_limit_buckets AS b (subject, rate_class, tokens, allowed, updated_at)
-         VALUES ($1, $2, $3::float8 - 1, true, clock_timestamp())
-         ON CONFLICT (subject, rate_class) DO UPDATE SET
-           tokens = CASE WHEN ${refilled} >= 1 THEN ${refilled} - 1 ELSE ${refilled} END,
-           allowed = ${refilled} >= 1,
-           updated_at = EXCLUDED.updated_at
-         RETURNING b.tokens, b.allowed`,
-        [`ip:${req.ip ?? 'unknown'}`, rateClass, perPeriod, periodSeconds],
-      );
-      const row = result.rows[0] as { tokens: number; allowed: boolean };
-      if (row.allowed) {
+      const taken = await takeToken(db, `ip:${req.ip ?? 'unknown'}`, rateClass, perPeriod, periodSeconds);
+      if (taken.allowed) {
         next();
         return;
       }
-      const retryAfter = Math.max(1, Math.ceil(((1 - row.tokens) * periodSeconds) / perPeriod));
+      const retryAfter = taken.retryAfterSeconds;
       res
         .status(429)
         .set('Retry-After', String(retryAfter))

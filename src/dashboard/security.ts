@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import { takeToken } from '../store/token-buckets.js';
 import type { Queryable } from '../store/db.js';
 
 /**
@@ -123,18 +124,5 @@ export function pageHeaders(formTargets: string[]): (req: Request, res: Response
  * in PostgreSQL); returns the seconds to wait when the budget is spent, or 0.
  */
 export async function takeFromBucket(db: Queryable, subject: string, bucket: string, perHour: number): Promise<number> {
-  const refilled =
-    'least($3::float8, b.tokens + extract(epoch FROM (EXCLUDED.updated_at - b.updated_at)) * $3::float8 / 3600)';
-  const result = await db.query<{ tokens: number; allowed: boolean }>(
-    `INSERT INTO rate_limit_buckets AS b (subject, rate_class, tokens, allowed, updated_at)
-     VALUES ($1, $2, $3::float8 - 1, true, clock_timestamp())
-     ON CONFLICT (subject, rate_class) DO UPDATE SET
-       tokens = CASE WHEN ${refilled} >= 1 THEN ${refilled} - 1 ELSE ${refilled} END,
-       allowed = ${refilled} >= 1,
-       updated_at = EXCLUDED.updated_at
-     RETURNING b.tokens, b.allowed`,
-    [subject, bucket, perHour],
-  );
-  const row = result.rows[0] as { tokens: number; allowed: boolean };
-  return row.allowed ? 0 : Math.max(1, Math.ceil(((1 - row.tokens) * 3600) / perHour));
+  return (await takeToken(db, subject, bucket, perHour, 3600)).retryAfterSeconds;
 }

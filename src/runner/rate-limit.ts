@@ -2,6 +2,7 @@ import type { RateLimitClass } from '../../operations/define.js';
 import { rateLimitsPerMinute, type Config, type RateLimitSettings } from '../config.js';
 import { databaseFailure } from '../errors.js';
 import type { RetentionTask } from '../jobs/index.js';
+import { takeToken } from '../store/token-buckets.js';
 import type { Queryable } from '../store/db.js';
 
 interface Bucket {
@@ -62,27 +63,9 @@ export class DatabaseRateLimiter implements RateLimits {
 
   async take(subject: string, rateClass: RateLimitClass): Promise<RateDecision> {
     const limit = this.perMinute[rateClass];
-    // In ON CONFLICT's SET every expression reads the row as it was; EXCLUDED.updated_at is now.
-    const refilled =
-      'least($3::float8, b.tokens + extract(epoch FROM (EXCLUDED.updated_at - b.updated_at)) * $3::float8 / 60)';
-    const result = await this.db.query<{ tokens: number; allowed: boolean }>(
-      `INSERT INTO rate_limit_buckets AS b (subject, rate_class, tokens, allowed, updated_at)
-       VALUES ($1, $2, $3::float8 - 1, true, clock_timestamp())
-       ON CONFLICT (subject, rate_class) DO UPDATE SET
-         tokens = CASE WHEN ${refilled} >= 1 THEN ${refilled} - 1 ELSE ${refilled} END,
-         allowed = ${refilled} >= 1,
-         updated_at = EXCLUDED.updated_at
-       RETURNING b.tokens, b.allowed`,
-      [subject, rateClass, limit],
-    );
-    const row = result.rows[0] as { tokens: number; allowed: boolean };
-    if (row.allowed) return { allowed: true, limit, remaining: Math.floor(row.tokens), retryAfterSeconds: 0 };
-    return {
-      allowed: false,
-      limit,
-      remaining: 0,
-      retryAfterSeconds: Math.max(1, Math.ceil(((1 - row.tokens) * 60) / limit)),
-    };
+    const taken = await takeToken(this.db, subject, rateClass, limit, 60);
+    if (taken.allowed) return { allowed: true, limit, remaining: Math.floor(taken.tokens), retryAfterSeconds: 0 };
+    return { allowed: false, limit, remaining: 0, retryAfterSeconds: taken.retryAfterSeconds };
   }
 }
 
