@@ -29,6 +29,17 @@ export function asciiLowercase(text: string): string {
   return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
+/**
+ * An address as accounts and members keep it, and as sign-in compares it: trimmed, the domain's
+ * ASCII letters lowercased, the local part exactly as given (a provider that verified
+ * `Ann.Lee@x.example` verified that local part, not `ann.lee`).
+ */
+export function canonicalEmail(address: string): string {
+  const value = address.trim();
+  const at = value.lastIndexOf('@');
+  return at < 0 ? value : `${value.slice(0, at)}@${asciiLowercase(value.slice(at + 1))}`;
+}
+
 export async function createAccount(
   db: Database,
   options: { name: string; email?: string | null; plan?: Plan; initialCredits?: number; apiKey?: string },
@@ -36,7 +47,7 @@ export async function createAccount(
   return db.transaction(async (tx) => {
     const account = await insertAccount(tx, {
       name: options.name,
-      email: options.email ? asciiLowercase(options.email) : null,
+      email: options.email ? canonicalEmail(options.email) : null,
       plan: options.plan ?? 'free',
     });
     const { apiKey } = await insertApiKey(tx, account.id, options.apiKey ?? generateApiKey(), { name: 'initial' });

@@ -1,3 +1,4 @@
+import { asciiLowercase } from './accounts.js';
 import { AppError } from '../errors.js';
 import type { Queryable } from '../store/db.js';
 
@@ -10,14 +11,14 @@ import type { Queryable } from '../store/db.js';
 export async function addMailRecipient(db: Queryable, accountId: number, email: string): Promise<void> {
   await db.query('INSERT INTO account_mail_recipients (account_id, email) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
     accountId,
-    email.toLowerCase(),
+    asciiLowercase(email),
   ]);
 }
 
 export async function removeMailRecipient(db: Queryable, accountId: number, email: string): Promise<boolean> {
   const removed = await db.query('DELETE FROM account_mail_recipients WHERE account_id = $1 AND email = $2', [
     accountId,
-    email.toLowerCase(),
+    asciiLowercase(email),
   ]);
   return (removed.rowCount ?? 0) > 0;
 }
@@ -42,7 +43,9 @@ export async function requireMailRecipient(
 ): Promise<void> {
   if (email === undefined || options.anyRecipient) return;
   const allowed = await listMailRecipients(db, accountId);
-  if (allowed.includes(email.toLowerCase())) return;
+  // Mailboxes do not tell ASCII case apart in practice; nothing else is folded (no Unicode case mapping).
+  const wanted = asciiLowercase(email);
+  if (allowed.some((address) => asciiLowercase(address) === wanted)) return;
   const field = options.field ?? 'userEmail';
   throw new AppError(
     'invalid_request',

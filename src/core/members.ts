@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Database, Queryable } from '../store/db.js';
-import { grantMonthlyFreeCredits, insertAccount, type Account } from './accounts.js';
+import { canonicalEmail, grantMonthlyFreeCredits, insertAccount, type Account } from './accounts.js';
 
 /**
  * The people of an account and what each may do. An owner manages members, invitations and
@@ -73,8 +73,7 @@ const emailShape = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 export function normalizeEmail(raw: string | null | undefined): string | null {
   const value = (raw ?? '').trim();
   if (!emailShape.test(value) || value.length > 254) return null;
-  const at = value.lastIndexOf('@');
-  return `${value.slice(0, at)}@${value.slice(at + 1).replace(/[A-Z]/g, (c) => c.toLowerCase())}`;
+  return canonicalEmail(value);
 }
 
 /** The verified address of an identity, normalised, or null. */

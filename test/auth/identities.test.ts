@@ -33,6 +33,8 @@ describe('identities', () => {
       asa: 'åsa@beta.example',
       rene: 'ren\u00e9@beta.example',
       linked: 'linked@beta.example',
+      // As an operator typed it: the local part's capitals are kept, the domain's are not.
+      ann: ' Ann.Lee@Gamma.Example ',
     };
     for (const [name, email] of Object.entries(addresses))
       ids[name] = (await createAccount(sso.app.db, { name: `Identity ${name}`, email })).account.id;
@@ -57,6 +59,12 @@ describe('identities', () => {
     expect(await who('kate@BETA.Example')).toBe(ids.kate);
     expect(await who('dina@MAIL.example')).toBe(ids.dina);
     expect(await who('ren\u00e9@beta.example')).toBe(ids.rene);
+  });
+
+  it('keeps the local part of an address an operator typed as it was typed, and matches it exactly', async () => {
+    expect(await who('Ann.Lee@gamma.example')).toBe(ids.ann);
+    expect(await who('Ann.Lee@GAMMA.EXAMPLE')).toBe(ids.ann);
+    expect(await who('ann.lee@gamma.example')).toBeNull();
   });
 
   it('matches nothing that is another address, however it folds or looks', async () => {

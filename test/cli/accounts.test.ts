@@ -45,7 +45,7 @@ describe('accounts command', () => {
     expect(await authenticator.authenticate(firstKey)).toMatchObject({
       accountId,
       plan: 'pro',
-      email: 'ops@acme.example',
+      email: 'Ops@acme.example',
     });
     expect(await getBalance(database.db.pool, accountId)).toBe(250);
 
@@ -73,7 +73,7 @@ describe('accounts command', () => {
 
     const listed = await accounts('list');
     expect(listed.stdout).toMatch(
-      new RegExp(`${accountId}\\tAcme Sales\\tops@acme.example\\tpro\\t1250 credits\\t1 key`),
+      new RegExp(`${accountId}\\tAcme Sales\\tOps@acme.example\\tpro\\t1250 credits\\t1 key`),
     );
     expect(listed.stdout).not.toContain(secondKey);
   });

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAudience, ok, waitFor } from '../audiences/helpers.js';
+import { requireMailRecipient } from '../../src/core/mail-recipients.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 /**
@@ -68,6 +69,19 @@ describe('where notifications may be mailed', () => {
     });
     expect(mails.map((m) => m.to)).toEqual(['owner@example.com', 'TEAM@example.com']);
     for (const mail of mails) expect(mail.subject).toMatch(/^Your export \d+ of \d+ companies is ready$/);
+  });
+
+  it("takes the account's own address kept with capitals in its local part, in any ASCII case, and nothing folded onto it", async () => {
+    const { accountId } = await app.createAccount({ email: 'Ana.Ruiz@Example.com' });
+    const check = (email: string) =>
+      requireMailRecipient(app.db.pool, accountId, email, { anyRecipient: false }).then(
+        () => 'allowed',
+        (error: { code?: string }) => error.code,
+      );
+    expect(await check('Ana.Ruiz@example.com')).toBe('allowed');
+    expect(await check('ana.ruiz@EXAMPLE.com')).toBe('allowed');
+    // U+212A KELVIN SIGN lowercases to k in Unicode: another mailbox all the same.
+    expect(await check('ana.ruiz@example.\u212Aom')).toBe('invalid_request');
   });
 
   it('lets an operator allow any address with MAIL_ANY_RECIPIENT=true', async () => {
