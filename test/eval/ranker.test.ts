@@ -16,6 +16,9 @@ const floors: Record<string, { top1: number; top3: number }> = {
   // Issue 23's fresh blind set: written from the operations' ids and summaries only, sealed until the model was final,
   // scored once (docs/decisions/0002-ranker.md). The floors are the issue's.
   'blind-fresh': { top1: 0.95, top3: 0.99 },
+  // A second fresh blind set, written the same way for the operations of 2026-11-27 (with the webhooks), sealed until
+  // training phrasings w51 and w52 had joined, scored once (265 and 268 of 269). The issue's floors.
+  'blind-2026-11-27': { top1: 0.95, top3: 0.99 },
   // Issue 25's ten webhook operations, by the session that added them (eval/README.md): small sets, floors at their
   // counts when they were converted (14 and 16 of 16; 36 and 39 of 40).
   'held-out-webhooks': { top1: 14 / 16, top3: 1 },

@@ -31,6 +31,7 @@ if (args.includes('--cv')) {
   process.stdout.write(`every labelled set left out in turn (${bySet.size} sets): ${figures(total)}\n`);
   process.stdout.write(`  of which the first set and the tuning half: ${figures(group(/^(first|tuning)$/))}\n`);
   process.stdout.write(`  the probe sets p1 to p8: ${figures(group(/^p\d+$/))}\n`);
-  process.stdout.write(`  the written groups w1 to w50: ${figures(group(/^w\d+$/))}\n`);
+  process.stdout.write(`  the written groups w1 to w50: ${figures(group(/^w([1-9]|[1-4]\d|50)$/))}\n`);
+  process.stdout.write(`  the written groups w51 and w52: ${figures(group(/^w5[12]$/))}\n`);
   process.stdout.write(`  the webhook groups wh1 to wh11: ${figures(group(/^wh\d+$/))}\n`);
 }
