@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * The shape of one operation of the service. Each operation is written once, as plain data,
@@ -137,3 +137,28 @@ export const free = <Input>(example = 'Free: nothing is charged.'): CreditRule<I
   worstCase: () => 0,
   example,
 });
+
+/**
+ * What deleting one of the account's resources by the id in its path shares: DELETE, free,
+ * destructive and not repeatable (the second call finds nothing), confirmed above the threshold,
+ * answering the id with `deleted: true`. Each operation keeps its own words and workflow.
+ */
+export function deleteById<Id extends string, IdSchema extends z.ZodType>(path: `/${string}/{${Id}}`, id: IdSchema) {
+  const name = pathParameters(path)[0] as Id;
+  return {
+    method: 'DELETE' as const,
+    path,
+    input: z.strictObject({ [name]: id } as Record<Id, IdSchema>),
+    output: z.object({ [name]: z.string(), deleted: z.literal(true) } as Record<Id, z.ZodString> & {
+      deleted: z.ZodLiteral<true>;
+    }),
+    credits: free(),
+    rateLimitClass: 'standard' as const,
+    readOnly: false,
+    destructive: true,
+    idempotent: false,
+    openWorld: false,
+    confirmation: 'above-threshold' as const,
+    example: { [name]: '1' } as Record<Id, string>,
+  };
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { audienceId, exportAccepted, exportOptions } from '../schemas/audiences.js';
+import { defineOperation } from '../define.js';
+import { audienceId, exportJob, exportOptions, exportStatusJob } from '../schemas/audiences.js';
 
 export const exportCompanies = defineOperation({
   operationId: 'exportCompanies',
@@ -39,18 +39,8 @@ export const exportCompanies = defineOperation({
     format: z.enum(['COMPANY_GENERIC_CSV']).default('COMPANY_GENERIC_CSV').describe('Standard company CSV.'),
     ...exportOptions,
   }),
-  output: exportAccepted,
-  credits: free('Free; the rows count against the monthly export quota.'),
-  rateLimitClass: 'heavy',
-  readOnly: false,
-  destructive: false,
-  idempotent: false,
-  openWorld: false,
-  confirmation: 'above-threshold',
+  ...exportJob,
   example: { audienceId: '1', maxRowsToExport: 1000 },
   workflow: { before: ['getAudienceStatus'], after: ['getExportStatus'] },
-  startsJob: {
-    statusOperationId: 'getExportStatus',
-    statusInput: (input, output) => ({ audienceId: input.audienceId, exportId: output.exportId }),
-  },
+  startsJob: exportStatusJob,
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { audienceId, exportAccepted, exportOptions } from '../schemas/audiences.js';
+import { defineOperation } from '../define.js';
+import { audienceId, exportJob, exportOptions, exportStatusJob } from '../schemas/audiences.js';
 
 export const exportProspects = defineOperation({
   operationId: 'exportProspects',
@@ -41,18 +41,8 @@ export const exportProspects = defineOperation({
     onlyWithContacts: z.boolean().default(false).describe('Only prospects with at least one email or phone found.'),
     ...exportOptions,
   }),
-  output: exportAccepted,
-  credits: free('Free; the rows count against the monthly export quota.'),
-  rateLimitClass: 'heavy',
-  readOnly: false,
-  destructive: false,
-  idempotent: false,
-  openWorld: false,
-  confirmation: 'above-threshold',
+  ...exportJob,
   example: { audienceId: '1', onlyWithContacts: true },
   workflow: { before: ['getEnrichmentStatus', 'getAudienceStatus'], after: ['getExportStatus'] },
-  startsJob: {
-    statusOperationId: 'getExportStatus',
-    statusInput: (input, output) => ({ audienceId: input.audienceId, exportId: output.exportId }),
-  },
+  startsJob: exportStatusJob,
 });

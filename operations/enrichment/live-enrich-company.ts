@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { inputLimits } from '../schemas/common.js';
 import { defineOperation } from '../define.js';
+import { liveFetchTerms } from '../schemas/live-fetch.js';
 import { companyRecord } from '../schemas/records.js';
 
 export const liveEnrichCompany = defineOperation({
@@ -52,19 +53,7 @@ export const liveEnrichCompany = defineOperation({
     fetchedAt: z.string(),
     company: companyRecord,
   }),
-  credits: {
-    unit: 'liveEnrichCompany',
-    charged: 'now',
-    rule: '2 credits per successful live fetch; 0 when served from stored data.',
-    worstCase: () => 2,
-    example: 'A live fetch costs 2 credits; a fallback to stored data costs 0.',
-  },
-  rateLimitClass: 'heavy',
-  readOnly: true,
-  destructive: false,
-  idempotent: false,
-  openWorld: true,
-  confirmation: 'above-threshold',
+  ...liveFetchTerms('liveEnrichCompany', '2 credits per successful live fetch; 0 when served from stored data.'),
   example: { type: 'slug', value: 'acme-robotics' },
   workflow: { before: ['companySearch'], after: ['peopleSearch'] },
 });

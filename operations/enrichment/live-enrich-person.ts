@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { inputLimits } from '../schemas/common.js';
 import { defineOperation } from '../define.js';
+import { liveFetchTerms } from '../schemas/live-fetch.js';
 import { profileRecord } from '../schemas/records.js';
 
 export const liveEnrichPerson = defineOperation({
@@ -52,19 +53,10 @@ export const liveEnrichPerson = defineOperation({
     fetchedAt: z.string(),
     profile: profileRecord.nullable(),
   }),
-  credits: {
-    unit: 'liveEnrichPerson',
-    charged: 'now',
-    rule: '2 credits per successful live fetch; 0 when served from stored data or not found.',
-    worstCase: () => 2,
-    example: 'A live fetch costs 2 credits; a fallback to stored data costs 0.',
-  },
-  rateLimitClass: 'heavy',
-  readOnly: true,
-  destructive: false,
-  idempotent: false,
-  openWorld: true,
-  confirmation: 'above-threshold',
+  ...liveFetchTerms(
+    'liveEnrichPerson',
+    '2 credits per successful live fetch; 0 when served from stored data or not found.',
+  ),
   example: { identifier: 'https://network.example.com/in/jane-doe-3f9a2', getDetailedWorkExperience: true },
   workflow: { before: ['peopleSearch'], after: ['revealContactSync'] },
 });

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
+import { defineOperation, deleteById } from '../define.js';
 import { exclusionListId } from '../schemas/exclusion-lists.js';
 
 export const deleteExclusionList = defineOperation({
@@ -24,17 +23,6 @@ export const deleteExclusionList = defineOperation({
     'entire list',
     'blocklist',
   ],
-  method: 'DELETE',
-  path: '/v1/exclusion-lists/{exclusionListId}',
-  input: z.strictObject({ exclusionListId }),
-  output: z.object({ exclusionListId: z.string(), deleted: z.literal(true) }),
-  credits: free(),
-  rateLimitClass: 'standard',
-  readOnly: false,
-  destructive: true,
-  idempotent: false,
-  openWorld: false,
-  confirmation: 'above-threshold',
-  example: { exclusionListId: '1' },
+  ...deleteById('/v1/exclusion-lists/{exclusionListId}', exclusionListId),
   workflow: { before: ['listExclusionLists'], after: [] },
 });

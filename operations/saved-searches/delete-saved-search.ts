@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
+import { defineOperation, deleteById } from '../define.js';
 import { savedSearchId } from '../schemas/saved-searches.js';
 
 export const deleteSavedSearch = defineOperation({
@@ -24,17 +23,6 @@ export const deleteSavedSearch = defineOperation({
     'kill',
     'no longer need',
   ],
-  method: 'DELETE',
-  path: '/v1/saved-searches/{savedSearchId}',
-  input: z.strictObject({ savedSearchId }),
-  output: z.object({ savedSearchId: z.string(), deleted: z.literal(true) }),
-  credits: free(),
-  rateLimitClass: 'standard',
-  readOnly: false,
-  destructive: true,
-  idempotent: false,
-  openWorld: false,
-  confirmation: 'above-threshold',
-  example: { savedSearchId: '1' },
+  ...deleteById('/v1/saved-searches/{savedSearchId}', savedSearchId),
   workflow: { before: ['listSavedSearches'], after: [] },
 });

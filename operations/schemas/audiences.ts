@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { free, type StartsJob } from '../define.js';
 import { emailAddress, enrichmentType, isoTimestamp, resourceId } from './common.js';
 
 export const audienceId = resourceId('audienceId').describe('The audienceId returned by createAudience.');
@@ -67,3 +68,23 @@ export const exportAccepted = z.object({
   maxRowsAllowed: z.number().int(),
   status: z.enum(['PENDING', 'RUNNING', 'READY', 'FAILED']),
 });
+
+/**
+ * What exportCompanies and exportProspects share beyond their input: a free background job (its
+ * rows count against the monthly export quota) that getExportStatus follows.
+ */
+export const exportJob = {
+  output: exportAccepted,
+  credits: free('Free; the rows count against the monthly export quota.'),
+  rateLimitClass: 'heavy' as const,
+  readOnly: false,
+  destructive: false,
+  idempotent: false,
+  openWorld: false,
+  confirmation: 'above-threshold' as const,
+};
+
+export const exportStatusJob: StartsJob<{ audienceId: string }, z.infer<typeof exportAccepted>> = {
+  statusOperationId: 'getExportStatus',
+  statusInput: (input, output) => ({ audienceId: input.audienceId, exportId: output.exportId }),
+};

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { CurrentCompany } from '../../operations/schemas/filters.js';
 import { AppError } from '../errors.js';
-import type { Database, Queryable } from '../store/db.js';
+import { findAccountRow, type Database, type Queryable } from '../store/db.js';
 import { requireAudience, requireBuilt } from './audiences/record.js';
 import { resolveCompanies } from './company-resolution.js';
 import { networkBaseUrl, normaliseDomain, slugFromUrlOrSlug } from './network-urls.js';
@@ -96,11 +96,7 @@ export async function requireExclusionList(
   listId: string | number,
   forUpdate = false,
 ): Promise<ListRow> {
-  const result = await db.query<ListRow>(
-    `SELECT ${listColumns} FROM exclusion_lists WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
-    [accountId, Number(listId)],
-  );
-  const row = result.rows[0];
+  const row = await findAccountRow<ListRow>(db, 'exclusion_lists', listColumns, accountId, Number(listId), forUpdate);
   if (!row) throw new AppError('not_found', `Exclusion list ${listId} not found. listExclusionLists lists yours.`);
   return row;
 }

@@ -12,7 +12,17 @@ import {
 import { dailySpend, nextMonthlyGrant } from '../core/usage.js';
 import { AppError } from '../errors.js';
 import { localsOf, requireAccount, type DashboardDeps } from './deps.js';
-import { buttonForm, csrfField, formatCredits, formatDay, formatTime, html, mount, sendHtml } from './layout.js';
+import {
+  buttonForm,
+  csrfField,
+  dataTable,
+  formatCredits,
+  formatDay,
+  formatTime,
+  html,
+  mount,
+  sendHtml,
+} from './layout.js';
 
 /** The account's own pages: overview and API keys (usage and the request log: usage-pages.ts). */
 
@@ -161,69 +171,48 @@ export function accountPages(router: express.Router, deps: DashboardDeps): void 
           <button type="submit" class="primary">Create key</button>
         </form>
         <h2>Keys of ${account.accountName}</h2>
-        <div class="table-wrap">
-          <table>
-            <caption>
-              Every key of the account;
-              ${account.role === 'owner' ? 'as an owner you can revoke any of them' : 'you can revoke the keys you created'}.
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Created by</th>
-                <th scope="col">Restrictions</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                keys.length
-                  ? keys.map(
-                      (key) =>
-                        html`<tr data-key-id="${key.keyId}">
-                          <td>${key.name ?? 'unnamed'}</td>
-                          <td><code>${key.prefix}…</code></td>
-                          <td>${formatTime(key.createdAt)}</td>
-                          <td>${key.lastUsedAt ? formatTime(key.lastUsedAt) : 'never'}</td>
-                          <td>${key.createdBy ? (key.createdBy.name ?? key.createdBy.email) : 'an operator'}</td>
-                          <td>
-                            ${
-                              [
-                                key.readOnly ? 'read-only' : null,
-                                key.dailyCreditCap !== null
-                                  ? `cap ${formatCredits(key.dailyCreditCap)} a day (${formatCredits(key.spentToday)} spent today)`
-                                  : null,
-                              ]
-                                .filter(Boolean)
-                                .join('; ') || 'none'
-                            }
-                          </td>
-                          <td>
-                            ${
-                              key.revokedAt
-                                ? html`revoked ${formatDay(key.revokedAt)}`
-                                : mayRevoke(key)
-                                  ? buttonForm(
-                                      `${mount}/keys/${key.keyId}/revoke`,
-                                      page.csrf,
-                                      html`Revoke <span class="visually-hidden">${keyLabel(key)}</span>`,
-                                      { danger: true },
-                                    )
-                                  : 'active'
-                            }
-                          </td>
-                        </tr>`,
-                    )
-                  : html`<tr>
-                      <td colspan="7">No keys yet.</td>
-                    </tr>`
-              }
-            </tbody>
-          </table>
-        </div>`,
+        ${dataTable({
+          caption: html`Every key of the account;
+          ${account.role === 'owner' ? 'as an owner you can revoke any of them' : 'you can revoke the keys you created'}.`,
+          columns: ['Name', 'Prefix', 'Created', 'Last used', 'Created by', 'Restrictions', 'Status'],
+          rows: keys.map(
+            (key) =>
+              html`<tr data-key-id="${key.keyId}">
+                <td>${key.name ?? 'unnamed'}</td>
+                <td><code>${key.prefix}…</code></td>
+                <td>${formatTime(key.createdAt)}</td>
+                <td>${key.lastUsedAt ? formatTime(key.lastUsedAt) : 'never'}</td>
+                <td>${key.createdBy ? (key.createdBy.name ?? key.createdBy.email) : 'an operator'}</td>
+                <td>
+                  ${
+                    [
+                      key.readOnly ? 'read-only' : null,
+                      key.dailyCreditCap !== null
+                        ? `cap ${formatCredits(key.dailyCreditCap)} a day (${formatCredits(key.spentToday)} spent today)`
+                        : null,
+                    ]
+                      .filter(Boolean)
+                      .join('; ') || 'none'
+                  }
+                </td>
+                <td>
+                  ${
+                    key.revokedAt
+                      ? html`revoked ${formatDay(key.revokedAt)}`
+                      : mayRevoke(key)
+                        ? buttonForm(
+                            `${mount}/keys/${key.keyId}/revoke`,
+                            page.csrf,
+                            html`Revoke <span class="visually-hidden">${keyLabel(key)}</span>`,
+                            { danger: true },
+                          )
+                        : 'active'
+                  }
+                </td>
+              </tr>`,
+          ),
+          empty: 'No keys yet.',
+        })}`,
     });
   };
 

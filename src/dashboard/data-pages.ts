@@ -17,7 +17,7 @@ import { AppError } from '../errors.js';
 import { parseWith } from '../validation.js';
 import { idParam } from './account-pages.js';
 import { localsOf, requireAccount, type DashboardDeps } from './deps.js';
-import { csrfField, formatCredits, formatDay, formatTime, html, mount, sendHtml } from './layout.js';
+import { csrfField, dataTable, formatCredits, formatDay, formatTime, html, mount, sendHtml } from './layout.js';
 
 /** Audiences (status and progress), their ready exports (signed download links), and exclusion lists (CSV in and out). */
 
@@ -55,140 +55,78 @@ export function dataPages(router: express.Router, deps: DashboardDeps): void {
         context: page,
         body: html`<h1>Audiences and lists</h1>
           <h2>Audiences</h2>
-          <div class="table-wrap">
-            <table id="audiences-table">
-              <caption>
-                The account's audiences, newest first (built and enriched through the API or an assistant)
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Companies</th>
-                  <th scope="col">Prospects</th>
-                  <th scope="col">Enrichment</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${
-                  audiences.data.length
-                    ? audiences.data.map((a) => {
-                        const run = runs.get(Number(a.audienceId));
-                        return html`<tr>
-                          <td>${a.name}</td>
-                          <td>${a.status}</td>
-                          <td class="num">${formatCredits(a.numCompanies)}</td>
-                          <td class="num">${formatCredits(a.numProspects)}</td>
-                          <td>
-                            ${
-                              run
-                                ? html`${run.status === 'RUNNING' ? run.currentStage.toLowerCase().replace(/_/g, ' ') : run.status.toLowerCase().replace(/_/g, ' ')}
-                                    <progress
-                                      max="100"
-                                      value="${run.progressPercent}"
-                                      aria-label="Enrichment of ${a.name}"
-                                    >
-                                      ${run.progressPercent}%
-                                    </progress>
-                                    ${run.progressPercent}%`
-                                : 'none'
-                            }
-                          </td>
-                          <td>${formatDay(a.createdAt)}</td>
-                        </tr>`;
-                      })
-                    : html`<tr>
-                        <td colspan="6">No audiences yet.</td>
-                      </tr>`
-                }
-              </tbody>
-            </table>
-          </div>
+          ${dataTable({
+            id: 'audiences-table',
+            caption: html`The account's audiences, newest first (built and enriched through the API or an assistant)`,
+            columns: ['Name', 'Status', 'Companies', 'Prospects', 'Enrichment', 'Created'],
+            rows: audiences.data.map((a) => {
+              const run = runs.get(Number(a.audienceId));
+              return html`<tr>
+                <td>${a.name}</td>
+                <td>${a.status}</td>
+                <td class="num">${formatCredits(a.numCompanies)}</td>
+                <td class="num">${formatCredits(a.numProspects)}</td>
+                <td>
+                  ${
+                    run
+                      ? html`${run.status === 'RUNNING' ? run.currentStage.toLowerCase().replace(/_/g, ' ') : run.status.toLowerCase().replace(/_/g, ' ')}
+                          <progress max="100" value="${run.progressPercent}" aria-label="Enrichment of ${a.name}">
+                            ${run.progressPercent}%
+                          </progress>
+                          ${run.progressPercent}%`
+                      : 'none'
+                  }
+                </td>
+                <td>${formatDay(a.createdAt)}</td>
+              </tr>`;
+            }),
+            empty: 'No audiences yet.',
+          })}
           <h2>Exports</h2>
-          <div class="table-wrap">
-            <table id="exports-table">
-              <caption>
-                Recent exports; a ready one downloads through a signed link valid for
-                ${Math.round(context.config.EXPORT_LINK_TTL_SECONDS / 86400)} days
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Audience</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Rows</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">File</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${
-                  exports.length
-                    ? exports.map(
-                        (e) =>
-                          html`<tr>
-                            <td>${names.get(String(e.audience_id)) ?? `audience ${e.audience_id}`}</td>
-                            <td>${e.kind}</td>
-                            <td>${e.status}</td>
-                            <td class="num">${e.rows === null ? '—' : formatCredits(e.rows)}</td>
-                            <td>${formatTime(e.created_at.toISOString())}</td>
-                            <td>
-                              ${
-                                e.status === 'READY'
-                                  ? html`<a class="button" href="${signedLink(context, e).url}" download
-                                      >Download <span class="visually-hidden">${e.kind} export ${e.id}</span></a
-                                    >`
-                                  : '—'
-                              }
-                            </td>
-                          </tr>`,
-                      )
-                    : html`<tr>
-                        <td colspan="6">No exports yet.</td>
-                      </tr>`
-                }
-              </tbody>
-            </table>
-          </div>
+          ${dataTable({
+            id: 'exports-table',
+            caption: `Recent exports; a ready one downloads through a signed link valid for ${Math.round(context.config.EXPORT_LINK_TTL_SECONDS / 86400)} days`,
+            columns: ['Audience', 'Kind', 'Status', 'Rows', 'Created', 'File'],
+            rows: exports.map(
+              (e) =>
+                html`<tr>
+                  <td>${names.get(String(e.audience_id)) ?? `audience ${e.audience_id}`}</td>
+                  <td>${e.kind}</td>
+                  <td>${e.status}</td>
+                  <td class="num">${e.rows === null ? '—' : formatCredits(e.rows)}</td>
+                  <td>${formatTime(e.created_at.toISOString())}</td>
+                  <td>
+                    ${
+                      e.status === 'READY'
+                        ? html`<a class="button" href="${signedLink(context, e).url}" download
+                            >Download <span class="visually-hidden">${e.kind} export ${e.id}</span></a
+                          >`
+                        : '—'
+                    }
+                  </td>
+                </tr>`,
+            ),
+            empty: 'No exports yet.',
+          })}
           <h2>Exclusion lists</h2>
           <p>Companies or people to leave out of searches, counts and audience builds.</p>
-          <div class="table-wrap">
-            <table id="lists-table">
-              <caption>
-                The account's exclusion lists
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Entries</th>
-                  <th scope="col">Records excluded</th>
-                  <th scope="col">Unmatched</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${
-                  lists.data.length
-                    ? lists.data.map(
-                        (l) =>
-                          html`<tr>
-                            <td><a href="${mount}/lists/${l.exclusionListId}">${l.name}</a></td>
-                            <td>${l.kind}</td>
-                            <td class="num">${formatCredits(l.entries)}</td>
-                            <td class="num">${formatCredits(l.size)}</td>
-                            <td class="num">${formatCredits(l.unmatchedEntries)}</td>
-                            <td>${formatDay(l.createdAt)}</td>
-                          </tr>`,
-                      )
-                    : html`<tr>
-                        <td colspan="6">No exclusion lists yet.</td>
-                      </tr>`
-                }
-              </tbody>
-            </table>
-          </div>
+          ${dataTable({
+            id: 'lists-table',
+            caption: html`The account's exclusion lists`,
+            columns: ['Name', 'Kind', 'Entries', 'Records excluded', 'Unmatched', 'Created'],
+            rows: lists.data.map(
+              (l) =>
+                html`<tr>
+                  <td><a href="${mount}/lists/${l.exclusionListId}">${l.name}</a></td>
+                  <td>${l.kind}</td>
+                  <td class="num">${formatCredits(l.entries)}</td>
+                  <td class="num">${formatCredits(l.size)}</td>
+                  <td class="num">${formatCredits(l.unmatchedEntries)}</td>
+                  <td>${formatDay(l.createdAt)}</td>
+                </tr>`,
+            ),
+            empty: 'No exclusion lists yet.',
+          })}
           <h3>New list</h3>
           <form method="post" action="${mount}/lists" class="stack">
             ${csrfField(page.csrf)}
@@ -297,85 +235,71 @@ export function dataPages(router: express.Router, deps: DashboardDeps): void {
           <button type="submit" class="primary">Add entries</button>
         </form>
         <h2>First entries</h2>
-        <div class="table-wrap">
-          <table id="entries-table">
-            <caption>
-              The list's first ${entries.data.length} entries
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Entry</th>
-                <th scope="col">Matched records</th>
-                <th scope="col">Added</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                entries.data.length
-                  ? entries.data.map(
-                      (e) =>
-                        html`<tr>
-                          <td>${e.prospect ?? Object.values(e.company ?? {}).join(' ')}</td>
-                          <td class="num">${e.matchedRecords}</td>
-                          <td>${formatDay(e.addedAt)}</td>
-                        </tr>`,
-                    )
-                  : html`<tr>
-                      <td colspan="3">No entries yet.</td>
-                    </tr>`
-              }
-            </tbody>
-          </table>
-        </div>`,
+        ${dataTable({
+          id: 'entries-table',
+          caption: html`The list's first ${entries.data.length} entries`,
+          columns: ['Entry', 'Matched records', 'Added'],
+          rows: entries.data.map(
+            (e) =>
+              html`<tr>
+                <td>${e.prospect ?? Object.values(e.company ?? {}).join(' ')}</td>
+                <td class="num">${e.matchedRecords}</td>
+                <td>${formatDay(e.addedAt)}</td>
+              </tr>`,
+          ),
+          empty: 'No entries yet.',
+        })}`,
     });
   };
 
-  router.get('/lists/:listId', async (req, res, next) => {
-    try {
-      const account = requireAccount(req, res);
-      if (!account) return;
-      const listId = idParam(req.params.listId);
-      if (listId === null) throw new AppError('not_found', 'No such exclusion list.');
-      await renderList(res, account.accountId, listId, null);
-    } catch (error) {
-      next(error);
-    }
-  });
+  /** A route on one of the account's lists: the signed-in account and the list's id from the path (404 when it is no id). */
+  const listRoute =
+    (
+      handle: (req: express.Request, res: express.Response, accountId: number, listId: number) => Promise<void>,
+    ): express.RequestHandler =>
+    async (req, res, next) => {
+      try {
+        const account = requireAccount(req, res);
+        if (!account) return;
+        const listId = idParam(req.params.listId);
+        if (listId === null) throw new AppError('not_found', 'No such exclusion list.');
+        await handle(req, res, account.accountId, listId);
+      } catch (error) {
+        next(error);
+      }
+    };
 
-  router.post('/lists/:listId/upload', async (req, res, next) => {
-    try {
-      const account = requireAccount(req, res);
-      if (!account) return;
-      const listId = idParam(req.params.listId);
-      if (listId === null) throw new AppError('not_found', 'No such exclusion list.');
-      const list = await requireExclusionList(db.pool, account.accountId, listId);
+  router.get(
+    '/lists/:listId',
+    listRoute((req, res, accountId, listId) => renderList(res, accountId, listId, null)),
+  );
+
+  router.post(
+    '/lists/:listId/upload',
+    listRoute(async (req, res, accountId, listId) => {
+      const list = await requireExclusionList(db.pool, accountId, listId);
       const parsed = entriesFromCsv(list.kind, await uploadedText(req.body as Record<string, unknown>));
       const count = parsed.companies.length + parsed.prospects.length;
       const added = count
         ? await addExclusionListEntries(
             db,
-            account.accountId,
+            accountId,
             String(listId),
             list.kind === 'companies' ? { companies: parsed.companies } : { prospects: parsed.prospects },
           )
         : null;
-      await renderList(res, account.accountId, listId, {
+      await renderList(res, accountId, listId, {
         added,
         notUnderstood: parsed.notUnderstood,
         unmatchedLines: (added?.unmatched ?? []).map((i) => parsed.lines[i] ?? 0),
       });
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
 
-  router.get('/lists/:listId/entries.csv', async (req, res, next) => {
-    try {
-      const account = requireAccount(req, res);
-      if (!account) return;
-      const listId = idParam(req.params.listId);
-      if (listId === null) throw new AppError('not_found', 'No such exclusion list.');
-      const list = await requireExclusionList(db.pool, account.accountId, listId);
+  router.get(
+    '/lists/:listId/entries.csv',
+    listRoute(async (req, res, accountId, listId) => {
+      const list = await requireExclusionList(db.pool, accountId, listId);
       res.set({
         'Content-Type': 'text/csv; charset=utf-8',
         'Content-Disposition': `attachment; filename="exclusion-list-${listId}.csv"`,
@@ -391,7 +315,7 @@ export function dataPages(router: express.Router, deps: DashboardDeps): void {
         const pageOf: Awaited<ReturnType<typeof listExclusionListEntries>> = await listExclusionListEntries(
           db.pool,
           cursors,
-          account.accountId,
+          accountId,
           { exclusionListId: String(listId), pageSize: 1000, cursor },
         );
         for (const e of pageOf.data) {
@@ -416,8 +340,6 @@ export function dataPages(router: express.Router, deps: DashboardDeps): void {
         cursor = pageOf.nextCursor;
       }
       res.end();
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
 }

@@ -54,6 +54,40 @@ export function buttonForm(
   </form>`;
 }
 
+/**
+ * A table of records as every dashboard list shows one: scrolled inside its wrapper on a narrow
+ * screen, a caption, one heading a column, and a row saying so when there are no records.
+ */
+export function dataTable(table: {
+  id?: string;
+  caption: string | Html;
+  columns: string[];
+  rows: Html[];
+  empty: string | Html;
+}): Html {
+  return html`<div class="table-wrap">
+    <table${table.id ? html` id="${table.id}"` : ''}>
+      <caption>
+        ${table.caption}
+      </caption>
+      <thead>
+        <tr>
+          ${table.columns.map((column) => html`<th scope="col">${column}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${
+          table.rows.length
+            ? table.rows
+            : html`<tr>
+                <td colspan="${table.columns.length}">${table.empty}</td>
+              </tr>`
+        }
+      </tbody>
+    </table>
+  </div>`;
+}
+
 export function formatCredits(value: number): string {
   return value.toLocaleString('en');
 }

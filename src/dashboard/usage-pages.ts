@@ -7,7 +7,7 @@ import { listRequests, requestLogRetentionDays } from '../core/request-log.js';
 import { dailySpend, ledgerPage, meteredUnits } from '../core/usage.js';
 import { localsOf, requireAccount, type DashboardDeps } from './deps.js';
 import { grantThisMonth, idParam, keyLabel } from './account-pages.js';
-import { formatCredits, formatTime, html, Html, mount, sendHtml } from './layout.js';
+import { dataTable, formatCredits, formatTime, html, Html, mount, sendHtml } from './layout.js';
 
 /** The account's usage (chart, table, ledger) and its request log. */
 export function usagePages(router: express.Router, deps: DashboardDeps): void {
@@ -100,56 +100,32 @@ export function usagePages(router: express.Router, deps: DashboardDeps): void {
             <button type="submit">Filter</button>
             <a class="button" href="${mount}/usage/ledger.csv?${filterQuery.toString()}" download>Download CSV</a>
           </form>
-          <div class="table-wrap">
-            <table id="ledger-table">
-              <caption>
-                Credit movements, newest first${filter.apiKeyId !== null || filter.unit ? ' (filtered)' : ''}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Credits</th>
-                  <th scope="col">Balance after</th>
-                  <th scope="col">Operation</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Request id</th>
-                  <th scope="col">What</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${
-                  ledger.entries.length
-                    ? ledger.entries.map(
-                        (e) =>
-                          html`<tr>
-                            <td>${formatTime(e.at)}</td>
-                            <td class="num">
-                              ${e.amount > 0 ? `+${formatCredits(e.amount)}` : formatCredits(e.amount)}
-                            </td>
-                            <td class="num">${formatCredits(e.balanceAfter)}</td>
-                            <td>${e.unit}</td>
-                            <td>${e.apiKeyId !== null ? keyLabel({ name: e.keyName, prefix: e.keyPrefix }) : '—'}</td>
-                            <td>
-                              ${
-                                e.requestId
-                                  ? html`<a href="${mount}/requests?requestId=${encodeURIComponent(e.requestId)}"
-                                      ><code>${e.requestId}</code></a
-                                    >`
-                                  : '—'
-                              }
-                            </td>
-                            <td>${e.reason}</td>
-                          </tr>`,
-                      )
-                    : html`<tr>
-                        <td colspan="7">
-                          No credit movements${filter.apiKeyId !== null || filter.unit ? ' match' : ' yet'}.
-                        </td>
-                      </tr>`
-                }
-              </tbody>
-            </table>
-          </div>
+          ${dataTable({
+            id: 'ledger-table',
+            caption: `Credit movements, newest first${filter.apiKeyId !== null || filter.unit ? ' (filtered)' : ''}`,
+            columns: ['Time', 'Credits', 'Balance after', 'Operation', 'Key', 'Request id', 'What'],
+            rows: ledger.entries.map(
+              (e) =>
+                html`<tr>
+                  <td>${formatTime(e.at)}</td>
+                  <td class="num">${e.amount > 0 ? `+${formatCredits(e.amount)}` : formatCredits(e.amount)}</td>
+                  <td class="num">${formatCredits(e.balanceAfter)}</td>
+                  <td>${e.unit}</td>
+                  <td>${e.apiKeyId !== null ? keyLabel({ name: e.keyName, prefix: e.keyPrefix }) : '—'}</td>
+                  <td>
+                    ${
+                      e.requestId
+                        ? html`<a href="${mount}/requests?requestId=${encodeURIComponent(e.requestId)}"
+                            ><code>${e.requestId}</code></a
+                          >`
+                        : '—'
+                    }
+                  </td>
+                  <td>${e.reason}</td>
+                </tr>`,
+            ),
+            empty: `No credit movements${filter.apiKeyId !== null || filter.unit ? ' match' : ' yet'}.`,
+          })}
           ${
             ledger.nextBefore !== null
               ? html`<p>
@@ -264,54 +240,32 @@ export function usagePages(router: express.Router, deps: DashboardDeps): void {
             </select>
             <button type="submit">Filter</button>
           </form>
-          <div class="table-wrap">
-            <table id="requests-table">
-              <caption>
-                Requests, newest first${filtered ? ' (filtered)' : ''}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Operation</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Credits</th>
-                  <th scope="col">Key or assistant</th>
-                  <th scope="col">Surface</th>
-                  <th scope="col">Request id</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${
-                  log.rows.length
-                    ? log.rows.map(
-                        (r) =>
-                          html`<tr data-request-id="${r.requestId}">
-                            <td>${formatTime(r.at)}</td>
-                            <td>${r.operationId}</td>
-                            <td>
-                              ${r.status}${r.errorCode ? html` <span class="code-word">${r.errorCode}</span>` : ''}
-                            </td>
-                            <td class="num">${formatCredits(r.credits)}</td>
-                            <td>
-                              ${
-                                r.clientId !== null
-                                  ? `assistant ${r.clientName ?? r.clientId}`
-                                  : r.apiKeyId !== null
-                                    ? keyLabel({ name: r.keyName, prefix: r.keyPrefix })
-                                    : '—'
-                              }
-                            </td>
-                            <td>${r.surface}</td>
-                            <td><code>${r.requestId}</code></td>
-                          </tr>`,
-                      )
-                    : html`<tr>
-                        <td colspan="7">No requests${filtered ? ' match' : ' yet'}.</td>
-                      </tr>`
-                }
-              </tbody>
-            </table>
-          </div>
+          ${dataTable({
+            id: 'requests-table',
+            caption: `Requests, newest first${filtered ? ' (filtered)' : ''}`,
+            columns: ['Time', 'Operation', 'Status', 'Credits', 'Key or assistant', 'Surface', 'Request id'],
+            rows: log.rows.map(
+              (r) =>
+                html`<tr data-request-id="${r.requestId}">
+                  <td>${formatTime(r.at)}</td>
+                  <td>${r.operationId}</td>
+                  <td>${r.status}${r.errorCode ? html` <span class="code-word">${r.errorCode}</span>` : ''}</td>
+                  <td class="num">${formatCredits(r.credits)}</td>
+                  <td>
+                    ${
+                      r.clientId !== null
+                        ? `assistant ${r.clientName ?? r.clientId}`
+                        : r.apiKeyId !== null
+                          ? keyLabel({ name: r.keyName, prefix: r.keyPrefix })
+                          : '—'
+                    }
+                  </td>
+                  <td>${r.surface}</td>
+                  <td><code>${r.requestId}</code></td>
+                </tr>`,
+            ),
+            empty: `No requests${filtered ? ' match' : ' yet'}.`,
+          })}
           ${
             log.nextBefore !== null
               ? html`<p>

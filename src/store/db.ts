@@ -11,6 +11,26 @@ import { KeptSession, type KeptSessionOptions } from './session.js';
  */
 export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
+/**
+ * One row of an account's table by its id, or null when the account has none by that id (another
+ * account's row is none). `forUpdate` locks it until the caller's transaction ends. `table` and
+ * `columns` are the caller's constants, never input.
+ */
+export async function findAccountRow<Row extends pg.QueryResultRow>(
+  db: Queryable,
+  table: string,
+  columns: string,
+  accountId: number,
+  id: number,
+  forUpdate = false,
+): Promise<Row | null> {
+  const result = await db.query<Row>(
+    `SELECT ${columns} FROM ${table} WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
+    [accountId, id],
+  );
+  return result.rows[0] ?? null;
+}
+
 // bigint columns arrive as strings by default; ours never exceed 2^53 (ids, credits, USD).
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 // Dates stay plain 'YYYY-MM-DD' strings instead of local-midnight Date objects.

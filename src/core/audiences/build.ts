@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { peopleSearchParams } from '../../../operations/schemas/filters.js';
 import { AppError } from '../../errors.js';
 import { accountOf, defineJob, enqueue, type JobRun } from '../../jobs/index.js';
-import type { Database } from '../../store/db.js';
+import type { Database, Queryable } from '../../store/db.js';
 import { charge } from '../credits.js';
 import { companyConditions } from '../search/company-search.js';
 import { peopleConditions } from '../search/people-search.js';
@@ -101,32 +101,22 @@ async function buildSteps(deps: BuildDeps, run: JobRun<{ audienceId: number }>):
 
   const companies = await deps.db.transaction(async (tx) => {
     if (!(await stillBuilding(tx, accountId, audienceId))) return null;
-    await tx.query('DELETE FROM audience_prospects WHERE account_id = $1 AND audience_id = $2', [
-      accountId,
-      audienceId,
-    ]);
-    await tx.query('DELETE FROM audience_companies WHERE account_id = $1 AND audience_id = $2', [
-      accountId,
-      audienceId,
-    ]);
+    await removeMembers(tx, accountId, audienceId);
     if (audience.creation_method !== 'NORMAL') return 0;
     const sql = await companyConditions(tx, accountId, {
       searchParams: filters.company ?? {},
       companyExclusionListIDs: audience.company_exclusion_list_ids.map(String),
     });
-    const inserted = await tx.query(
+    return insertMembers(
+      tx,
+      accountId,
+      audienceId,
       `INSERT INTO audience_companies (account_id, audience_id, company_id)
        SELECT ${sql.bind(accountId)}, ${sql.bind(audienceId)}, c.id FROM companies c ${sql.where()}
         ORDER BY c.id LIMIT ${sql.bind(audience.max_companies)}`,
       sql.params,
+      'num_companies = $3, num_prospects = 0',
     );
-    const count = inserted.rowCount ?? 0;
-    await tx.query('UPDATE audiences SET num_companies = $3, num_prospects = 0 WHERE account_id = $1 AND id = $2', [
-      accountId,
-      audienceId,
-      count,
-    ]);
-    return count;
   });
   if (companies === null) return;
   await run.progress({ step: 'companies', companies });
@@ -153,19 +143,16 @@ async function buildSteps(deps: BuildDeps, run: JobRun<{ audienceId: number }>):
         `p.company_id IN (SELECT ac.company_id FROM audience_companies ac WHERE ac.account_id = ${account} AND ac.audience_id = ${id})`,
       );
     }
-    const inserted = await tx.query(
+    return insertMembers(
+      tx,
+      accountId,
+      audienceId,
       `INSERT INTO audience_prospects (account_id, audience_id, person_id, company_id)
        SELECT ${account}, ${id}, p.id, p.company_id FROM people p ${sql.where()}
         ORDER BY p.id LIMIT ${sql.bind(audience.max_prospects)}`,
       sql.params,
+      'num_prospects = $3',
     );
-    const count = inserted.rowCount ?? 0;
-    await tx.query('UPDATE audiences SET num_prospects = $3 WHERE account_id = $1 AND id = $2', [
-      accountId,
-      audienceId,
-      count,
-    ]);
-    return count;
   });
   if (prospects === null) return;
   await run.progress({ step: 'prospects', companies, prospects });
@@ -174,6 +161,24 @@ async function buildSteps(deps: BuildDeps, run: JobRun<{ audienceId: number }>):
 
   const settled = await settleBuild(deps.db, accountId, audienceId);
   await run.progress({ step: settled.status === 'NORMAL' ? 'done' : 'failed', companies, prospects });
+}
+
+/**
+ * One step of a build: inserts the members its `insert` selects (capped there) and writes how many
+ * on the audience (`counts` sets the columns, with that number as $3). Returns the number.
+ */
+async function insertMembers(
+  tx: Queryable,
+  accountId: number,
+  audienceId: number,
+  insert: string,
+  params: unknown[],
+  counts: string,
+): Promise<number> {
+  const inserted = await tx.query(insert, params);
+  const count = inserted.rowCount ?? 0;
+  await tx.query(`UPDATE audiences SET ${counts} WHERE account_id = $1 AND id = $2`, [accountId, audienceId, count]);
+  return count;
 }
 
 /** Charges and marks NORMAL in one transaction; on a short balance, FAILED and nothing charged. */
@@ -227,14 +232,7 @@ async function settleBuild(
 export async function failBuild(db: Database, accountId: number, audienceId: number, reason: string): Promise<void> {
   await db.transaction(async (tx) => {
     if (!(await stillBuilding(tx, accountId, audienceId))) return;
-    await tx.query('DELETE FROM audience_prospects WHERE account_id = $1 AND audience_id = $2', [
-      accountId,
-      audienceId,
-    ]);
-    await tx.query('DELETE FROM audience_companies WHERE account_id = $1 AND audience_id = $2', [
-      accountId,
-      audienceId,
-    ]);
+    await removeMembers(tx, accountId, audienceId);
     const failed = await tx.query<AudienceRow>(
       `UPDATE audiences SET status = 'FAILED', failure_reason = $3, num_companies = 0, num_prospects = 0 WHERE account_id = $1 AND id = $2
        RETURNING ${audienceColumns}`,
@@ -242,6 +240,12 @@ export async function failBuild(db: Database, accountId: number, audienceId: num
     );
     await emitWebhookEvent(tx, accountId, 'audience.build.failed', audienceStatusView(failed.rows[0] as AudienceRow));
   });
+}
+
+/** Empties the audience: its prospects, then its companies (a rebuild starts from nothing, a failed build keeps nothing). */
+async function removeMembers(tx: Queryable, accountId: number, audienceId: number): Promise<void> {
+  await tx.query('DELETE FROM audience_prospects WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
+  await tx.query('DELETE FROM audience_companies WHERE account_id = $1 AND audience_id = $2', [accountId, audienceId]);
 }
 
 /** Locks the audience for the rest of the transaction and tells whether it is still BUILDING. */

@@ -1,5 +1,5 @@
 import { enrichmentSteps } from '../../../operations/schemas/audiences.js';
-import type { Queryable } from '../../store/db.js';
+import { findAccountRow, type Queryable } from '../../store/db.js';
 import type { EnrichmentEstimate, EnrichmentOptions } from './pricing.js';
 
 /**
@@ -81,11 +81,7 @@ export async function findRun(
   runId: number,
   forUpdate = false,
 ): Promise<RunRow | null> {
-  const result = await db.query<RunRow>(
-    `SELECT ${runColumns} FROM enrichment_runs WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
-    [accountId, runId],
-  );
-  return result.rows[0] ?? null;
+  return findAccountRow<RunRow>(db, 'enrichment_runs', runColumns, accountId, runId, forUpdate);
 }
 
 export interface EnrichmentStatusView {

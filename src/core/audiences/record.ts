@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.js';
-import type { Queryable } from '../../store/db.js';
+import { findAccountRow, type Queryable } from '../../store/db.js';
 
 /** An audience's row, how to read it, and the check of its state that other audience work needs. */
 
@@ -56,11 +56,7 @@ export async function findAudience(
   audienceId: string | number,
   forUpdate = false,
 ): Promise<AudienceRow | null> {
-  const result = await db.query<AudienceRow>(
-    `SELECT ${audienceColumns} FROM audiences WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
-    [accountId, Number(audienceId)],
-  );
-  return result.rows[0] ?? null;
+  return findAccountRow<AudienceRow>(db, 'audiences', audienceColumns, accountId, Number(audienceId), forUpdate);
 }
 
 export function requireBuilt(audience: AudienceRow, action: string): void {

@@ -2,6 +2,7 @@ import type { CompanyRecord, ProfileRecord } from '../../../operations/schemas/r
 import type { Principal } from '../keys.js';
 import type { DbConfigDeps, LogDeps, ServicesDeps } from '../deps.js';
 import { AppError } from '../../errors.js';
+import type { Queryable } from '../../store/db.js';
 import type { Logger } from '../../log.js';
 import { NetworkSourceError, type CompanyRef, type NetworkSource, type ProfileRef } from '../ports/network-source.js';
 import { charge, getBalance, requestEntry, type ChargeOrigin } from '../credits.js';
@@ -23,6 +24,7 @@ import { parseCompanyIdentifier, parsePersonIdentifier, type CompanyIdentifierTy
  * that stores the refreshed record, so neither happens without the other.
  */
 export const liveFetchPrice = 2;
+const liveMessage = `Live data: ${liveFetchPrice} credits charged.`;
 
 export interface LiveCompanyResult {
   found: true;
@@ -56,41 +58,29 @@ export async function liveFetchCompany(
 ): Promise<LiveCompanyResult> {
   const ref = parseCompanyIdentifier(input.type, input.value);
   const stored = await findStoredCompany(context.db.pool, ref);
-  await requireLiveFetchBalance(context, principal);
   // Unknown to the catalog: a numeric reference asks the network by id, not as a slug made of digits.
   const liveRef: CompanyRef = stored
     ? { slug: stored.network_primary_slug, orgId: stored.network_org_id }
     : ref.orgId
       ? { orgId: ref.orgId }
       : ref;
-  const { networkSource } = context.services;
-  const outcome = await fetchLive(
-    context,
-    log,
-    networkSource,
-    (signal) => networkSource.fetchCompany(liveRef, signal),
-    liveRef.slug || liveRef.orgId,
-  );
-
+  const outcome = await chargedFetch(context, principal, origin, log, {
+    ref: liveRef.slug || liveRef.orgId,
+    fetch: (source, signal) => source.fetchCompany(liveRef, signal),
+    entry: ['liveEnrichCompany', 'live company fetch'],
+    store: async (tx, live) =>
+      stored
+        ? toCompanyRecord(await refreshCompany(tx, stored, live))
+        : { ...toCompanyRecord(companyRowFromLive(live)), last_sort_key: '' },
+  });
   if (outcome.status === 'live') {
-    const live = outcome.data;
-    const record = await context.db.transaction(async (tx) => {
-      await charge(
-        tx,
-        principal.accountId,
-        liveFetchPrice,
-        requestEntry(origin, 'liveEnrichCompany', 'live company fetch'),
-      );
-      if (!stored) return { ...toCompanyRecord(companyRowFromLive(live)), last_sort_key: '' };
-      return toCompanyRecord(await refreshCompany(tx, stored, live));
-    });
     return {
       found: true,
       source: 'live',
       fetchedAt: new Date().toISOString(),
-      company: record,
+      company: outcome.data,
       creditsCharged: liveFetchPrice,
-      message: `Live data: ${liveFetchPrice} credits charged.`,
+      message: liveMessage,
     };
   }
   if (!stored) {
@@ -129,40 +119,28 @@ export async function liveFetchProfile(
     getDetailedWorkExperience: input.getDetailedWorkExperience,
   };
   const stored = await findStoredProfile(context.db.pool, ref);
-  await requireLiveFetchBalance(context, principal);
   const liveRef: ProfileRef = stored
     ? { slug: stored.network_slug, userId: stored.network_user_id }
     : ref.userId
       ? { userId: ref.userId }
       : ref;
-  const { networkSource } = context.services;
-  const outcome = await fetchLive(
-    context,
-    log,
-    networkSource,
-    (signal) => networkSource.fetchProfile(liveRef, signal),
-    liveRef.slug || liveRef.userId,
-  );
-
+  const outcome = await chargedFetch(context, principal, origin, log, {
+    ref: liveRef.slug || liveRef.userId,
+    fetch: (source, signal) => source.fetchProfile(liveRef, signal),
+    entry: ['liveEnrichPerson', 'live profile fetch'],
+    store: async (tx, live) =>
+      stored
+        ? toProfileRecord(await refreshProfile(tx, stored.id, live), details)
+        : { ...toProfileRecord(profileRowFromLive(live), details), last_sort_key: '' },
+  });
   if (outcome.status === 'live') {
-    const live = outcome.data;
-    const record = await context.db.transaction(async (tx) => {
-      await charge(
-        tx,
-        principal.accountId,
-        liveFetchPrice,
-        requestEntry(origin, 'liveEnrichPerson', 'live profile fetch'),
-      );
-      if (!stored) return { ...toProfileRecord(profileRowFromLive(live), details), last_sort_key: '' };
-      return toProfileRecord(await refreshProfile(tx, stored.id, live), details);
-    });
     return {
       found: true,
       source: 'live',
       fetchedAt: new Date().toISOString(),
-      profile: record,
+      profile: outcome.data,
       creditsCharged: liveFetchPrice,
-      message: `Live data: ${liveFetchPrice} credits charged.`,
+      message: liveMessage,
     };
   }
   if (!stored) {
@@ -201,21 +179,15 @@ export async function refreshCompanyFromNetwork(
 ): Promise<boolean> {
   const stored = await findStoredCompany(context.db.pool, { serviceId: companyId });
   if (!stored) return false;
-  const { networkSource } = context.services;
   const ref: CompanyRef = { slug: stored.network_primary_slug, orgId: stored.network_org_id };
-  const outcome = await fetchLive(
+  return storeFromNetwork(
     context,
     log,
-    networkSource,
-    (s) => networkSource.fetchCompany(ref, s),
-    ref.slug || ref.orgId,
     signal,
+    ref.slug || ref.orgId,
+    (source, s) => source.fetchCompany(ref, s),
+    (live) => refreshCompany(context.db.pool, stored, live),
   );
-  // A caller that gave up (a job stopping) hears so, rather than "nothing new".
-  signal?.throwIfAborted();
-  if (outcome.status !== 'live') return false;
-  await refreshCompany(context.db.pool, stored, outcome.data);
-  return true;
 }
 
 /** As refreshCompanyFromNetwork, for one catalog person. */
@@ -231,20 +203,69 @@ export async function refreshPersonFromNetwork(
   );
   const stored = row.rows[0];
   if (!stored) return false;
-  const { networkSource } = context.services;
   const ref: ProfileRef = { slug: stored.network_slug, userId: stored.network_user_id };
+  return storeFromNetwork(
+    context,
+    log,
+    signal,
+    ref.slug || ref.userId,
+    (source, s) => source.fetchProfile(ref, s),
+    (live) => refreshProfile(context.db.pool, personId, live),
+  );
+}
+
+/** The uncharged refresh both kinds share: true when live data came and was stored. */
+async function storeFromNetwork<Live>(
+  context: LiveFetchDeps,
+  log: Logger,
+  signal: AbortSignal | undefined,
+  ref: unknown,
+  fetch: (source: NetworkSource, signal: AbortSignal) => Promise<Live | null>,
+  store: (live: Live) => Promise<unknown>,
+): Promise<boolean> {
+  const { networkSource } = context.services;
+  const outcome = await fetchLive(context, log, networkSource, (s) => fetch(networkSource, s), ref, signal);
+  // A caller that gave up (a job stopping) hears so, rather than "nothing new".
+  signal?.throwIfAborted();
+  if (outcome.status !== 'live') return false;
+  await store(outcome.data);
+  return true;
+}
+
+/**
+ * What a live fetch of a company and of a profile share: the balance is checked before the network
+ * is asked, and live data is charged for in the transaction that stores it, so neither happens
+ * without the other. `live` carries the record as stored; the other outcomes charged nothing.
+ */
+async function chargedFetch<Live, Stored>(
+  context: LiveFetchDeps,
+  principal: Principal,
+  origin: ChargeOrigin,
+  log: Logger,
+  fetch: {
+    /** The network's reference; none (empty) means there is nothing to ask for. */
+    ref: unknown;
+    fetch: (source: NetworkSource, signal: AbortSignal) => Promise<Live | null>;
+    /** The ledger entry's unit and reason. */
+    entry: [unit: string, reason: string];
+    store: (tx: Queryable, live: Live) => Promise<Stored>;
+  },
+): Promise<LiveOutcome<Stored>> {
+  await requireLiveFetchBalance(context, principal);
+  const { networkSource } = context.services;
   const outcome = await fetchLive(
     context,
     log,
     networkSource,
-    (s) => networkSource.fetchProfile(ref, s),
-    ref.slug || ref.userId,
-    signal,
+    (signal) => fetch.fetch(networkSource, signal),
+    fetch.ref,
   );
-  signal?.throwIfAborted();
-  if (outcome.status !== 'live') return false;
-  await refreshProfile(context.db.pool, personId, outcome.data);
-  return true;
+  if (outcome.status !== 'live') return outcome;
+  const data = await context.db.transaction(async (tx) => {
+    await charge(tx, principal.accountId, liveFetchPrice, requestEntry(origin, ...fetch.entry));
+    return fetch.store(tx, outcome.data);
+  });
+  return { status: 'live', data };
 }
 
 function storedMessage(outcome: LiveOutcome<unknown>): string {

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.js';
-import type { Queryable } from '../../store/db.js';
+import { findAccountRow, type Queryable } from '../../store/db.js';
 import type { CursorCodec } from '../search/cursor.js';
 import {
   companyColumns,
@@ -61,11 +61,7 @@ export async function findRun(
   runId: number,
   forUpdate = false,
 ): Promise<RunRow | null> {
-  const result = await db.query<RunRow>(
-    `SELECT ${runColumns} FROM saved_search_runs WHERE account_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
-    [accountId, runId],
-  );
-  return result.rows[0] ?? null;
+  return findAccountRow<RunRow>(db, 'saved_search_runs', runColumns, accountId, runId, forUpdate);
 }
 
 export async function requireRun(
