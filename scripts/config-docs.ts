@@ -76,7 +76,7 @@ export function configVariables(schema: z.ZodObject): ConfigVariable[] {
   });
   if (missing.length > 0)
     throw new Error(
-      `src/config.ts: ${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} no .describe() text; ` +
+      `src/config/: ${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} no .describe() text; ` +
         'every variable says what it does there (docs/configuration.md is generated from it)',
     );
   return variables;
