@@ -56,6 +56,8 @@ export class JobWorker<Context = unknown> {
   private readonly loops: Promise<void>[] = [];
   private readonly running = new Map<number, AbortController>();
   private wakers: Array<() => void> = [];
+  /** Grows by one at every wake-up, so that a slot can tell one came while it was claiming. */
+  private wakeCount = 0;
   private readonly definitions: Map<string, AnyJobDefinition<Context>>;
   private wakeups: KeptSession | null = null;
   private claiming: Promise<unknown> = Promise.resolve();
@@ -92,6 +94,7 @@ export class JobWorker<Context = unknown> {
 
   /** A job was just committed (by any instance): look now rather than at the next poll. */
   wake(): void {
+    this.wakeCount += 1;
     const wakers = this.wakers;
     this.wakers = [];
     for (const wake of wakers) wake();
@@ -127,6 +130,9 @@ export class JobWorker<Context = unknown> {
   private async loop(): Promise<void> {
     const kinds = [...this.definitions.keys()];
     while (!this.stopping) {
+      // A job committed after the claim's snapshot is not seen by it, and its wake-up finds this slot busy claiming
+      // rather than idle: compared after the claim, the count says to claim again instead of waiting for the next poll.
+      const wakeupsBefore = this.wakeCount;
       let job: JobRow | null = null;
       try {
         job = await this.claim(kinds);
@@ -140,7 +146,7 @@ export class JobWorker<Context = unknown> {
         await this.execute(job);
         continue;
       }
-      await this.idle();
+      if (this.wakeCount === wakeupsBefore) await this.idle();
     }
   }
 

@@ -35,21 +35,24 @@ export class HeadlessBrowser {
       const headers = new Headers(request.headers);
       const cookie = this.cookieHeader(current);
       if (cookie) headers.set('cookie', cookie);
-      // A page that never comes fails the run (tests, scripts/mcp-inspector.ts) instead of holding it.
-      const response = await fetch(current, {
-        ...request,
-        headers,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(30_000),
-      });
-      this.remember(current, response.headers);
-      const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && location) {
-        current = new URL(location, current);
-        request = {};
-        continue;
+      // A page that never comes fails the run (tests, scripts/mcp-inspector.ts), naming it, instead of holding it.
+      const signal = AbortSignal.timeout(30_000);
+      try {
+        const response = await fetch(current, { ...request, headers, redirect: 'manual', signal });
+        this.remember(current, response.headers);
+        const location = response.headers.get('location');
+        if (response.status >= 300 && response.status < 400 && location) {
+          current = new URL(location, current);
+          request = {};
+          continue;
+        }
+        return { url: current, status: response.status, headers: response.headers, text: await response.text() };
+      } catch (error) {
+        if (!signal.aborted) throw error;
+        throw new Error(`${request.method ?? 'GET'} ${current.href} had no complete answer within 30 s`, {
+          cause: error,
+        });
       }
-      return { url: current, status: response.status, headers: response.headers, text: await response.text() };
     }
     throw new Error(`too many redirects from ${String(url)}`);
   }

@@ -1,6 +1,5 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTool, type ToolOutcome } from '../helpers/cli.js';
 import { HeadlessBrowser } from './browser.js';
 import {
   atRedirect,
@@ -14,8 +13,6 @@ import {
   tokenRequest,
   type SsoApp,
 } from './helpers.js';
-
-const run = promisify(execFile);
 
 /**
  * Approvals are remembered per client and account, shown and removed with the accounts
@@ -33,16 +30,8 @@ describe('remembered approvals and the accounts command', () => {
     await sso?.stop();
   });
 
-  async function accounts(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/accounts.ts', ...args], {
-        env: { ...process.env, DATABASE_URL: sso.app.service.context.config.DATABASE_URL, LOG_LEVEL: 'silent' },
-      });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
+  function accounts(...args: string[]): Promise<ToolOutcome> {
+    return runTool('accounts', args, { DATABASE_URL: sso.app.service.context.config.DATABASE_URL as string });
   }
 
   /** An authorization in a fresh browser (a new session): the page it stops at, or the redirect. */

@@ -346,12 +346,30 @@ export async function authorizeAndConnect(
   return { connected: await connectWithTokens(sso.resource, provider), consentPage, callback };
 }
 
+/**
+ * A request to the service by hand, its whole answer read. One with no complete answer within 30 s (an event stream
+ * left open, a handler that never answers) fails, naming the request, rather than holding the test until the runner's
+ * timeout.
+ */
+export async function answerTo(
+  url: string | URL,
+  init: RequestInit,
+): Promise<{ status: number; headers: Headers; text: string }> {
+  try {
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  } catch (error) {
+    if ((error as Error).name !== 'TimeoutError') throw error;
+    throw new Error(`${init.method ?? 'GET'} ${String(url)} had no complete answer within 30 s`, { cause: error });
+  }
+}
+
 /** A public client registered dynamically, for tests that drive the protocol by hand. */
 export async function registerClient(
   sso: SsoApp,
   metadata: Record<string, unknown> = {},
 ): Promise<{ client_id: string } & Record<string, unknown>> {
-  const response = await fetch(`${sso.issuer}/register`, {
+  const response = await answerTo(`${sso.issuer}/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
@@ -363,7 +381,7 @@ export async function registerClient(
       ...metadata,
     }),
   });
-  const body = await response.json();
+  const body = JSON.parse(response.text);
   if (response.status !== 201) throw new Error(`registration refused: ${response.status} ${JSON.stringify(body)}`);
   return body as { client_id: string };
 }
@@ -394,12 +412,12 @@ export async function tokenRequest(
   sso: SsoApp,
   params: Record<string, string>,
 ): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${sso.issuer}/token`, {
+  const response = await answerTo(`${sso.issuer}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(params),
   });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: JSON.parse(response.text) };
 }
 
 /**
@@ -438,7 +456,7 @@ export async function rawToolsList(
   token: string,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; headers: Headers; body: any }> {
-  const response = await fetch(url, {
+  const response = await answerTo(url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -448,7 +466,7 @@ export async function rawToolsList(
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
-  const text = await response.text();
+  const text = response.text;
   let body: unknown = text;
   try {
     body = JSON.parse(text);

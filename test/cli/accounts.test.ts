@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyAuthenticator } from '../../src/auth/api-keys.js';
 import { getBalance } from '../../src/core/credits.js';
+import { runTool, type ToolOutcome } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
-const run = promisify(execFile);
 let database: TestDatabase;
 
 beforeAll(async () => {
@@ -13,16 +11,8 @@ beforeAll(async () => {
 });
 afterAll(async () => database?.drop());
 
-async function accounts(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/accounts.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: database.connectionString, LOG_LEVEL: 'silent' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+function accounts(...args: string[]): Promise<ToolOutcome> {
+  return runTool('accounts', args, { DATABASE_URL: database.connectionString });
 }
 
 describe('accounts command', () => {

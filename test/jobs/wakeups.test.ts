@@ -105,6 +105,50 @@ describe('job wake-ups across instances', () => {
     expect(ran.every((r) => r.workerId === first.id || r.workerId === second.id)).toBe(true);
   });
 
+  it('a job committed while an idle worker was claiming, unseen by that claim, still wakes it', async () => {
+    const worker = await startInstance();
+    // The claim of the decoy job is held in the database after its snapshot was taken (a trigger of this test's database
+    // waits on an advisory lock the test holds), then finds nothing: the job committed meanwhile is neither in its
+    // snapshot nor announced to an idle slot, unless the worker remembers the wake-up that came during the claim.
+    await database.db.pool.query(`
+      CREATE FUNCTION hold_decoy_claim() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF OLD.payload ? 'decoy' AND NOT pg_try_advisory_xact_lock_shared(4242) THEN
+          PERFORM pg_advisory_xact_lock_shared(4242);
+          RETURN NULL;
+        END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER hold_decoy_claim BEFORE UPDATE ON jobs FOR EACH ROW EXECUTE FUNCTION hold_decoy_claim();`);
+    const holder = await database.db.pool.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock(4242)');
+      const decoy = await enqueueJob(database.db.pool, { kind: 'quick', payload: { decoy: true } });
+      await waitFor('the claim of the decoy to be held', async () => {
+        const waiting = await database.db.pool.query(
+          `SELECT 1 FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+            WHERE d.datname = current_database() AND l.locktype = 'advisory' AND l.objid = 4242 AND NOT l.granted`,
+        );
+        return (waiting.rowCount ?? 0) > 0;
+      });
+      // Counts the announcements the worker hears, to release the claim only after the job's has come.
+      let heard = 0;
+      const wake = worker.wake.bind(worker);
+      worker.wake = () => {
+        heard += 1;
+        wake();
+      };
+      const id = await enqueueJob(database.db.pool, { kind: 'quick' });
+      await waitFor('the worker to hear of the job', async () => heard > 0);
+      await holder.query('SELECT pg_advisory_unlock(4242)');
+      await waitFor('the job to run', async () => (await statusOf(id)) === 'succeeded', 15_000);
+      expect(ran.map((r) => r.id).sort((a, b) => a - b)).toEqual([decoy, id]);
+    } finally {
+      holder.release();
+      await database.db.pool.query('DROP TRIGGER hold_decoy_claim ON jobs; DROP FUNCTION hold_decoy_claim()');
+    }
+  });
+
   it('listens again after its session is cut, and runs what was committed meanwhile', async () => {
     const worker = await startInstance();
     const sessionPid = async () =>
