@@ -115,11 +115,10 @@ export async function listExclusionLists(
       ORDER BY id DESC LIMIT $4`,
     [accountId, before, query.kind ?? null, query.pageSize + 1],
   );
-  const rows = result.rows.slice(0, query.pageSize);
-  const last = rows.at(-1);
+  const { rows, nextCursor } = pages.page(result.rows, query.pageSize, (row) => row.id);
   return {
     data: rows.map(summarize),
-    nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null,
+    nextCursor,
   };
 }
 
@@ -160,8 +159,7 @@ export async function listExclusionListEntries(
       ORDER BY id LIMIT $5`,
     [accountId, list.id, after, Boolean(query.onlyUnmatched), query.pageSize + 1],
   );
-  const rows = result.rows.slice(0, query.pageSize);
-  const last = rows.at(-1);
+  const { rows, nextCursor } = pages.page(result.rows, query.pageSize, (row) => row.id);
   return {
     exclusionListId: String(list.id),
     kind: list.kind,
@@ -176,7 +174,7 @@ export async function listExclusionListEntries(
         addedAt: row.created_at.toISOString(),
       };
     }),
-    nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null,
+    nextCursor,
   };
 }
 

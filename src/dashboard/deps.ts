@@ -39,5 +39,16 @@ export function requireAccount(req: Request, res: Response): NonNullable<Session
   return null;
 }
 
+/**
+ * The session of a person signed in who has no account yet (signing up), or a redirect: to sign-in without a session, to
+ * the dashboard with an account (null returned: answered).
+ */
+export function requireSessionWithoutAccount(res: Response): Session | null {
+  const { session } = localsOf(res);
+  if (session && !session.account) return session;
+  res.redirect(303, session ? mount : `${mount}/sign-in`);
+  return null;
+}
+
 /** Express's form bodies: small, flat. */
 export const formBody = express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 50 });

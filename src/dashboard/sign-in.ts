@@ -4,7 +4,7 @@ import { accountForIdentity } from '../auth/identities.js';
 import { SignInError } from '../auth/upstream.js';
 import { acceptInvitation, memberForSignIn, openInvitation, signUp, termsVersion } from '../core/members.js';
 import { AppError } from '../errors.js';
-import { localsOf, type DashboardDeps } from './deps.js';
+import { localsOf, requireSessionWithoutAccount, type DashboardDeps } from './deps.js';
 import { html, mount, sendHtml, sendMessage, csrfField } from './layout.js';
 import { clearCookie, csrfToken, readCookie, setCookie, takeFromBucket } from './security.js';
 import { attachAccount, createSession, endSession, endSessionsOf } from './sessions.js';
@@ -205,15 +205,9 @@ export function signInRoutes(router: express.Router, deps: DashboardDeps): void 
   });
 
   router.get('/welcome', (_req, res) => {
-    const { session, page } = localsOf(res);
-    if (!session) {
-      res.redirect(303, `${mount}/sign-in`);
-      return;
-    }
-    if (session.account) {
-      res.redirect(303, mount);
-      return;
-    }
+    const session = requireSessionWithoutAccount(res);
+    if (!session) return;
+    const { page } = localsOf(res);
     const { identity } = session;
     const verified = identity.email && identity.emailVerified;
     sendHtml(res, 200, {
@@ -248,15 +242,8 @@ export function signInRoutes(router: express.Router, deps: DashboardDeps): void 
 
   router.post('/sign-up', async (req, res, next) => {
     try {
-      const { session } = localsOf(res);
-      if (!session) {
-        res.redirect(303, `${mount}/sign-in`);
-        return;
-      }
-      if (session.account) {
-        res.redirect(303, mount);
-        return;
-      }
+      const session = requireSessionWithoutAccount(res);
+      if (!session) return;
       const body = req.body as Record<string, unknown>;
       const { account, member } = await signUp(db, session.identity, {
         accountName: typeof body.accountName === 'string' ? body.accountName : '',

@@ -205,10 +205,9 @@ export async function listAudiences(
       ORDER BY id DESC LIMIT $3`,
     [accountId, before, query.pageSize + 1],
   );
-  const rows = result.rows.slice(0, query.pageSize);
-  const last = rows.at(-1);
+  const { rows, nextCursor } = pages.page(result.rows, query.pageSize, (row) => row.id);
   return {
     data: rows.map(summarize),
-    nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null,
+    nextCursor,
   };
 }

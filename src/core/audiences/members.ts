@@ -39,11 +39,10 @@ export async function listAudienceCompanies(
       ORDER BY ac.company_id LIMIT $4`,
     [accountId, audience.id, after, query.pageSize + 1],
   );
-  const rows = result.rows.slice(0, query.pageSize);
-  const last = rows.at(-1);
+  const { rows, nextCursor } = pages.page(result.rows, query.pageSize, (row) => row.id);
   return {
     data: rows.map(toCompanyRecord),
-    nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null,
+    nextCursor,
   };
 }
 
@@ -66,13 +65,12 @@ export async function listAudienceProspects(
       ORDER BY ap.person_id LIMIT $4`,
     [accountId, audience.id, after, query.pageSize + 1],
   );
-  const rows = result.rows.slice(0, query.pageSize);
-  const last = rows.at(-1);
+  const { rows, nextCursor } = pages.page(result.rows, query.pageSize, (row) => row.id);
   return {
     data: rows.map((row) => ({
       ...toProfileRecord(row, {}),
       contacts: { workEmails: row.work_emails, personalEmails: row.personal_emails, phoneNumbers: row.phone_numbers },
     })),
-    nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null,
+    nextCursor,
   };
 }

@@ -198,8 +198,7 @@ export async function pollBatch(
       input.pageSize + 1,
     ]),
   ]);
-  const rows = page.rows.slice(0, input.pageSize);
-  const last = rows.at(-1);
+  const { rows, nextCursor } = pages.page(page.rows, input.pageSize, (r) => r.item_index + 1);
   return {
     taskId: input.taskId,
     status: row.status,
@@ -214,6 +213,6 @@ export async function pollBatch(
       creditsCharged: r.credits_charged,
       reason: r.reason,
     })),
-    nextCursor: page.rows.length > input.pageSize && last ? pages.encode(last.item_index + 1) : null,
+    nextCursor,
   };
 }

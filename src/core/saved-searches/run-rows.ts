@@ -91,9 +91,8 @@ export async function listRuns(
       ORDER BY id DESC LIMIT $4`,
     [accountId, search.id, before, query.pageSize + 1],
   );
-  const rows = result.rows.slice(0, query.pageSize);
-  const last = rows.at(-1);
-  return { data: rows, nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null };
+  const { rows, nextCursor } = pages.page(result.rows, query.pageSize, (row) => row.id);
+  return { data: rows, nextCursor };
 }
 
 /**
@@ -120,7 +119,7 @@ export async function listRunRecords(
   const params = [accountId, search.id, run.id, after, query.pageSize + 1, query.onlyNew];
   const which = `r.account_id = $1 AND r.saved_search_id = $2 AND r.delivered AND r.record_id > $4 AND (CASE WHEN $6::boolean THEN r.run_id = $3 ELSE r.run_id <= $3 END)`;
   type Row<T> = T & { run_id: number };
-  const rows =
+  const rows: Row<CompanyRow | ProfileRow>[] =
     search.kind === 'companies'
       ? (
           await db.query<Row<CompanyRow>>(
@@ -134,8 +133,7 @@ export async function listRunRecords(
             params,
           )
         ).rows;
-  const page = rows.slice(0, query.pageSize);
-  const last = page.at(-1);
+  const { rows: page, nextCursor } = pages.page(rows, query.pageSize, (row) => row.id);
   return {
     runId: String(run.id),
     kind: search.kind,
@@ -144,6 +142,6 @@ export async function listRunRecords(
       company: search.kind === 'companies' ? toCompanyRecord(row as CompanyRow) : null,
       person: search.kind === 'people' ? toProfileRecord(row as ProfileRow, {}) : null,
     })),
-    nextCursor: rows.length > query.pageSize && last ? pages.encode(last.id) : null,
+    nextCursor,
   };
 }

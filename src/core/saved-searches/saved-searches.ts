@@ -271,9 +271,8 @@ export async function listSavedSearches(
     `SELECT ${savedSearchColumns} FROM saved_searches WHERE account_id = $1 AND ($2::bigint = 0 OR id < $2) ORDER BY id DESC LIMIT $3`,
     [accountId, before, query.pageSize + 1],
   );
-  const rows = result.rows.slice(0, query.pageSize);
-  const last = rows.at(-1);
-  return { data: rows, nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null };
+  const { rows, nextCursor } = pages.page(result.rows, query.pageSize, (row) => row.id);
+  return { data: rows, nextCursor };
 }
 
 /** Deletes the saved search, its runs and records; a queued or running run is cancelled (nothing it found is charged). */

@@ -51,10 +51,9 @@ export async function searchCompanies(
     `SELECT ${companyColumns} FROM companies c ${sql.where()} ORDER BY c.id LIMIT ${sql.bind(query.pageSize + 1)}`,
     sql.params,
   );
-  const rows = result.rows.slice(0, query.pageSize);
-  const last = rows.at(-1);
+  const { rows, nextCursor } = pages.page(result.rows, query.pageSize, (row) => row.id);
   return {
     data: rows.map(toCompanyRecord),
-    nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null,
+    nextCursor,
   };
 }

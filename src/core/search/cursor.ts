@@ -23,6 +23,15 @@ export function queryFingerprint(scope: string, query: unknown): string {
 export interface CursorScope {
   decode(cursor: string | null | undefined): number;
   encode(lastId: number): string;
+  /**
+   * The page of rows fetched with one more than `pageSize` (that extra row is how a next page is known to exist), and the
+   * cursor of the next page, keyed by its last row's `keyOf`; null on the last page.
+   */
+  page<Row>(
+    fetched: readonly Row[],
+    pageSize: number,
+    keyOf: (row: Row) => number,
+  ): { rows: Row[]; nextCursor: string | null };
 }
 
 export class CursorCodec {
@@ -35,12 +44,18 @@ export class CursorCodec {
 
   scope(accountId: number, scope: string, query: unknown): CursorScope {
     const fingerprint = queryFingerprint(scope, query);
+    const encode = (lastId: number) => {
+      const payload = Buffer.from(JSON.stringify({ v: 2, k: lastId, f: fingerprint } satisfies CursorPayload)).toString(
+        'base64url',
+      );
+      return `${payload}.${this.sign(accountId, payload).toString('base64url')}`;
+    };
     return {
-      encode: (lastId) => {
-        const payload = Buffer.from(
-          JSON.stringify({ v: 2, k: lastId, f: fingerprint } satisfies CursorPayload),
-        ).toString('base64url');
-        return `${payload}.${this.sign(accountId, payload).toString('base64url')}`;
+      encode,
+      page: (fetched, pageSize, keyOf) => {
+        const rows = fetched.slice(0, pageSize);
+        const last = rows.at(-1);
+        return { rows, nextCursor: fetched.length > pageSize && last !== undefined ? encode(keyOf(last)) : null };
       },
       decode: (cursor) => {
         if (cursor === null || cursor === undefined) return 0;

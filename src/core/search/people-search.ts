@@ -80,10 +80,9 @@ export async function searchPeople(
       ORDER BY p.id`,
     sql.params,
   );
-  const rows = result.rows.slice(0, query.pageSize);
-  const last = rows.at(-1);
+  const { rows, nextCursor } = pages.page(result.rows, query.pageSize, (row) => row.id);
   return {
     data: rows.map((row) => toProfileRecord(row, details)),
-    nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null,
+    nextCursor,
   };
 }

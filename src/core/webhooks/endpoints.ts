@@ -353,12 +353,11 @@ export async function listDeliveries(
       ORDER BY d.id DESC LIMIT $5`,
     [accountId, endpoint.id, before, query.status ?? null, query.pageSize + 1],
   );
-  const rows = result.rows.slice(0, query.pageSize);
-  const last = rows.at(-1);
+  const { rows, nextCursor } = pages.page(result.rows, query.pageSize, (row) => row.id);
   return {
     webhookEndpointId: query.webhookEndpointId,
     data: await deliveryViews(db, accountId, rows),
-    nextCursor: result.rows.length > query.pageSize && last ? pages.encode(last.id) : null,
+    nextCursor,
   };
 }
 
