@@ -13,10 +13,31 @@ export function parseFlags<const Options extends NonNullable<ParseArgsConfig['op
   usage: string,
 ) {
   try {
-    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args: withDashedValues(args, options), strict: true, allowPositionals: false, options }).values;
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n\n${usage}`);
   }
+}
+
+/**
+ * Identifiers the service generates (OAuth client and grant ids) may begin with a dash, and
+ * parseArgs reads `--client -abc` as a missing value. A value after a string flag is taken as
+ * that flag's value unless it is itself one of the tool's flags, so a forgotten value still
+ * fails with the usage.
+ */
+function withDashedValues(args: string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+  const isFlag = (arg: string) => arg.startsWith('--') && Object.hasOwn(options, arg.slice(2).split('=')[0] as string);
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const next = args[i + 1];
+    const name = arg.startsWith('--') ? arg.slice(2) : '';
+    if (options[name]?.type === 'string' && next?.startsWith('-') && !isFlag(next)) {
+      joined.push(`${arg}=${next}`);
+      i++;
+    } else joined.push(arg);
+  }
+  return joined;
 }
 
 export interface KnownFailure {

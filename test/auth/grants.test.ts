@@ -73,7 +73,7 @@ describe('remembered approvals and the accounts command', () => {
     expect(second.page.url.searchParams.get('code')).toBeTruthy();
 
     const listed = await accounts('list-grants', '--account', String(sso.accountId));
-    expect(listed.code).toBe(0);
+    expect(listed.code, listed.stderr).toBe(0);
     const line = listed.stdout.split('\n').find((l) => l.includes(client.client_id)) ?? '';
     expect(line).toContain(`account ${sso.accountId}`);
     expect(line).toContain('Web Agent');
@@ -83,7 +83,7 @@ describe('remembered approvals and the accounts command', () => {
 
     expect((await rawToolsList(sso.resource, tokens.body.access_token)).status).toBe(200);
     const revoked = await accounts('revoke-grant', '--account', String(sso.accountId), '--client', client.client_id);
-    expect(revoked.code).toBe(0);
+    expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.stdout).toMatch(/Revoked 1 approval/);
     expect((await rawToolsList(sso.resource, tokens.body.access_token)).status).toBe(401);
     expect(
@@ -128,7 +128,7 @@ describe('remembered approvals and the accounts command', () => {
       '--subject',
       people.stranger.sub,
     );
-    expect(linked.code).toBe(0);
+    expect(linked.code, linked.stderr).toBe(0);
     expect(linked.stdout).toContain(`Linked ${people.stranger.sub}`);
     const after = await authorize(client.client_id, redirect, people.stranger);
     expect(after.page.text).toContain('Linked Agent');

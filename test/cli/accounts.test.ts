@@ -28,7 +28,7 @@ describe('accounts command', () => {
       '--credits',
       '250',
     );
-    expect(created.code).toBe(0);
+    expect(created.code, created.stderr).toBe(0);
     const accountId = Number(created.stdout.match(/Created account (\d+)/)![1]);
     const firstKey = created.stdout.match(/(pds_[\w-]+)/)![1]!;
     const authenticator = new ApiKeyAuthenticator(database.db.pool, 0);

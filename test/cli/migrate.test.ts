@@ -55,7 +55,7 @@ describe('npm run migrate', () => {
     expect(lacking.stderr).toMatch(/The database lacks \d+ migration\(s\): 001_foundation\.sql, /);
 
     const applied = await migrateCommand();
-    expect(applied.code).toBe(0);
+    expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toMatch(/applying 085_people_covering_indexes\.sql \(outside a transaction\)/);
     expect(applied.stdout).toMatch(/Applied \d+ migration\(s\)\./);
     const current = await migrateCommand('--check');
