@@ -4,7 +4,7 @@ import { createAccount, grantCredits, issueApiKey, listAccounts, revokeApiKey, t
 import { addMailRecipient, listMailRecipients, removeMailRecipient } from '../core/mail-recipients.js';
 import { AppError } from '../errors.js';
 import { createLogger } from '../log.js';
-import type { Queryable } from '../store/db.js';
+import type { Database, Queryable } from '../store/db.js';
 import { openStore } from '../store/open.js';
 import { parseFlags, runCli, UsageError } from './cli.js';
 
@@ -33,8 +33,28 @@ const plans = ['free', 'pro', 'enterprise'] as const;
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
-  const values = parseFlags(
-    rest,
+  const values = parseAccountFlags(rest);
+  if (!command || command === 'help' || command === '--help') {
+    process.stdout.write(`${usage}\n`);
+    return command ? 0 : 2;
+  }
+  // Every flag is checked before the database is opened: a mistyped command never starts the
+  // embedded server nor waits for a connection.
+  const work = commandFor(command, values);
+  const store = await openStore(loadConfig(), createLogger('warn'));
+  try {
+    return await work(store.db);
+  } finally {
+    await store.close();
+  }
+}
+
+type Flags = ReturnType<typeof parseAccountFlags>;
+type Work = (db: Database) => Promise<number>;
+
+function parseAccountFlags(args: string[]) {
+  return parseFlags(
+    args,
     {
       name: { type: 'string' },
       email: { type: 'string' },
@@ -51,109 +71,106 @@ async function main(): Promise<number> {
     },
     usage,
   );
-  if (!command || command === 'help' || command === '--help') {
-    process.stdout.write(`${usage}\n`);
-    return command ? 0 : 2;
-  }
-  const store = await openStore(loadConfig(), createLogger('warn'));
-  try {
-    switch (command) {
-      case 'create': {
-        const name = required(values.name, '--name');
-        const plan = (values.plan ?? 'free') as Plan;
-        if (!(plans as readonly string[]).includes(plan))
-          throw new UsageError(`--plan must be one of ${plans.join(', ')}`);
-        if (values.email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(values.email))
-          throw new UsageError('--email is not an email address');
-        const created = await createAccount(store.db, {
-          name,
-          email: values.email ?? null,
-          plan,
-          initialCredits: values.credits === undefined ? 0 : count(values.credits, '--credits'),
-        });
-        process.stdout.write(
+}
+
+function commandFor(command: string, values: Flags): Work {
+  const write = (text: string) => process.stdout.write(text);
+  switch (command) {
+    case 'create': {
+      const name = required(values.name, '--name');
+      const plan = (values.plan ?? 'free') as Plan;
+      if (!(plans as readonly string[]).includes(plan))
+        throw new UsageError(`--plan must be one of ${plans.join(', ')}`);
+      const email = values.email === undefined ? null : emailFlag(values.email);
+      const initialCredits = values.credits === undefined ? 0 : count(values.credits, '--credits');
+      return async (db) => {
+        const created = await createAccount(db, { name, email, plan, initialCredits });
+        write(
           `Created account ${created.account.id} (${created.account.name}, plan ${created.account.plan}).\n` +
             `API key (shown once, stored hashed): ${created.apiKey}\n`,
         );
         return 0;
-      }
-      case 'issue-key': {
-        const key = await issueApiKey(
-          store.db,
-          count(required(values.account, '--account'), '--account'),
-          values.label,
-        );
-        process.stdout.write(`API key (shown once, stored hashed): ${key}\n`);
+      };
+    }
+    case 'issue-key': {
+      const accountId = accountFlag(values.account);
+      return async (db) => {
+        write(`API key (shown once, stored hashed): ${await issueApiKey(db, accountId, values.label)}\n`);
         return 0;
-      }
-      case 'revoke-key': {
-        const revoked = await revokeApiKey(store.db.pool, required(values.key, '--key'));
-        process.stdout.write(revoked ? `Revoked ${revoked} key(s).\n` : 'No active key matches.\n');
+      };
+    }
+    case 'revoke-key': {
+      const key = required(values.key, '--key');
+      return async (db) => {
+        const revoked = await revokeApiKey(db.pool, key);
+        write(revoked ? `Revoked ${revoked} key(s).\n` : 'No active key matches.\n');
         return revoked ? 0 : 1;
-      }
-      case 'grant': {
-        const balance = await grantCredits(
-          store.db,
-          count(required(values.account, '--account'), '--account'),
-          count(required(values.credits, '--credits'), '--credits'),
-          values.reason ?? 'granted by operator',
-        );
-        process.stdout.write(`Balance is now ${balance} credits.\n`);
+      };
+    }
+    case 'grant': {
+      const accountId = accountFlag(values.account);
+      const credits = count(required(values.credits, '--credits'), '--credits');
+      return async (db) => {
+        const balance = await grantCredits(db, accountId, credits, values.reason ?? 'granted by operator');
+        write(`Balance is now ${balance} credits.\n`);
         return 0;
-      }
-      case 'list': {
-        for (const account of await listAccounts(store.db.pool)) {
-          process.stdout.write(
+      };
+    }
+    case 'list':
+      return async (db) => {
+        for (const account of await listAccounts(db.pool)) {
+          write(
             `${account.id}\t${account.name}\t${account.email ?? '-'}\t${account.plan}\t${account.balance} credits\t${account.activeKeys} key(s)\n`,
           );
         }
         return 0;
-      }
-      case 'add-recipient': {
-        const accountId = count(required(values.account, '--account'), '--account');
-        const email = emailFlag(values.email);
-        await requireAccountExists(store.db.pool, accountId);
-        await addMailRecipient(store.db.pool, accountId, email);
-        process.stdout.write(`Account ${accountId} may now have its notifications mailed to ${email}.\n`);
+      };
+    case 'add-recipient': {
+      const accountId = accountFlag(values.account);
+      const email = emailFlag(values.email);
+      return async (db) => {
+        await requireAccountExists(db.pool, accountId);
+        await addMailRecipient(db.pool, accountId, email);
+        write(`Account ${accountId} may now have its notifications mailed to ${email}.\n`);
         return 0;
-      }
-      case 'remove-recipient': {
-        const removed = await removeMailRecipient(
-          store.db.pool,
-          count(required(values.account, '--account'), '--account'),
-          emailFlag(values.email),
-        );
-        process.stdout.write(removed ? 'Removed.\n' : 'No such recipient.\n');
+      };
+    }
+    case 'remove-recipient': {
+      const accountId = accountFlag(values.account);
+      const email = emailFlag(values.email);
+      return async (db) => {
+        const removed = await removeMailRecipient(db.pool, accountId, email);
+        write(removed ? 'Removed.\n' : 'No such recipient.\n');
         return removed ? 0 : 1;
-      }
-      case 'list-recipients': {
-        for (const email of await listMailRecipients(
-          store.db.pool,
-          count(required(values.account, '--account'), '--account'),
-        )) {
-          process.stdout.write(`${email}\n`);
-        }
+      };
+    }
+    case 'list-recipients': {
+      const accountId = accountFlag(values.account);
+      return async (db) => {
+        for (const email of await listMailRecipients(db.pool, accountId)) write(`${email}\n`);
         return 0;
-      }
-      case 'link-identity': {
-        const accountId = count(required(values.account, '--account'), '--account');
-        const issuer = required(values.issuer, '--issuer');
-        if (!URL.canParse(issuer))
-          throw new UsageError(`--issuer must be the identity provider's issuer URL, got "${issuer}"`);
-        const subject = required(values.subject, '--subject');
-        const outcome = await linkIdentity(store.db.pool, accountId, issuer, subject);
+      };
+    }
+    case 'link-identity': {
+      const accountId = accountFlag(values.account);
+      const issuer = required(values.issuer, '--issuer');
+      if (!URL.canParse(issuer))
+        throw new UsageError(`--issuer must be the identity provider's issuer URL, got "${issuer}"`);
+      const subject = required(values.subject, '--subject');
+      return async (db) => {
+        const outcome = await linkIdentity(db.pool, accountId, issuer, subject);
         const said = { linked: 'Linked', moved: 'Moved the link of', unchanged: 'Already linked:' }[outcome];
-        process.stdout.write(`${said} ${subject} at ${issuer} to account ${accountId}.\n`);
+        write(`${said} ${subject} at ${issuer} to account ${accountId}.\n`);
         return 0;
-      }
-      case 'list-grants': {
-        const grants = await listGrants(
-          store.db.pool,
-          values.account === undefined ? undefined : count(values.account, '--account'),
-        );
-        if (!grants.length) process.stdout.write('No approvals.\n');
+      };
+    }
+    case 'list-grants': {
+      const accountId = values.account === undefined ? undefined : accountFlag(values.account);
+      return async (db) => {
+        const grants = await listGrants(db.pool, accountId);
+        if (!grants.length) write('No approvals.\n');
         for (const grant of grants) {
-          process.stdout.write(
+          write(
             [
               grant.grantId,
               `account ${grant.accountId} (${grant.accountName})`,
@@ -165,28 +182,27 @@ async function main(): Promise<number> {
           );
         }
         return 0;
-      }
-      case 'revoke-grant': {
-        let removed: number;
-        if (values.grant !== undefined) {
-          removed = await revokeGrants(store.db.pool, { grantId: required(values.grant, '--grant') });
-        } else {
-          if (values.account === undefined || values.client === undefined)
-            throw new UsageError('revoke-grant needs --grant, or --account and --client');
-          removed = await revokeGrants(store.db.pool, {
-            accountId: count(values.account, '--account'),
-            clientId: values.client,
-          });
-        }
-        process.stdout.write(removed ? `Revoked ${removed} approval(s) and their tokens.\n` : 'No approval matches.\n');
-        return removed ? 0 : 1;
-      }
-      default:
-        throw new UsageError(`Unknown command "${command}".\n\n${usage}`);
+      };
     }
-  } finally {
-    await store.close();
+    case 'revoke-grant': {
+      let target: Parameters<typeof revokeGrants>[1];
+      if (values.grant !== undefined) target = { grantId: required(values.grant, '--grant') };
+      else if (values.account !== undefined && values.client !== undefined)
+        target = { accountId: accountFlag(values.account), clientId: required(values.client, '--client') };
+      else throw new UsageError('revoke-grant needs --grant, or --account and --client');
+      return async (db) => {
+        const removed = await revokeGrants(db.pool, target);
+        write(removed ? `Revoked ${removed} approval(s) and their tokens.\n` : 'No approval matches.\n');
+        return removed ? 0 : 1;
+      };
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}".\n\n${usage}`);
   }
+}
+
+function accountFlag(value: string | undefined): number {
+  return count(required(value, '--account'), '--account');
 }
 
 function emailFlag(value: string | undefined): string {

@@ -82,4 +82,21 @@ describe('accounts command', () => {
     expect(unknownAccount.stderr).toContain('not found');
     expect((await database.db.pool.query('SELECT count(*)::int AS n FROM accounts')).rows[0].n).toBe(before);
   });
+
+  it('checks every flag before it opens the database', async () => {
+    // Nothing listens on port 1: a command that reached the database would fail to connect (exit 1).
+    const unreachable = { DATABASE_URL: 'postgres://pds@127.0.0.1:1/pds' };
+    const badEmail = await runTool('accounts', ['add-recipient', '--account', '3', '--email', 'nope'], unreachable);
+    expect([badEmail.code, badEmail.stderr]).toEqual([2, expect.stringContaining('--email')]);
+    const noClient = await runTool('accounts', ['revoke-grant', '--account', '3'], unreachable);
+    expect([noClient.code, noClient.stderr]).toEqual([2, expect.stringContaining('--client')]);
+    const badIssuer = await runTool(
+      'accounts',
+      ['link-identity', '--account', '3', '--issuer', 'idp', '--subject', 's'],
+      unreachable,
+    );
+    expect([badIssuer.code, badIssuer.stderr]).toEqual([2, expect.stringContaining('--issuer')]);
+    const wellFormed = await runTool('accounts', ['list-recipients', '--account', '3'], unreachable);
+    expect(wellFormed.code).toBe(1);
+  });
 });
