@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { QueryResultRow } from 'pg';
 import type { Queryable } from '../../store/db.js';
 import type { CompanyMaintainedColumns, CompanyRow as StoredCompanyRow } from '../../store/tables/companies.js';
 import type { PersonMaintainedColumns, PersonRow } from '../../store/tables/people.js';
@@ -128,40 +129,33 @@ export class SimulatedNetworkSource implements NetworkSource {
     return at !== null && at.getTime() >= this.day() * dayMs;
   }
 
-  private async findCompany(ref: CompanyRef): Promise<CompanyRow | undefined> {
-    const columns = companyColumns.join(', ');
-    if (ref.slug) {
-      const bySlug = await this.db.query<CompanyRow>(
-        `SELECT ${columns} FROM companies WHERE network_primary_slug = $1 ORDER BY id LIMIT 1`,
-        [ref.slug],
-      );
-      if (bySlug.rows[0]) return bySlug.rows[0];
-    }
-    if (ref.orgId) {
-      const byId = await this.db.query<CompanyRow>(
-        `SELECT ${columns} FROM companies WHERE network_org_id = $1 ORDER BY id LIMIT 1`,
-        [ref.orgId],
-      );
-      return byId.rows[0];
-    }
-    return undefined;
+  private findCompany(ref: CompanyRef): Promise<CompanyRow | undefined> {
+    return this.firstMatch<CompanyRow>('companies', companyColumns, [
+      ['network_primary_slug', ref.slug],
+      ['network_org_id', ref.orgId],
+    ]);
   }
 
-  private async findProfile(ref: ProfileRef): Promise<ProfileRow | undefined> {
-    const columns = profileColumns.join(', ');
-    if (ref.slug) {
-      const bySlug = await this.db.query<ProfileRow>(
-        `SELECT ${columns} FROM people WHERE network_slug = $1 ORDER BY id LIMIT 1`,
-        [ref.slug],
+  private findProfile(ref: ProfileRef): Promise<ProfileRow | undefined> {
+    return this.firstMatch<ProfileRow>('people', profileColumns, [
+      ['network_slug', ref.slug],
+      ['network_user_id', ref.userId],
+    ]);
+  }
+
+  /** The first row matching the first of the references given, tried in order (a slug before a numeric id). */
+  private async firstMatch<Row extends QueryResultRow>(
+    table: 'companies' | 'people',
+    columns: readonly string[],
+    references: [column: string, value: string | number | null | undefined][],
+  ): Promise<Row | undefined> {
+    for (const [column, value] of references) {
+      if (!value) continue;
+      const found = await this.db.query<Row>(
+        `SELECT ${columns.join(', ')} FROM ${table} WHERE ${column} = $1 ORDER BY id LIMIT 1`,
+        [value],
       );
-      if (bySlug.rows[0]) return bySlug.rows[0];
-    }
-    if (ref.userId) {
-      const byId = await this.db.query<ProfileRow>(
-        `SELECT ${columns} FROM people WHERE network_user_id = $1 ORDER BY id LIMIT 1`,
-        [ref.userId],
-      );
-      return byId.rows[0];
+      if (found.rows[0]) return found.rows[0];
     }
     return undefined;
   }
