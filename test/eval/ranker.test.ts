@@ -8,9 +8,8 @@ import { crossValidate, evalSets, figures, rate, scoreWithService } from './sets
  * until it is given some. The labelled sets the model learns from are scored each by a model trained without it.
  */
 const floors: Record<string, { top1: number; top3: number }> = {
-  // The generalisation set's held-out part (issue 13): seen as figures many times, never learnt from. Top-1: 106 of 114,
-  // the count of the ranker before (reported as 93.0 %).
-  'held-out': { top1: 106 / 114, top3: 0.99 },
+  // The generalisation set's held-out part (issue 13): seen as figures many times, never learnt from. The issue's floors.
+  'held-out': { top1: 0.93, top3: 0.99 },
   // Written on 2026-11-26 from the operations' ids and summaries only.
   'blind-2026-11-26': { top1: 0.95, top3: 0.99 },
   // Issue 23's fresh blind set: written from the operations' ids and summaries only, sealed until the model was final,
@@ -19,6 +18,9 @@ const floors: Record<string, { top1: number; top3: number }> = {
   // A second fresh blind set, written the same way for the operations of 2026-11-27 (with the webhooks), sealed until
   // training phrasings w51 and w52 had joined, scored once (265 and 268 of 269). The issue's floors.
   'blind-2026-11-27': { top1: 0.95, top3: 0.99 },
+  // A third, written the same way (ids and summaries only, in users' own and other tools' words), sealed until training
+  // groups w53 and w54 had joined; scored once before they joined and once after: top-1 295, top-3 298 of 298 both times.
+  'blind-2026-11-27b': { top1: 0.95, top3: 0.99 },
   // Issue 25's ten webhook operations, by the session that added them (eval/README.md): small sets, floors at their
   // counts when they were converted (14 and 16 of 16; 36 and 39 of 40).
   'held-out-webhooks': { top1: 14 / 16, top3: 1 },
@@ -43,7 +45,7 @@ describe('the labelled sets, each left out of the training in turn', () => {
   it('are ranked at least as well as when the model was chosen', { timeout: 900_000 }, () => {
     const { total } = crossValidate();
     console.log(`search ranking, every labelled set left out in turn: ${figures(total)}`);
-    expect(rate(total, 'top1')).toBeGreaterThanOrEqual(0.94);
+    expect(rate(total, 'top1')).toBeGreaterThanOrEqual(0.945);
     expect(rate(total, 'top3')).toBeGreaterThanOrEqual(0.99);
   });
 });
