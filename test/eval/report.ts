@@ -34,5 +34,6 @@ if (args.includes('--cv')) {
   process.stdout.write(`  the written groups w1 to w50: ${figures(group(/^w([1-9]|[1-4]\d|50)$/))}\n`);
   process.stdout.write(`  the written groups w51 and w52: ${figures(group(/^w5[12]$/))}\n`);
   process.stdout.write(`  the written groups w53 and w54: ${figures(group(/^w5[34]$/))}\n`);
-  process.stdout.write(`  the webhook groups wh1 to wh11: ${figures(group(/^wh\d+$/))}\n`);
+  process.stdout.write(`  the webhook groups wh1 to wh11: ${figures(group(/^wh([1-9]|1[01])$/))}\n`);
+  process.stdout.write(`  the webhook groups wh12 to wh15: ${figures(group(/^wh1[2-5]$/))}\n`);
 }
