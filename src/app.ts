@@ -13,7 +13,7 @@ import { startRequestLog, type RequestLogFields } from './http/request-log.js';
 import { mountAuth } from './auth/index.js';
 import { mountDashboard, signInRedirectUri } from './dashboard/index.js';
 import { mountMcp } from './mcp/index.js';
-import { handlers } from './runner/handlers/index.js';
+import { runs } from '../operations/runs.js';
 import { OperationRunner } from './runner/run-operation.js';
 
 /**
@@ -60,7 +60,7 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
   const auth = mountAuth(app, context, { moreRedirectUris: [signInRedirectUri(context.publicUrl)] });
   mountDashboard(app, context, auth);
   // One runner for both surfaces: REST's routes and the MCP gateway share its rate limits and concurrency caps.
-  const runner = new OperationRunner(context, handlers);
+  const runner = new OperationRunner(context, runs);
   const withDirectPath = mountMcp(app, context, { runner, metrics: context.services.metrics });
   mountDownloadRoute(app, context);
   app.use('/v1', createApiRouter(context, runner));

@@ -38,7 +38,11 @@ export interface BoundHandler {
   run: (input: unknown, request: RequestContext) => Promise<HandlerResult<unknown>>;
 }
 
-/** Attaches a handler to an operation by id; the input arrives validated by the operation's schema. */
+/**
+ * Attaches a handler to an operation by id; the input arrives validated by the operation's schema.
+ * Each operation's handler is its run.ts, beside its definition (operations/<category>/<name>/): the
+ * runner declares this shape and the composition root hands it the table (operations/runs.ts).
+ */
 export function handle<Op extends AnyOperation>(operation: Op, handler: Handler<Op>): BoundHandler {
   return {
     operationId: operation.operationId,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companySearch, getCreditBalance } from '../../operations/index.js';
 import type { Principal } from '../../src/auth/api-keys.js';
-import { handlers } from '../../src/runner/handlers/index.js';
+import { runs } from '../../operations/runs.js';
 import { OperationRunner } from '../../src/runner/run-operation.js';
 import { balanceOf } from '../audiences/helpers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -16,7 +16,7 @@ describe('OperationRunner', () => {
   let runner: OperationRunner;
   beforeAll(async () => {
     app = await startTestApp({ catalog: 'seeded' });
-    runner = new OperationRunner(app.service.context, handlers);
+    runner = new OperationRunner(app.service.context, runs);
   });
   afterAll(async () => {
     await app?.stop();

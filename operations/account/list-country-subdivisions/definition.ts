@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
+import { defineOperation, free } from '../../define.js';
 
 export const listCountrySubdivisions = defineOperation({
   operationId: 'listCountrySubdivisions',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
+import { defineOperation, free } from '../../define.js';
 
 const labelled = z.object({ slug: z.string(), description: z.string() });
 

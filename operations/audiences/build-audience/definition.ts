@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
-import { audienceId, audienceStatus } from '../schemas/audiences.js';
+import { defineOperation } from '../../define.js';
+import { audienceId, audienceStatus } from '../../schemas/audiences.js';
 
 export const buildAudience = defineOperation({
   operationId: 'buildAudience',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { audienceStatus, creationMethod } from '../schemas/audiences.js';
-import { inputLimits, isoTimestamp } from '../schemas/common.js';
+import { defineOperation, free } from '../../define.js';
+import { audienceStatus, creationMethod } from '../../schemas/audiences.js';
+import { inputLimits, isoTimestamp } from '../../schemas/common.js';
 
 export const createAudience = defineOperation({
   operationId: 'createAudience',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { audienceId } from '../schemas/audiences.js';
+import { defineOperation, free } from '../../define.js';
+import { audienceId } from '../../schemas/audiences.js';
 
 export const deleteAudience = defineOperation({
   operationId: 'deleteAudience',

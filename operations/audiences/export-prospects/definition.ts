@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
-import { audienceId, exportJob, exportOptions, exportStatusJob } from '../schemas/audiences.js';
+import { defineOperation } from '../../define.js';
+import { audienceId, exportJob, exportOptions, exportStatusJob } from '../../schemas/audiences.js';
 
 export const exportProspects = defineOperation({
   operationId: 'exportProspects',

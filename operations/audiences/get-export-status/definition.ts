@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { audienceId } from '../schemas/audiences.js';
-import { isoTimestamp, resourceId } from '../schemas/common.js';
+import { defineOperation, free } from '../../define.js';
+import { audienceId } from '../../schemas/audiences.js';
+import { isoTimestamp, resourceId } from '../../schemas/common.js';
 
 export const getExportStatus = defineOperation({
   operationId: 'getExportStatus',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { audienceId } from '../schemas/audiences.js';
-import { cursor, queryPageSize } from '../schemas/common.js';
-import { profileRecord } from '../schemas/records.js';
+import { defineOperation, free } from '../../define.js';
+import { audienceId } from '../../schemas/audiences.js';
+import { cursor, queryPageSize } from '../../schemas/common.js';
+import { profileRecord } from '../../schemas/records.js';
 
 export const listAudienceProspects = defineOperation({
   operationId: 'listAudienceProspects',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { audienceSummary } from '../schemas/audiences.js';
-import { cursor } from '../schemas/common.js';
+import { defineOperation, free } from '../../define.js';
+import { audienceSummary } from '../../schemas/audiences.js';
+import { cursor } from '../../schemas/common.js';
 
 export const listAudiences = defineOperation({
   operationId: 'listAudiences',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { audienceId } from '../schemas/audiences.js';
-import { exclusionListIds } from '../schemas/common.js';
-import { companySearchParams, peopleSearchParams } from '../schemas/filters.js';
+import { defineOperation, free } from '../../define.js';
+import { audienceId } from '../../schemas/audiences.js';
+import { exclusionListIds } from '../../schemas/common.js';
+import { companySearchParams, peopleSearchParams } from '../../schemas/filters.js';
 
 export const updateAudienceSearchParams = defineOperation({
   operationId: 'updateAudienceSearchParams',

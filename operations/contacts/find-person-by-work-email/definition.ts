@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
-import { inputLimits } from '../schemas/common.js';
-import { profileRecord } from '../schemas/records.js';
+import { defineOperation } from '../../define.js';
+import { inputLimits } from '../../schemas/common.js';
+import { profileRecord } from '../../schemas/records.js';
 
 export const findPersonByWorkEmail = defineOperation({
   operationId: 'findPersonByWorkEmail',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { cursor, queryPageSize, resourceId } from '../schemas/common.js';
-import { contactResult } from './reveal-contact-sync.js';
+import { defineOperation, free } from '../../define.js';
+import { cursor, queryPageSize, resourceId } from '../../schemas/common.js';
+import { contactResult } from '../reveal-contact-sync/definition.js';
 
 export const pollBatchContactEnrichment = defineOperation({
   operationId: 'pollBatchContactEnrichment',

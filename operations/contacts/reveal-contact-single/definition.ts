@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
-import { profileUrl } from '../schemas/common.js';
+import { defineOperation } from '../../define.js';
+import { profileUrl } from '../../schemas/common.js';
 
 export const revealContactSingle = defineOperation({
   operationId: 'revealContactSingle',

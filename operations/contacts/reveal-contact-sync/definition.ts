@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
-import { enrichmentType, profileUrl } from '../schemas/common.js';
+import { defineOperation } from '../../define.js';
+import { enrichmentType, profileUrl } from '../../schemas/common.js';
 
 /** Typical prices of the spec's credit table, per contact type found. */
 export const contactTypePrices = { workEmail: 2, personalEmail: 2, phone: 3 } as const;

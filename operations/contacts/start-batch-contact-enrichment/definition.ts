@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
-import { enrichmentType, profileUrl } from '../schemas/common.js';
-import { contactTypePrices } from './reveal-contact-sync.js';
+import { defineOperation } from '../../define.js';
+import { enrichmentType, profileUrl } from '../../schemas/common.js';
+import { contactTypePrices } from '../reveal-contact-sync/definition.js';
 
 export const startBatchContactEnrichment = defineOperation({
   operationId: 'startBatchContactEnrichment',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
-import { inputLimits } from '../schemas/common.js';
+import { defineOperation } from '../../define.js';
+import { inputLimits } from '../../schemas/common.js';
 
 export const validateEmail = defineOperation({
   operationId: 'validateEmail',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { audienceId, enrichmentOptions } from '../schemas/audiences.js';
+import { defineOperation, free } from '../../define.js';
+import { audienceId, enrichmentOptions } from '../../schemas/audiences.js';
 
 const discountedCredits = z.object({ credits: z.number().int(), discounted: z.boolean() });
 const freeCredits = z.object({ credits: z.number().int(), isFree: z.boolean() });

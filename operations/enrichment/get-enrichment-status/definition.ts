@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { audienceId, enrichmentSteps } from '../schemas/audiences.js';
-import { isoTimestamp } from '../schemas/common.js';
+import { defineOperation, free } from '../../define.js';
+import { audienceId, enrichmentSteps } from '../../schemas/audiences.js';
+import { isoTimestamp } from '../../schemas/common.js';
 
 export const getEnrichmentStatus = defineOperation({
   operationId: 'getEnrichmentStatus',

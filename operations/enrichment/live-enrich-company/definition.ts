@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { inputLimits } from '../schemas/common.js';
-import { defineOperation } from '../define.js';
-import { liveFetchTerms } from '../schemas/live-fetch.js';
-import { companyRecord } from '../schemas/records.js';
+import { inputLimits } from '../../schemas/common.js';
+import { defineOperation } from '../../define.js';
+import { liveFetchTerms } from '../../schemas/live-fetch.js';
+import { companyRecord } from '../../schemas/records.js';
 
 export const liveEnrichCompany = defineOperation({
   operationId: 'liveEnrichCompany',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
-import { audienceId, enrichmentOptions } from '../schemas/audiences.js';
-import { emailAddress } from '../schemas/common.js';
+import { defineOperation } from '../../define.js';
+import { audienceId, enrichmentOptions } from '../../schemas/audiences.js';
+import { emailAddress } from '../../schemas/common.js';
 
 export const triggerEnrichment = defineOperation({
   operationId: 'triggerEnrichment',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { profileUrl } from '../schemas/common.js';
-import { exclusionListId, exclusionListSummary } from '../schemas/exclusion-lists.js';
-import { currentCompany } from '../schemas/filters.js';
+import { defineOperation, free } from '../../define.js';
+import { profileUrl } from '../../schemas/common.js';
+import { exclusionListId, exclusionListSummary } from '../../schemas/exclusion-lists.js';
+import { currentCompany } from '../../schemas/filters.js';
 
 export const addExclusionListEntries = defineOperation({
   operationId: 'addExclusionListEntries',

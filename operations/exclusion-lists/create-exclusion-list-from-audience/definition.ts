@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { audienceId } from '../schemas/audiences.js';
-import { inputLimits } from '../schemas/common.js';
-import { exclusionListKind, exclusionListSummary } from '../schemas/exclusion-lists.js';
+import { defineOperation, free } from '../../define.js';
+import { audienceId } from '../../schemas/audiences.js';
+import { inputLimits } from '../../schemas/common.js';
+import { exclusionListKind, exclusionListSummary } from '../../schemas/exclusion-lists.js';
 
 export const createExclusionListFromAudience = defineOperation({
   operationId: 'createExclusionListFromAudience',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { inputLimits, profileUrl } from '../schemas/common.js';
-import { exclusionListSummary } from '../schemas/exclusion-lists.js';
-import { currentCompany } from '../schemas/filters.js';
+import { defineOperation, free } from '../../define.js';
+import { inputLimits, profileUrl } from '../../schemas/common.js';
+import { exclusionListSummary } from '../../schemas/exclusion-lists.js';
+import { currentCompany } from '../../schemas/filters.js';
 
 export const createExclusionList = defineOperation({
   operationId: 'createExclusionList',

@@ -1,5 +1,5 @@
-import { defineOperation, deleteById } from '../define.js';
-import { exclusionListId } from '../schemas/exclusion-lists.js';
+import { defineOperation, deleteById } from '../../define.js';
+import { exclusionListId } from '../../schemas/exclusion-lists.js';
 
 export const deleteExclusionList = defineOperation({
   operationId: 'deleteExclusionList',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { cursor, isoTimestamp } from '../schemas/common.js';
-import { exclusionListId, exclusionListKind } from '../schemas/exclusion-lists.js';
+import { defineOperation, free } from '../../define.js';
+import { cursor, isoTimestamp } from '../../schemas/common.js';
+import { exclusionListId, exclusionListKind } from '../../schemas/exclusion-lists.js';
 
 export const listExclusionListEntries = defineOperation({
   operationId: 'listExclusionListEntries',

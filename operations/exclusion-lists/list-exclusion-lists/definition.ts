@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { cursor } from '../schemas/common.js';
-import { exclusionListKind, exclusionListSummary } from '../schemas/exclusion-lists.js';
+import { defineOperation, free } from '../../define.js';
+import { cursor } from '../../schemas/common.js';
+import { exclusionListKind, exclusionListSummary } from '../../schemas/exclusion-lists.js';
 
 export const listExclusionLists = defineOperation({
   operationId: 'listExclusionLists',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
-import { inputLimits } from '../schemas/common.js';
+import { defineOperation } from '../../define.js';
+import { inputLimits } from '../../schemas/common.js';
 import {
   defaultMaxNewRecords,
   maxNewRecords,
@@ -11,7 +11,7 @@ import {
   savedSearchView,
   schedule,
   userEmailField,
-} from '../schemas/saved-searches.js';
+} from '../../schemas/saved-searches.js';
 
 export const createSavedSearch = defineOperation({
   operationId: 'createSavedSearch',

@@ -1,5 +1,5 @@
-import { defineOperation, deleteById } from '../define.js';
-import { savedSearchId } from '../schemas/saved-searches.js';
+import { defineOperation, deleteById } from '../../define.js';
+import { savedSearchId } from '../../schemas/saved-searches.js';
 
 export const deleteSavedSearch = defineOperation({
   operationId: 'deleteSavedSearch',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { savedSearchId, savedSearchRunView, savedSearchView } from '../schemas/saved-searches.js';
+import { defineOperation, free } from '../../define.js';
+import { savedSearchId, savedSearchRunView, savedSearchView } from '../../schemas/saved-searches.js';
 
 export const getSavedSearch = defineOperation({
   operationId: 'getSavedSearch',

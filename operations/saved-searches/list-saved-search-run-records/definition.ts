@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { cursor, queryPageSize } from '../schemas/common.js';
-import { savedSearchId, savedSearchKind, savedSearchRecord, savedSearchRunId } from '../schemas/saved-searches.js';
+import { defineOperation, free } from '../../define.js';
+import { cursor, queryPageSize } from '../../schemas/common.js';
+import { savedSearchId, savedSearchKind, savedSearchRecord, savedSearchRunId } from '../../schemas/saved-searches.js';
 
 export const listSavedSearchRunRecords = defineOperation({
   operationId: 'listSavedSearchRunRecords',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { cursor } from '../schemas/common.js';
-import { savedSearchId, savedSearchRunView } from '../schemas/saved-searches.js';
+import { defineOperation, free } from '../../define.js';
+import { cursor } from '../../schemas/common.js';
+import { savedSearchId, savedSearchRunView } from '../../schemas/saved-searches.js';
 
 export const listSavedSearchRuns = defineOperation({
   operationId: 'listSavedSearchRuns',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { cursor } from '../schemas/common.js';
-import { savedSearchView } from '../schemas/saved-searches.js';
+import { defineOperation, free } from '../../define.js';
+import { cursor } from '../../schemas/common.js';
+import { savedSearchView } from '../../schemas/saved-searches.js';
 
 export const listSavedSearches = defineOperation({
   operationId: 'listSavedSearches',

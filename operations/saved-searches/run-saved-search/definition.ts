@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
+import { defineOperation } from '../../define.js';
 import {
   defaultMaxNewRecords,
   maxNewRecords,
   newRecordCredits,
   savedSearchId,
   savedSearchRunView,
-} from '../schemas/saved-searches.js';
+} from '../../schemas/saved-searches.js';
 
 export const runSavedSearch = defineOperation({
   operationId: 'runSavedSearch',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
-import { emailAddress, inputLimits } from '../schemas/common.js';
+import { defineOperation } from '../../define.js';
+import { emailAddress, inputLimits } from '../../schemas/common.js';
 import {
   maxNewRecords,
   maxNewRecordsLimit,
@@ -10,7 +10,7 @@ import {
   savedSearchQueryFields,
   savedSearchView,
   schedule,
-} from '../schemas/saved-searches.js';
+} from '../../schemas/saved-searches.js';
 
 export const updateSavedSearch = defineOperation({
   operationId: 'updateSavedSearch',

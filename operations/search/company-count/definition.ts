@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
-import { exclusionListIds } from '../schemas/common.js';
-import { companySearchParams } from '../schemas/filters.js';
+import { defineOperation } from '../../define.js';
+import { exclusionListIds } from '../../schemas/common.js';
+import { companySearchParams } from '../../schemas/filters.js';
 
 export const countOutput = z.object({
   count: z

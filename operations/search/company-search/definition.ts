@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
-import { cursor, exclusionListIds, pageSize } from '../schemas/common.js';
-import { companySearchParams } from '../schemas/filters.js';
-import { companyRecord } from '../schemas/records.js';
+import { defineOperation } from '../../define.js';
+import { cursor, exclusionListIds, pageSize } from '../../schemas/common.js';
+import { companySearchParams } from '../../schemas/filters.js';
+import { companyRecord } from '../../schemas/records.js';
 
 export const companySearch = defineOperation({
   operationId: 'companySearch',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
+import { defineOperation } from '../../define.js';
 
 export const locationTypeahead = defineOperation({
   operationId: 'locationTypeahead',

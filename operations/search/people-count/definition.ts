@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
-import { exclusionListIds } from '../schemas/common.js';
-import { currentCompany, peopleSearchParams } from '../schemas/filters.js';
-import { countOutput } from './company-count.js';
+import { defineOperation } from '../../define.js';
+import { exclusionListIds } from '../../schemas/common.js';
+import { currentCompany, peopleSearchParams } from '../../schemas/filters.js';
+import { countOutput } from '../company-count/definition.js';
 
 export const peopleCount = defineOperation({
   operationId: 'peopleCount',

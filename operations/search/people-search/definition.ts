@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
-import { cursor, exclusionListIds, pageSize } from '../schemas/common.js';
-import { currentCompany, peopleSearchParams } from '../schemas/filters.js';
-import { profileRecord } from '../schemas/records.js';
+import { defineOperation } from '../../define.js';
+import { cursor, exclusionListIds, pageSize } from '../../schemas/common.js';
+import { currentCompany, peopleSearchParams } from '../../schemas/filters.js';
+import { profileRecord } from '../../schemas/records.js';
 
 export const peopleSearch = defineOperation({
   operationId: 'peopleSearch',

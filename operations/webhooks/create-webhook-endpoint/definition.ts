@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
+import { defineOperation, free } from '../../define.js';
 import {
   webhookDescription,
   webhookEndpointView,
   webhookEventList,
   webhookSecret,
   webhookUrl,
-} from '../schemas/webhooks.js';
+} from '../../schemas/webhooks.js';
 
 export const createWebhookEndpoint = defineOperation({
   operationId: 'createWebhookEndpoint',

@@ -1,5 +1,5 @@
-import { defineOperation, deleteById } from '../define.js';
-import { webhookEndpointId } from '../schemas/webhooks.js';
+import { defineOperation, deleteById } from '../../define.js';
+import { webhookEndpointId } from '../../schemas/webhooks.js';
 
 export const deleteWebhookEndpoint = defineOperation({
   operationId: 'deleteWebhookEndpoint',

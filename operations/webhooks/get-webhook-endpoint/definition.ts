@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { webhookEndpointId, webhookEndpointView } from '../schemas/webhooks.js';
+import { defineOperation, free } from '../../define.js';
+import { webhookEndpointId, webhookEndpointView } from '../../schemas/webhooks.js';
 
 export const getWebhookEndpoint = defineOperation({
   operationId: 'getWebhookEndpoint',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { cursor } from '../schemas/common.js';
-import { webhookDeliveryView, webhookEndpointId } from '../schemas/webhooks.js';
+import { defineOperation, free } from '../../define.js';
+import { cursor } from '../../schemas/common.js';
+import { webhookDeliveryView, webhookEndpointId } from '../../schemas/webhooks.js';
 
 export const listWebhookDeliveries = defineOperation({
   operationId: 'listWebhookDeliveries',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation, free } from '../define.js';
-import { webhookDeliveryId, webhookDeliveryView, webhookEndpointId } from '../schemas/webhooks.js';
+import { defineOperation, free } from '../../define.js';
+import { webhookDeliveryId, webhookDeliveryView, webhookEndpointId } from '../../schemas/webhooks.js';
 
 export const resendWebhookDelivery = defineOperation({
   operationId: 'resendWebhookDelivery',

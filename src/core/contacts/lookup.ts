@@ -27,7 +27,7 @@ const chunkSize = 500;
  *   configured → work-email pattern guess) until a provider has a valid value, and every
  *   value has passed validation (syntax; the email domain can receive mail). Emails are
  *   lowercased; phone numbers are E.164 when the country code is known.
- * - Price with `contactTypePrices` (operations/contacts/reveal-contact-sync.ts): a type counts
+ * - Price with `contactTypePrices` (operations/contacts/reveal-contact-sync/definition.ts): a type counts
  *   as found when its array is non-empty.
  * - A provider outage does not throw: the affected types simply come back empty (use
  *   `revealContactDetails` to tell "none" from "could not ask"). Database errors do throw.

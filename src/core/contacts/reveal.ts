@@ -1,4 +1,4 @@
-import { contactTypePrices } from '../../../operations/contacts/reveal-contact-sync.js';
+import { contactTypePrices } from '../../../operations/contacts/reveal-contact-sync/definition.js';
 import type { Principal } from '../keys.js';
 import { AppError } from '../../errors.js';
 import type { ContactFindings, ContactTypes } from '../ports/contact-providers.js';

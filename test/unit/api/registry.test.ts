@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { pathParameters } from '../../../operations/define.js';
 import { findOperation, operations } from '../../../operations/index.js';
-import { handlers } from '../../../src/runner/handlers/index.js';
+import { runs } from '../../../operations/runs.js';
 import { withGeneratedBlock } from '../../../src/http/llms-txt.js';
 import { buildOpenApiDocument } from '../../../src/api/openapi.js';
 
@@ -54,8 +54,8 @@ describe('operation registry', () => {
     expect(new Set(routes).size).toBe(routes.length);
   });
 
-  it('attaches exactly one handler to every operation and no handler to an unknown operation', () => {
-    const handled = handlers.map((h) => h.operationId).sort();
+  it('gives every operation exactly one run and no run to an unknown operation', () => {
+    const handled = runs.map((run) => run.operationId).sort();
     expect(handled).toEqual(operations.map((o) => o.operationId).sort());
   });
 

@@ -27,10 +27,27 @@ describe('the layer rules', () => {
     ['src/http/probe.ts', "import { imported } from '../mcp/fast-path.js';", 'src/http/'],
     // The operation runner sits below both surfaces, which call it: it may import neither.
     ['src/runner/probe.ts', "import { imported } from '../api/router.js';", 'src/runner/'],
-    ['src/runner/handlers/probe.ts', "import { imported } from '../../mcp/gateway.js';", 'src/runner/'],
+    ['src/runner/probe.ts', "import { imported } from '../mcp/gateway.js';", 'src/runner/'],
     ['src/http/probe.ts', "import { imported } from '../runner/run-operation.js';", 'src/http/'],
     ['src/providers/probe.ts', "import { imported } from '../auth/bearer.js';", 'src/providers/'],
     ['operations/search/probe.ts', "import { imported } from '../../src/core/credits.js';", 'operations/'],
+    // An operation's run (run.ts beside its definition) sits above core and the runner, below the surfaces;
+    // its definition stays plain data, and only the composition root imports the table of runs.
+    [
+      'operations/search/people-search/definition.ts',
+      "import { imported } from '../../../src/core/credits.js';",
+      'operations/',
+    ],
+    ['operations/index.ts', "import { imported } from './search/people-search/run.js';", 'operations/'],
+    [
+      'operations/search/people-search/run.ts',
+      "import { imported } from '../../../src/mcp/gateway.js';",
+      "an operation's run",
+    ],
+    ['operations/runs.ts', "import { imported } from '../src/api/router.js';", "an operation's run"],
+    ['src/core/probe.ts', "import { imported } from '../../operations/search/people-search/run.js';", 'src/core/'],
+    ['src/runner/probe.ts', "import { imported } from '../../operations/runs.js';", 'src/runner/'],
+    ['src/api/probe.ts', "import { imported } from '../../operations/runs.js';", 'src/api/'],
     ['reference/probe.ts', "import { imported } from '../operations/index.js';", 'reference/'],
     ['src/log.ts', "import { imported } from './store/db.js';", 'foundation'],
     ['src/dashboard/probe.ts', "import { imported } from '../api/router.js';", 'src/dashboard/'],
@@ -60,6 +77,12 @@ describe('the layer rules', () => {
     ['src/dashboard/probe.ts', "import { imported } from '../auth/identities.js';"],
     ['src/dashboard/probe.ts', "import { imported } from '../core/members.js';"],
     ['src/app.ts', "import { imported } from './dashboard/index.js';"],
+    ['src/app.ts', "import { imported } from '../operations/runs.js';"],
+    ['operations/runs.ts', "import { imported } from './search/people-search/run.js';"],
+    ['operations/search/people-search/run.ts', "import { imported } from '../../../src/core/search/people-search.js';"],
+    ['operations/search/people-search/run.ts', "import { imported } from '../../../src/runner/handler.js';"],
+    ['operations/search/people-search/run.ts', "import { imported } from './definition.js';"],
+    ['src/core/saved-searches/probe.ts', "import { imported } from './runs.js';"],
   ])('lets through in %s: %s', async (file, line) => {
     expect(await layerErrors(file, line)).toEqual([]);
   });

@@ -1,0 +1,7 @@
+import { listCountrySubdivisions } from './definition.js';
+import * as enums from '../../../src/core/reference/enums.js';
+import { handle } from '../../../src/runner/handler.js';
+
+export const run = handle(listCountrySubdivisions, async (input) => ({
+  output: enums.listCountrySubdivisions(input.countryCode),
+}));

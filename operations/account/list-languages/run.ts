@@ -1,0 +1,5 @@
+import { listLanguages } from './definition.js';
+import * as enums from '../../../src/core/reference/enums.js';
+import { handle } from '../../../src/runner/handler.js';
+
+export const run = handle(listLanguages, async () => ({ output: enums.listLanguages() }));

@@ -1,0 +1,7 @@
+import { listAudienceCompanies } from './definition.js';
+import * as members from '../../../src/core/audiences/members.js';
+import { handle } from '../../../src/runner/handler.js';
+
+export const run = handle(listAudienceCompanies, async (input, { context, principal }) => ({
+  output: await members.listAudienceCompanies(context.db.pool, context.services.cursors, principal.accountId, input),
+}));
