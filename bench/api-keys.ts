@@ -2,7 +2,8 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { ApiKeyAuthenticator, generateApiKey } from '../src/auth/api-keys.js';
+import { ApiKeyAuthenticator } from '../src/auth/api-key-authenticator.js';
+import { generateApiKey } from '../src/core/api-keys.js';
 import { createAccount } from '../src/core/accounts.js';
 import { createLogger } from '../src/log.js';
 import { openDatabase, type Queryable } from '../src/store/db.js';
@@ -12,7 +13,7 @@ import { arg, percentile, round } from './lib.js';
 
 /**
  * A valid API key's authentication while random keys are sprayed at the service (issue 22,
- * item 16): the authenticator of src/auth/api-keys.ts, in process, on PostgreSQL, with its
+ * item 16): the authenticator of src/auth/api-key-authenticator.ts, in process, on PostgreSQL, with its
  * production settings (5 s time to live, 10,000 valid and 1,000 unknown keys cached apart).
  * The valid key is authenticated as a busy client would, 10 times after every 100 random keys
  * (sent 100 at a time); its latency then is compared with a quiet cache's, and the database round

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { generateApiKey } from '../src/auth/api-keys.js';
+import { generateApiKey } from '../src/core/api-keys.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { startService, type RunningService } from '../src/service.js';

@@ -9,7 +9,7 @@ import { AppError, retryAfterSeconds } from './errors.js';
 import { mountDownloadRoute } from './http/downloads.js';
 import { readLlmsTxt } from './http/llms-txt.js';
 import { mountMetrics } from './http/metrics.js';
-import { startRequestLog, type RequestLogFields } from './http/request-log.js';
+import { startRequestLog, type RequestLogFields } from './http/access-log.js';
 import { mountAuth } from './auth/index.js';
 import { mountDashboard, signInRedirectUri } from './dashboard/index.js';
 import { mountMcp } from './mcp/index.js';

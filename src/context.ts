@@ -1,5 +1,5 @@
 import type { RateLimits } from './runner/rate-limit.js';
-import type { ApiKeyAuthenticator } from './auth/api-keys.js';
+import type { ApiKeyAuthenticator } from './auth/api-key-authenticator.js';
 import type { AuthorizationServer } from './auth/authorization-server.js';
 import type { BearerTokenVerifier } from './auth/bearer.js';
 import type { Config } from './config.js';

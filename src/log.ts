@@ -78,7 +78,7 @@ const secretParameter =
  * same key to whoever decodes them.
  */
 const keyAlphabetRun = /(?:[A-Za-z0-9_-]|%[0-9A-Fa-f]{2})+/g;
-/** An API key (src/core/keys.ts: `pds_` and 43 base64url characters), or enough of one to matter. */
+/** An API key (src/core/api-keys.ts: `pds_` and 43 base64url characters), or enough of one to matter. */
 const keyShaped = /pds_[A-Za-z0-9_-]{16,}/i;
 
 function percentDecoded(run: string): string {

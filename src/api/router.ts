@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { pathParameters, type AnyOperation } from '../../operations/define.js';
 import { operations } from '../../operations/index.js';
-import type { Principal } from '../auth/api-keys.js';
+import type { Principal } from '../core/principal.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { idempotencyHeader, idempotencyKeyOf, requestHash } from '../runner/idempotency.js';

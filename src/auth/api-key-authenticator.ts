@@ -1,10 +1,8 @@
 import { LRUCache } from 'lru-cache';
-import { hashApiKey, type Principal } from '../core/keys.js';
+import { hashApiKey } from '../core/api-keys.js';
+import type { Principal } from '../core/principal.js';
 import { databaseFailure } from '../errors.js';
 import type { Queryable } from '../store/db.js';
-
-/** Key minting and hashing live in core (accounts are made there); re-exported for the surfaces. */
-export { generateApiKey, hashApiKey, type Principal } from '../core/keys.js';
 
 export interface ApiKeyCacheLimits {
   /** How long a verdict is trusted: a revoked key stops working within this on every instance. */

@@ -1,6 +1,6 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { NextFunction, Request, Response } from 'express';
-import type { Principal } from './api-keys.js';
+import type { Principal } from '../core/principal.js';
 import { quoted, sendRefusal } from './mcp-errors.js';
 import { mcpScopes, requiredScope, scopeSatisfied, spendScope, type McpScope } from './scopes.js';
 

@@ -3,7 +3,7 @@ import express from 'express';
 import type Provider from 'oidc-provider';
 import type { Adapter, Configuration } from 'oidc-provider';
 import { oidcProvider } from './oidc-library.js';
-import { generateSigningJwk, type SigningJwks } from './keys.js';
+import { generateSigningJwk, type SigningJwks } from './signing-keys.js';
 import { actionForm, html, sendPage } from './pages.js';
 
 /**

@@ -17,7 +17,7 @@ import { protectedResourceMetadataPath } from './bearer.js';
 import { openCors } from './cors.js';
 import { createDevProvider } from './dev-provider.js';
 import { interactionRouter } from './interactions.js';
-import { purposeKey } from './keys.js';
+import { purposeKey } from './signing-keys.js';
 import { UpstreamProvider, type UpstreamSettings } from './upstream.js';
 
 /**

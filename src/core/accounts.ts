@@ -1,9 +1,9 @@
 import type pg from 'pg';
-import { generateApiKey, hashApiKey } from './keys.js';
+import { generateApiKey, hashApiKey } from './api-keys.js';
 import { AppError } from '../errors.js';
 import type { Database, Queryable } from '../store/db.js';
 import { credit } from './credits.js';
-import { createApiKey, insertApiKey } from './key-management.js';
+import { createApiKey, insertApiKey } from './api-keys.js';
 
 export type Plan = 'free' | 'pro' | 'enterprise' | 'demo';
 

@@ -1,8 +1,28 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { AnyOperation } from '../../operations/define.js';
 import { AppError } from '../errors.js';
 import type { Database, Queryable } from '../store/db.js';
 import { capResetsAt, spentToday } from './credits.js';
-import { displayPrefix, generateApiKey, hashApiKey, type KeyGrant } from './keys.js';
+import type { KeyGrant } from './principal.js';
+
+/**
+ * API keys are 256-bit random secrets, so a single SHA-256 is enough to store them safely
+ * (no dictionary to attack); only the hash and a short display prefix are kept.
+ */
+const keyPrefix = 'pds_';
+
+export function generateApiKey(): string {
+  return keyPrefix + randomBytes(32).toString('base64url');
+}
+
+export function hashApiKey(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+/** What is shown in listings: enough to tell keys apart, never enough to use one. */
+export function displayPrefix(key: string): string {
+  return key.slice(0, keyPrefix.length + 6);
+}
 
 /**
  * The label of the keys earlier versions derived for each /mcp/v3 sign-in, as the MCP gateway's

@@ -1,4 +1,4 @@
-import type { AnyJobDefinition } from '../jobs/index.js';
+import type { AnyJobDefinition } from '../job-queue/index.js';
 import { buildJob } from './audiences/build.js';
 import { enrichmentJob } from './audiences/enrichment-run.js';
 import { exportJob } from './audiences/exports.js';

@@ -1,4 +1,4 @@
-import type { Principal } from './keys.js';
+import type { Principal } from './principal.js';
 import { grantMonthlyFreeCredits } from './accounts.js';
 import { cappedSpendingKey, charge, chargeAlone, type LedgerEntryInput } from './credits.js';
 import type { DbConfigDeps, DbDeps } from './deps.js';

@@ -2,13 +2,7 @@ import type express from 'express';
 import type { Request, Response } from 'express';
 import { grantMonthlyFreeCredits } from '../core/accounts.js';
 import { getBalance } from '../core/credits.js';
-import {
-  createApiKey,
-  gatewayKeyLabel,
-  listApiKeys,
-  revokeApiKeyById,
-  type ApiKeyListing,
-} from '../core/key-management.js';
+import { createApiKey, gatewayKeyLabel, listApiKeys, revokeApiKeyById, type ApiKeyListing } from '../core/api-keys.js';
 import { dailySpend, nextMonthlyGrant } from '../core/usage.js';
 import { AppError } from '../errors.js';
 import { localsOf, requireAccount, type DashboardDeps } from './deps.js';

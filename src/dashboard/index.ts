@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { MountedAuth } from '../auth/index.js';
-import { purposeKey } from '../auth/keys.js';
+import { purposeKey } from '../auth/signing-keys.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { accountPages } from './account-pages.js';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { PersonIdentity, Role } from '../core/members.js';
+import type { PersonIdentity, Role } from '../core/account-members.js';
 import type { Queryable } from '../store/db.js';
 
 /**

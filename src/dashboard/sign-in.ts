@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type express from 'express';
 import { accountForIdentity } from '../auth/identities.js';
 import { SignInError } from '../auth/upstream.js';
-import { acceptInvitation, memberForSignIn, openInvitation, signUp, termsVersion } from '../core/members.js';
+import { acceptInvitation, memberForSignIn, openInvitation, signUp, termsVersion } from '../core/account-members.js';
 import { AppError } from '../errors.js';
 import { localsOf, requireSessionWithoutAccount, type DashboardDeps } from './deps.js';
 import { html, mount, sendHtml, sendMessage, csrfField } from './layout.js';

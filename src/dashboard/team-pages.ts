@@ -9,7 +9,7 @@ import {
   removeMember,
   revokeInvitation,
   type Role,
-} from '../core/members.js';
+} from '../core/account-members.js';
 import { AppError } from '../errors.js';
 import { idParam } from './account-pages.js';
 import { localsOf, requireAccount, type DashboardDeps } from './deps.js';

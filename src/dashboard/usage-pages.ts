@@ -2,7 +2,7 @@ import type express from 'express';
 import { operations } from '../../operations/index.js';
 import { csvRecord } from '../core/audiences/csv.js';
 import { getBalance } from '../core/credits.js';
-import { gatewayKeyLabel, listApiKeys } from '../core/key-management.js';
+import { gatewayKeyLabel, listApiKeys } from '../core/api-keys.js';
 import { listRequests, requestLogRetentionDays } from '../core/request-log.js';
 import { dailySpend, ledgerPage, meteredUnits } from '../core/usage.js';
 import { localsOf, requireAccount, type DashboardDeps } from './deps.js';

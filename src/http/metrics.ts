@@ -4,7 +4,6 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { bearerTokenOf } from '../auth/bearer.js';
 import type { Config } from '../config.js';
 import type { Database } from '../store/db.js';
-import type { MetricsRecorder } from '../metrics.js';
 
 /**
  * Prometheus metrics at GET /metrics, for operators: requests by route (the operationId, or the
@@ -14,6 +13,17 @@ import type { MetricsRecorder } from '../metrics.js';
  * volumes are not for the public. One registry per service instance, so that several in one
  * process keep apart.
  */
+
+/**
+ * What the MCP surfaces report to the metrics collector below: an interface, so that a part
+ * reports through it without knowing who collects (or whether metrics are on at all).
+ */
+export interface MetricsRecorder {
+  /** One MCP request the direct path answered itself, or read and passed on to the SDK. */
+  directPathRequest(outcome: 'answered' | 'passed_on'): void;
+  /** One operation the MCP gateway ran in process (no HTTP request of its own), with its answer's status. */
+  operationRun(operationId: string, status: number, seconds: number): void;
+}
 
 export interface ServiceMetrics extends MetricsRecorder {
   registry: Registry;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { retryAfterSeconds } from '../errors.js';
-import { requestIdOf } from './request-log.js';
+import { requestIdOf } from './access-log.js';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 

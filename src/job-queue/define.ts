@@ -7,7 +7,7 @@ import type { JobRow } from './row.js';
  * kind, a zod schema for its payload (checked when the job is enqueued and again when it is
  * claimed, so `run` gets a typed, valid payload), the work, and what to do when every attempt
  * failed. Each kind is written once, next to the domain code it runs, with `defineJob`, and
- * listed in the one list the worker runs (src/core/jobs.ts).
+ * listed in the one list the worker runs (src/core/job-kinds.ts).
  *
  * `Context` is what the worker hands to every job besides its run (the service's context). It
  * is a parameter rather than an import so that this layer needs nothing above it: annotate it in

@@ -4,7 +4,7 @@
  * Core defines its jobs with `defineJob` next to the code they run and enqueues them with
  * `enqueue` in the transaction that creates their work; src/worker runs them.
  *
- * Layer rule: src/jobs sits below core. It may import src/store and the root files that import
+ * Layer rule: src/job-queue sits below core. It may import src/store and the root files that import
  * nothing (log), never src/core, src/worker, src/api, src/mcp or src/providers: everything
  * that uses jobs points down to here.
  */

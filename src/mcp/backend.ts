@@ -1,5 +1,5 @@
 import type { AnyOperation } from '../../operations/define.js';
-import type { Principal } from '../auth/api-keys.js';
+import type { Principal } from '../core/principal.js';
 import type { Surface } from '../core/request-log.js';
 
 /**

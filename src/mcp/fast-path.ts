@@ -15,8 +15,8 @@ import {
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
 import { sendRefusal } from '../auth/mcp-errors.js';
-import { requestIdOf, startRequestLog } from '../http/request-log.js';
-import type { MetricsRecorder } from '../metrics.js';
+import { requestIdOf, startRequestLog } from '../http/access-log.js';
+import type { MetricsRecorder } from '../http/metrics.js';
 import { structuredJsonOf } from './results.js';
 import { callerOf, canAskByForm } from './server.js';
 import { declaresTasks } from './tasks.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyOperation } from '../../operations/define.js';
 import type { Logger } from '../log.js';
-import type { MetricsRecorder } from '../metrics.js';
+import type { MetricsRecorder } from '../http/metrics.js';
 import type { RunsOperations } from '../runner/run-operation.js';
 import type { Backend, BackendAnswer, Caller, CallOptions } from './backend.js';
 

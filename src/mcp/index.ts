@@ -20,11 +20,11 @@ import {
   type ReadMessage,
 } from '../auth/bearer.js';
 import { mcpCors, mcpCorsHeaders } from '../auth/cors.js';
-import { purposeKey } from '../auth/keys.js';
+import { purposeKey } from '../auth/signing-keys.js';
 import { quoted, sendRefusal } from '../auth/mcp-errors.js';
 import { rateLimitsPerMinute } from '../config.js';
 import type { AppContext } from '../context.js';
-import type { MetricsRecorder } from '../metrics.js';
+import type { MetricsRecorder } from '../http/metrics.js';
 import type { RunsOperations } from '../runner/run-operation.js';
 import type { Backend } from './backend.js';
 import { InProcessBackend } from './in-process-backend.js';

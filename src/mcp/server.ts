@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { RateLimitClass } from '../../operations/define.js';
-import type { Principal } from '../auth/api-keys.js';
+import type { Principal } from '../core/principal.js';
 import { precomputedSchema } from './catalog.js';
 import type { Caller, ConfirmState, ConfirmationChannel, Gateway } from './gateway.js';
 import type { AccountRateLimits } from './limits.js';

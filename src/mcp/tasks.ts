@@ -3,7 +3,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { AnyOperation } from '../../operations/define.js';
 import { findOperation } from '../../operations/index.js';
 import { operationCharges } from '../auth/scopes.js';
-import type { RetentionTask } from '../jobs/index.js';
+import type { RetentionTask } from '../job-queue/index.js';
 import type { Logger } from '../log.js';
 import type { Queryable } from '../store/db.js';
 import type { Backend, BackendAnswer, Caller } from './backend.js';

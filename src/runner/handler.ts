@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AnyOperation } from '../../operations/define.js';
-import type { Principal } from '../auth/api-keys.js';
+import type { Principal } from '../core/principal.js';
 import type { AppContext } from '../context.js';
 import type { Logger } from '../log.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { RetentionTask } from '../jobs/index.js';
+import type { RetentionTask } from '../job-queue/index.js';
 import { instanceLockSpace, type Queryable } from '../store/db.js';
 import { canonicalJson } from '../core/search/cursor.js';
 import { AppError, databaseFailure } from '../errors.js';

@@ -1,7 +1,7 @@
 import type { RateLimitClass } from '../../operations/define.js';
 import { rateLimitsPerMinute, type Config, type RateLimitSettings } from '../config.js';
 import { databaseFailure } from '../errors.js';
-import type { RetentionTask } from '../jobs/index.js';
+import type { RetentionTask } from '../job-queue/index.js';
 import { takeToken } from '../store/token-buckets.js';
 import type { Queryable } from '../store/db.js';
 

@@ -1,9 +1,9 @@
 import { chargeMethodOf, pathParameters, type AnyOperation } from '../../operations/define.js';
-import type { Principal } from '../auth/api-keys.js';
+import type { Principal } from '../core/principal.js';
 import { scopeSatisfied, scopeToRun, spendScope } from '../auth/scopes.js';
 import type { AppContext } from '../context.js';
 import { spendWith } from '../core/credits.js';
-import { assertKeyMayRun } from '../core/key-management.js';
+import { assertKeyMayRun } from '../core/api-keys.js';
 import { MonthlyGrants } from '../core/metering.js';
 import { recordRequest, type Surface } from '../core/request-log.js';
 import { AppError } from '../errors.js';

@@ -1,25 +1,25 @@
 /**
  * The worker: the background side of a process (JOB_WORKER), above core. It runs core's jobs
- * (the one list in src/core/jobs.ts: audience builds, enrichments, exports, mails, batch
+ * (the one list in src/core/job-kinds.ts: audience builds, enrichments, exports, mails, batch
  * contact enrichment) in one job loop (job-worker.ts), and the retention sweeps the
  * composition root hands it.
  *
- * Layer rule: src/worker may import src/core, src/jobs, src/store and the root files
+ * Layer rule: src/worker may import src/core, src/job-queue, src/store and the root files
  * (config, context, log, errors); nothing imports src/worker but the composition root
  * (src/service.ts) and tests. The queue it reads (table, `defineJob`, job types) is
- * src/jobs, below core, so that core can define and enqueue jobs without knowing who runs them.
+ * src/job-queue, below core, so that core can define and enqueue jobs without knowing who runs them.
  */
 import type { AppContext } from '../context.js';
-import { jobDefinitions, webhookJobDefinitions } from '../core/jobs.js';
-import type { AnyJobDefinition } from '../jobs/define.js';
-import { startRetentionSweeps, type RetentionTask } from '../jobs/retention.js';
+import { jobDefinitions, webhookJobDefinitions } from '../core/job-kinds.js';
+import type { AnyJobDefinition } from '../job-queue/define.js';
+import { startRetentionSweeps, type RetentionTask } from '../job-queue/retention.js';
 import { JobWorker } from './job-worker.js';
 
 export { JobWorker } from './job-worker.js';
 
 export interface BackgroundWork {
   worker: JobWorker<AppContext>;
-  /** The loop of webhook deliveries (src/core/jobs.ts, webhookJobDefinitions). */
+  /** The loop of webhook deliveries (src/core/job-kinds.ts, webhookJobDefinitions). */
   webhookWorker: JobWorker<AppContext>;
   stop(): Promise<void>;
 }

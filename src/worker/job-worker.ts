@@ -11,7 +11,7 @@ import {
   type AnyJobDefinition,
   type Job,
   type JobRun,
-} from '../jobs/define.js';
+} from '../job-queue/define.js';
 import {
   claimJob,
   completeJob,
@@ -21,13 +21,13 @@ import {
   releaseJob,
   renewLease,
   reportProgress,
-} from '../jobs/queue.js';
-import type { JobRow } from '../jobs/row.js';
+} from '../job-queue/queue.js';
+import type { JobRow } from '../job-queue/row.js';
 
 export interface WorkerOptions<Context> {
   db: Database;
   log: Logger;
-  /** The kinds this worker runs (src/core/jobs.ts lists the service's). */
+  /** The kinds this worker runs (src/core/job-kinds.ts lists the service's). */
   jobs: readonly AnyJobDefinition<Context>[];
   /** Handed to every job's `run` and `exhausted`. */
   context: Context;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyAuthenticator, generateApiKey } from '../../src/auth/api-keys.js';
+import { ApiKeyAuthenticator } from '../../src/auth/api-key-authenticator.js';
+import { generateApiKey } from '../../src/core/api-keys.js';
 import { createAccount, revokeApiKey } from '../../src/core/accounts.js';
 import type { Queryable } from '../../src/store/db.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';

@@ -15,7 +15,7 @@ import express from 'express';
 import type Provider from 'oidc-provider';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { createDevProvider, type DevPerson } from '../../src/auth/dev-provider.js';
-import { generateSigningJwk, type SigningJwks } from '../../src/auth/keys.js';
+import { generateSigningJwk, type SigningJwks } from '../../src/auth/signing-keys.js';
 import { startTestApp, type TestApp, type TestAppOptions } from '../helpers/app.js';
 import { HeadlessBrowser, type Page } from './browser.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyAuthenticator } from '../../src/auth/api-keys.js';
+import { ApiKeyAuthenticator } from '../../src/auth/api-key-authenticator.js';
 import { getBalance } from '../../src/core/credits.js';
 import { runTool, type ToolOutcome } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyAuthenticator } from '../../src/auth/api-keys.js';
+import { ApiKeyAuthenticator } from '../../src/auth/api-key-authenticator.js';
 import { loadConfig } from '../../src/config.js';
 import type { AppContext, ServiceBase } from '../../src/context.js';
 import { networkAudienceLiveSource, waterfallAudienceContactSource } from '../../src/core/contacts/audience-sources.js';

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/context.js';
 import { completeItem } from '../../src/core/contacts/batch-items.js';
 import { batchContactsJob, runBatchRound } from '../../src/core/contacts/batch-job.js';
-import { enqueue } from '../../src/jobs/queue.js';
+import { enqueue } from '../../src/job-queue/queue.js';
 import { ContactValidator, EmbeddedMailDomainChecker } from '../../src/core/contacts/validation.js';
 import { ContactWaterfall } from '../../src/core/contacts/waterfall.js';
 import { startJobWorker, type JobWorker } from '../../src/worker/index.js';

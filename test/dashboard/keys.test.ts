@@ -269,7 +269,7 @@ describe('dashboard keys on the API and MCP', () => {
         )
       ).rows[0].id,
     );
-    const { revokeApiKeyById } = await import('../../src/core/key-management.js');
+    const { revokeApiKeyById } = await import('../../src/core/api-keys.js');
     await expect(revokeApiKeyById(app.db.pool, accountId, keyId, { memberId, role: 'member' })).rejects.toMatchObject({
       code: 'not_found',
     });

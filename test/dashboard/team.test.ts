@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountOwnerEmails } from '../../src/core/members.js';
+import { accountOwnerEmails } from '../../src/core/account-members.js';
 import type { TestApp } from '../helpers/app.js';
 import {
   createKey,
@@ -150,7 +150,7 @@ describe('dashboard teams', () => {
     const ownerId = Number(
       (await app.db.pool.query(`SELECT id FROM account_members WHERE email = $1`, [owner.email])).rows[0].id,
     );
-    const { removeMember } = await import('../../src/core/members.js');
+    const { removeMember } = await import('../../src/core/account-members.js');
     await expect(removeMember(app.db, accountId, ownerId, { memberId: 0, role: 'owner' })).rejects.toMatchObject({
       code: 'invalid_state',
     });

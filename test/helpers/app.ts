@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { generateApiKey } from '../../src/auth/api-keys.js';
+import { generateApiKey } from '../../src/core/api-keys.js';
 import { loadConfig } from '../../src/config.js';
 import type { Services } from '../../src/context.js';
 import { createAccount, type Plan } from '../../src/core/accounts.js';

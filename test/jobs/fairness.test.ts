@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineJob, type AnyJobDefinition } from '../../src/jobs/define.js';
-import { claimJob, enqueueJob } from '../../src/jobs/queue.js';
+import { defineJob, type AnyJobDefinition } from '../../src/job-queue/define.js';
+import { claimJob, enqueueJob } from '../../src/job-queue/queue.js';
 import { createLogger } from '../../src/log.js';
 import { JobWorker } from '../../src/worker/job-worker.js';
 import { waitFor } from '../audiences/helpers.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storageKeyOf } from '../../src/core/audiences/export-row.js';
-import { sweepRetention } from '../../src/jobs/retention.js';
+import { sweepRetention } from '../../src/job-queue/retention.js';
 import { createLogger } from '../../src/log.js';
 import { retentionTasks } from '../../src/service.js';
 import { buildAudience, ok, testEnv, waitForExport } from '../audiences/helpers.js';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../src/auth/api-keys.js';
+import { generateApiKey } from '../../src/core/api-keys.js';
 import { createAccount } from '../../src/core/accounts.js';
 import { startServiceProcess, tsxSources, type ServiceProcess } from '../../bench/reliability/service-process.js';
 import { finishedJob, waitFor } from '../audiences/helpers.js';

@@ -7,8 +7,8 @@ import {
   type Job,
   type JobRun,
   type RunAgain,
-} from '../../src/jobs/define.js';
-import { claimJob, enqueue, enqueueJob } from '../../src/jobs/queue.js';
+} from '../../src/job-queue/define.js';
+import { claimJob, enqueue, enqueueJob } from '../../src/job-queue/queue.js';
 import { createLogger } from '../../src/log.js';
 import { JobWorker, type WorkerOptions } from '../../src/worker/job-worker.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';

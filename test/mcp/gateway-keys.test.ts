@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyAuthenticator, generateApiKey, hashApiKey } from '../../src/auth/api-keys.js';
+import { ApiKeyAuthenticator } from '../../src/auth/api-key-authenticator.js';
+import { generateApiKey, hashApiKey } from '../../src/core/api-keys.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purposeKey } from '../../src/auth/keys.js';
+import { purposeKey } from '../../src/auth/signing-keys.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { connectMcp } from './clients.js';
 

@@ -9,7 +9,7 @@ import {
 import { ContactValidator, EmbeddedMailDomainChecker } from '../../src/core/contacts/validation.js';
 import { ContactWaterfall } from '../../src/core/contacts/waterfall.js';
 import { loadPeopleForLookup } from '../../src/core/contacts/lookup.js';
-import { type PersonForLookup } from '../../src/core/ports/contact-providers.js';
+import type { PersonForLookup } from '../../src/core/ports/contact-providers.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startLocalServer, type LocalServer } from './local-server.js';
 

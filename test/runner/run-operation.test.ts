@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companySearch, getCreditBalance } from '../../operations/index.js';
-import type { Principal } from '../../src/auth/api-keys.js';
+import type { Principal } from '../../src/core/principal.js';
 import { runs } from '../../operations/runs.js';
 import { OperationRunner } from '../../src/runner/run-operation.js';
 import { balanceOf } from '../audiences/helpers.js';

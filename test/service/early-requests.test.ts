@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/free-port.js';
-import { generateApiKey } from '../../src/auth/api-keys.js';
+import { generateApiKey } from '../../src/core/api-keys.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startService, type RunningService } from '../../src/service.js';

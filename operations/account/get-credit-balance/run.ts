@@ -1,5 +1,5 @@
 import { getCreditBalance } from './definition.js';
-import { keyStanding } from '../../../src/core/key-management.js';
+import { keyStanding } from '../../../src/core/api-keys.js';
 import { balanceAndThreshold } from '../../../src/core/webhooks/low-balance.js';
 import { handle } from '../../../src/runner/handler.js';
 

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { peopleSearchParams } from '../../../operations/schemas/filters.js';
 import { AppError } from '../../errors.js';
-import { accountOf, defineJob, enqueue, type JobRun } from '../../jobs/index.js';
+import { accountOf, defineJob, enqueue, type JobRun } from '../../job-queue/index.js';
 import type { Database, Queryable } from '../../store/db.js';
 import { charge } from '../credits.js';
 import { companyConditions } from '../search/company-search.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountOf, cancelJobs, defineJob, enqueue, type JobRun } from '../../jobs/index.js';
+import { accountOf, cancelJobs, defineJob, enqueue, type JobRun } from '../../job-queue/index.js';
 import { credit } from '../credits.js';
 import { requireAudience } from './record.js';
 import { buildJob } from './build.js';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { z } from 'zod';
-import { accountOf, defineJob, JobInterrupted, type JobRun } from '../../jobs/index.js';
+import { accountOf, defineJob, JobInterrupted, type JobRun } from '../../job-queue/index.js';
 import { canonicalJson } from '../search/cursor.js';
 import { credit } from '../credits.js';
 import { requireAudience } from './record.js';

@@ -1,6 +1,6 @@
 import { requireMailRecipient } from '../mail-recipients.js';
 import { AppError } from '../../errors.js';
-import { enqueue } from '../../jobs/index.js';
+import { enqueue } from '../../job-queue/index.js';
 import type { Database, Queryable } from '../../store/db.js';
 import { charge } from '../credits.js';
 import { requireAudience, requireBuilt } from './record.js';

@@ -1,4 +1,4 @@
-import type { RetentionTask } from '../../jobs/index.js';
+import type { RetentionTask } from '../../job-queue/index.js';
 import { storageKeyOf } from './export-row.js';
 import type { Config } from '../../config.js';
 import type { ServicesDeps } from '../deps.js';

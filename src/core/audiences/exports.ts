@@ -2,7 +2,7 @@ import { requireMailRecipient } from '../mail-recipients.js';
 import type pg from 'pg';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
-import { accountOf, defineJob, enqueue, type JobRun } from '../../jobs/index.js';
+import { accountOf, defineJob, enqueue, type JobRun } from '../../job-queue/index.js';
 import type { Database, Queryable } from '../../store/db.js';
 import { requireAudience, requireBuilt, type AudienceRow } from './record.js';
 import { chooseColumns, columnsOf } from './export-columns.js';

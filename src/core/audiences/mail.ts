@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountOf, defineJob, enqueue, type JobRun } from '../../jobs/index.js';
+import { accountOf, defineJob, enqueue, type JobRun } from '../../job-queue/index.js';
 import type { Queryable } from '../../store/db.js';
 import { signedLink } from './services.js';
 import type { LogDeps, ServicesDeps } from '../deps.js';

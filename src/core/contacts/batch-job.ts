@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountOf, defineJob, runAgainAfter, type JobRun, type RunAgain } from '../../jobs/index.js';
+import { accountOf, defineJob, runAgainAfter, type JobRun, type RunAgain } from '../../job-queue/index.js';
 import type { ContactTypes } from '../ports/contact-providers.js';
 import type { Queryable } from '../../store/db.js';
 import { batchReasons, completeItem, failTask, type ClaimedItem, type ItemOutcome } from './batch-items.js';

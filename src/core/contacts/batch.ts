@@ -1,6 +1,6 @@
-import type { Principal } from '../keys.js';
+import type { Principal } from '../principal.js';
 import { AppError, type FieldIssue } from '../../errors.js';
-import { enqueue } from '../../jobs/index.js';
+import { enqueue } from '../../job-queue/index.js';
 import type { ContactTypes } from '../ports/contact-providers.js';
 import type { ProfileRef } from '../ports/network-source.js';
 import type { Queryable } from '../../store/db.js';

@@ -1,5 +1,5 @@
 import type { CompanyRecord, ProfileRecord } from '../../../operations/schemas/records.js';
-import type { Principal } from '../keys.js';
+import type { Principal } from '../principal.js';
 import type { DbConfigDeps, LogDeps, ServicesDeps } from '../deps.js';
 import { AppError } from '../../errors.js';
 import type { Queryable } from '../../store/db.js';

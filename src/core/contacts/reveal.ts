@@ -1,5 +1,5 @@
 import { contactTypePrices } from '../../../operations/contacts/reveal-contact-sync/definition.js';
-import type { Principal } from '../keys.js';
+import type { Principal } from '../principal.js';
 import { AppError } from '../../errors.js';
 import type { ContactFindings, ContactTypes } from '../ports/contact-providers.js';
 import type { ProfileRef } from '../ports/network-source.js';

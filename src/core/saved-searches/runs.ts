@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { companySearchParams, peopleSearchParams } from '../../../operations/schemas/filters.js';
 import { newRecordCredits } from '../../../operations/schemas/saved-searches.js';
 import { AppError } from '../../errors.js';
-import { accountOf, defineJob, enqueue, JobInterrupted, type JobRun } from '../../jobs/index.js';
+import { accountOf, defineJob, enqueue, JobInterrupted, type JobRun } from '../../job-queue/index.js';
 import type { Queryable } from '../../store/db.js';
 import { enqueueMail } from '../audiences/mail.js';
 import { charge } from '../credits.js';

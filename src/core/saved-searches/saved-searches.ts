@@ -9,7 +9,7 @@ import {
   type PeopleSearchParams,
 } from '../../../operations/schemas/filters.js';
 import { AppError } from '../../errors.js';
-import { cancelJobs, enqueue } from '../../jobs/index.js';
+import { cancelJobs, enqueue } from '../../job-queue/index.js';
 import type { Database, Queryable } from '../../store/db.js';
 import { requireExclusionLists } from '../exclusion-lists.js';
 import { requireMailRecipient } from '../mail-recipients.js';

@@ -1,11 +1,11 @@
 import type pg from 'pg';
 import { z } from 'zod';
-import { accountOf, defineJob, enqueue, runAgainAfter, type JobRun, type RunAgain } from '../../jobs/index.js';
+import { accountOf, defineJob, enqueue, runAgainAfter, type JobRun, type RunAgain } from '../../job-queue/index.js';
 import type { Queryable } from '../../store/db.js';
 import { enqueueMail } from '../audiences/mail.js';
 import type { WebhookOutcome } from '../ports/webhook-sender.js';
 import { redactedExcerpt } from './excerpt.js';
-import { accountOwnerEmails } from '../members.js';
+import { accountOwnerEmails } from '../account-members.js';
 import { signatureHeaders, signingSecrets } from './signing.js';
 import { webhookUrlRefusal } from './targets.js';
 import type { DbConfigDeps, ServicesDeps } from '../deps.js';

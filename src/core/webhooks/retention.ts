@@ -1,4 +1,4 @@
-import type { RetentionTask } from '../../jobs/index.js';
+import type { RetentionTask } from '../../job-queue/index.js';
 
 /**
  * The delivery log is kept `days` days: attempts, finished deliveries and the events no pending

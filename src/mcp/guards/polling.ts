@@ -1,4 +1,4 @@
-import type { RetentionTask } from '../../jobs/index.js';
+import type { RetentionTask } from '../../job-queue/index.js';
 import type { Queryable } from '../../store/db.js';
 
 /**

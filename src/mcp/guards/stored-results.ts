@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RetentionTask } from '../../jobs/index.js';
+import type { RetentionTask } from '../../job-queue/index.js';
 import type { Queryable } from '../../store/db.js';
 
 /**

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { JobRun } from '../../../jobs/index.js';
+import type { JobRun } from '../../../job-queue/index.js';
 import type { RunRow } from '../enrichment-row.js';
 import type { AudienceContactSource, AudienceLiveSource } from '../sources.js';
 import type { ExportDeps } from '../exports.js';
