@@ -9,7 +9,7 @@ import { AppError, retryAfterSeconds } from './errors.js';
 import { mountDownloadRoute } from './http/downloads.js';
 import { readLlmsTxt } from './http/llms-txt.js';
 import { mountMetrics } from './http/metrics.js';
-import { startRequestLog, type RequestLogFields } from './http/access-log.js';
+import { startAccessLog, type AccessLogFields } from './http/access-log.js';
 import { mountAuth } from './auth/index.js';
 import { mountDashboard, signInRedirectUri } from './dashboard/index.js';
 import { mountMcp } from './mcp/index.js';
@@ -25,7 +25,7 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
   app.disable('x-powered-by');
   // Forwarded addresses are believed only behind a proxy the operator named (one hop); otherwise the peer's address counts.
   app.set('trust proxy', context.config.TRUST_PROXY ? 1 : false);
-  app.use(requestLogging(context));
+  app.use(accessLogging(context));
 
   app.get('/healthz', async (_req, res) => {
     try {
@@ -71,10 +71,10 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
   return withDirectPath(app);
 }
 
-/** Express's side of the request log: the line reads what handlers put in res.locals. */
-function requestLogging(context: AppContext) {
+/** Express's side of the access log: the line reads what the routes put in res.locals. */
+function accessLogging(context: AppContext) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    startRequestLog(context, req, res, res.locals as RequestLogFields);
+    startAccessLog(context, req, res, res.locals as AccessLogFields);
     next();
   };
 }

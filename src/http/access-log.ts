@@ -4,12 +4,13 @@ import type { AppContext } from '../context.js';
 import { redactUrl } from '../log.js';
 
 /**
- * One JSON log line per request, with a request id echoed in X-Request-Id; keys never appear.
+ * The access log: one JSON log line per HTTP request (the account's request log of operations is
+ * src/core/request-log.ts), with a request id echoed in X-Request-Id; keys never appear.
  * Shared by the Express app and the MCP direct path, which answers ahead of Express.
  */
 
 /** What handlers add to the line while the request runs. */
-export interface RequestLogFields {
+export interface AccessLogFields {
   requestId: string;
   operationId?: string;
   accountId?: number;
@@ -33,15 +34,15 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof incoming === 'string' && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
 }
 
-export function startRequestLog(
+export function startAccessLog(
   context: AppContext,
   req: IncomingMessage,
   res: ServerResponse,
-  fields: Partial<RequestLogFields> = {},
+  fields: Partial<AccessLogFields> = {},
   started = process.hrtime.bigint(),
-): RequestLogFields {
+): AccessLogFields {
   const requestId = fields.requestId ?? requestIdOf(req);
-  const line = Object.assign(fields, { requestId }) as RequestLogFields;
+  const line = Object.assign(fields, { requestId }) as AccessLogFields;
   res.setHeader('X-Request-Id', requestId);
   // Routers rewrite req.url while they route: the line keeps the URL as it arrived.
   const url = req.url ?? '';

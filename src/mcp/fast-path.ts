@@ -15,7 +15,7 @@ import {
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
 import { sendRefusal } from '../auth/mcp-errors.js';
-import { requestIdOf, startRequestLog } from '../http/access-log.js';
+import { requestIdOf, startAccessLog } from '../http/access-log.js';
 import type { MetricsRecorder } from '../http/metrics.js';
 import { structuredJsonOf } from './results.js';
 import { callerOf, canAskByForm } from './server.js';
@@ -389,7 +389,7 @@ function directPath(
     const caller = callerOf(auth);
     counts.answered += 1;
     metrics?.directPathRequest('answered');
-    startRequestLog(context, req, res, { requestId, accountId: caller.principal.accountId }, started);
+    startAccessLog(context, req, res, { requestId, accountId: caller.principal.accountId }, started);
     let result: CallToolResult;
     try {
       const answered = await call.tool.run(parsed.data, caller, { kind: 'token' });
