@@ -12,6 +12,7 @@ export default tseslint.config(
       '.scratch/**',
       'scripts/mcp-conformance/node_modules/**',
       'scripts/mcp-inspector/node_modules/**',
+      'scripts/node22/node_modules/**',
     ],
   },
   js.configs.recommended,

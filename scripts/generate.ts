@@ -6,10 +6,11 @@ import { environmentSchema } from '../src/config.js';
 import { withGeneratedBlock } from '../src/http/llms-txt.js';
 import { modelFile, modelText } from '../src/mcp/ranker/index.js';
 import { renderConfigurationDoc } from './config-docs.js';
+import { withRateLimitClasses } from './rate-limit-docs.js';
 
 /**
  * Rewrites the generated files from their sources: llms.txt's operation list (the operation registry),
- * docs/configuration.md (src/config.ts) and docs/benchmarks.md (bench/results/). With `--check` it writes nothing and
+ * docs/configuration.md (src/config.ts), the rate-limit classes of docs/rest-api.md (both) and docs/benchmarks.md (bench/results/). With `--check` it writes nothing and
  * exits 1 naming each file that differs (`npm run check` runs it so).
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,6 +22,11 @@ const targets: Array<{ file: string; source: string; render: (before: string) =>
     file: 'docs/configuration.md',
     source: 'the .describe() texts of src/config.ts',
     render: () => renderConfigurationDoc(environmentSchema),
+  },
+  {
+    file: 'docs/rest-api.md',
+    source: "the operations' rate-limit classes and src/config.ts's limits",
+    render: (before) => withRateLimitClasses(before),
   },
   {
     file: 'docs/benchmarks.md',

@@ -58,6 +58,12 @@ export const exportOptions = {
     .max(100)
     .optional()
     .describe('CSV columns to omit (see the README for the columns).'),
+  utf8Bom: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Start the file with the UTF-8 byte-order mark, so that Excel opens it as UTF-8 and shows names such as "Möller" as written.',
+    ),
   userEmail: emailAddress.optional().describe('A download link is mailed here when the export is ready.'),
 };
 

@@ -205,7 +205,8 @@ const errorDescriptions: Record<string, string> = {
   '402': 'Insufficient credits; nothing was charged.',
   '404': 'Not found, or not accessible with this key.',
   '409': 'A request with the same Idempotency-Key is still running (idempotency_in_flight); see Retry-After.',
-  '429': 'Rate limit or per-account concurrency exceeded; see Retry-After.',
+  '429':
+    'Rate limit, per-account concurrency, daily cap or quota exceeded; see Retry-After (and RateLimit, RateLimit-Policy).',
   '503':
     'The query ran past its time limit, or the database is busy or unreachable; nothing was charged; see Retry-After.',
 };

@@ -2,9 +2,11 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { pathParameters, type AnyOperation } from '../../operations/define.js';
 import { operations } from '../../operations/index.js';
 import type { Principal } from '../core/principal.js';
+import { rateLimitsPerMinute } from '../config.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { idempotencyHeader, idempotencyKeyOf, requestHash } from '../runner/idempotency.js';
+import { rateLimitHeaders } from '../runner/rate-limit.js';
 import type { OperationRunner } from '../runner/run-operation.js';
 
 const bodyMethods = new Set(['POST', 'PATCH', 'PUT']);
@@ -20,6 +22,7 @@ export function createApiRouter(context: AppContext, runner: OperationRunner): e
   const router = express.Router();
   router.use(express.json({ limit: '2mb', strict: false }));
   router.use(requireJsonBody);
+  const perMinute = rateLimitsPerMinute(context.config);
 
   for (const operation of operations) {
     // Every operation has a handler before the first request is taken.
@@ -30,6 +33,9 @@ export function createApiRouter(context: AppContext, runner: OperationRunner): e
       router[method](expressPath, async (req: Request, res: Response, next: NextFunction) => {
         try {
           res.locals.operationId = operation.operationId;
+          // The class's policy even when the key is refused, before any account (and bucket) is known.
+          const policy = rateLimitHeaders(operation.rateLimitClass, perMinute[operation.rateLimitClass], null);
+          for (const [name, value] of Object.entries(policy)) res.setHeader(name, value);
           const principal = await authenticate(context, operation, req);
           res.locals.accountId = principal.accountId;
           const fields = rawInput(operation, req);

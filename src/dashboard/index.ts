@@ -3,6 +3,7 @@ import type { MountedAuth } from '../auth/index.js';
 import { purposeKey } from '../auth/signing-keys.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
+import { retryAfterOf } from '../runner/failures.js';
 import { accountPages } from './account-pages.js';
 import { serveAssets } from './assets.js';
 import { dataPages } from './data-pages.js';
@@ -67,6 +68,9 @@ export function mountDashboard(app: express.Express, context: AppContext, auth: 
     const page = localsOf(res).page ?? { session: null, csrf: '' };
     if (error instanceof AppError) {
       if (error.internal) log.warn({ code: error.code, internal: error.internal }, error.message);
+      // A page's own wait (sign-ins, invitations) stands; any other 429 says its wait as the REST API does.
+      const retryAfter = res.getHeader('Retry-After') === undefined ? retryAfterOf(error) : null;
+      if (retryAfter !== null) res.setHeader('Retry-After', String(retryAfter));
       sendMessage(res, error.status, page, titleOf(error), error.message, { href: backOf(req), label: 'Back' });
       return;
     }

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { RateLimitClass } from '../../operations/define.js';
+import { rateLimitDetails, type RateDecision } from '../runner/rate-limit.js';
 import { toolError } from './results.js';
 
 /**
@@ -10,10 +11,7 @@ import { toolError } from './results.js';
  * reaches an operation is counted where the operation runs, once.
  */
 export interface AccountRateLimits {
-  take(
-    subject: string,
-    rateClass: RateLimitClass,
-  ): Promise<{ allowed: boolean; limit: number; retryAfterSeconds: number }>;
+  take(subject: string, rateClass: RateLimitClass): Promise<RateDecision>;
 }
 
 /** The class MCP's own answers count against. */
@@ -24,7 +22,7 @@ export async function rateRefusal(
   limits: AccountRateLimits | undefined,
   accountId: number,
   rateClass: RateLimitClass = mcpLocalClass,
-): Promise<{ message: string; retryAfterSeconds: number; limit: number } | null> {
+): Promise<{ message: string; retryAfterSeconds: number; limit: number; decision: RateDecision } | null> {
   if (!limits) return null;
   const decision = await limits.take(String(accountId), rateClass);
   if (decision.allowed) return null;
@@ -32,10 +30,11 @@ export async function rateRefusal(
     message: `Rate limit of ${decision.limit} ${rateClass} requests per minute exceeded for this account (MCP discovery, references and stored results count too); retry after ${decision.retryAfterSeconds} s.`,
     retryAfterSeconds: decision.retryAfterSeconds,
     limit: decision.limit,
+    decision,
   };
 }
 
-/** The same refusal as a tool error (429 rate_limited, with retryAfterSeconds). */
+/** The same refusal as a tool error (429 rate_limited, with retryAfterSeconds and the rate limit as REST's headers say it). */
 export async function rateLimitedResult(
   limits: AccountRateLimits | undefined,
   accountId: number,
@@ -48,7 +47,12 @@ export async function rateLimitedResult(
     status: 429,
     message: `${refusal.message} Nothing was run or charged.`,
     retryAfterSeconds: refusal.retryAfterSeconds,
-    details: { limitPerMinute: refusal.limit, rateLimitClass: rateClass },
+    details: {
+      limitPerMinute: refusal.limit,
+      rateLimitClass: rateClass,
+      retryAfterSeconds: refusal.retryAfterSeconds,
+      rateLimit: rateLimitDetails(rateClass, refusal.decision),
+    },
     nextStep: `Wait ${refusal.retryAfterSeconds} s before the next call, and space calls out.`,
   });
 }

@@ -21,14 +21,24 @@ export function errorBody(appError: AppError, requestId: string | undefined): { 
   return { error: { code: appError.code, message: appError.message, details: appError.details ?? {}, requestId } };
 }
 
-/** Seconds a caller should wait before trying again, when the refusal says so (sent as Retry-After). */
-export function retryAfterOf(appError: AppError): number | null {
+/**
+ * Seconds a caller should wait before trying again, when the refusal says so (sent as Retry-After): its
+ * `details.retryAfterSeconds`, else the time until its `details.resetsAt`. Every 429 has one, whichever limit refused
+ * it (a rate limit, a concurrency cap, a daily cap, a quota, or one added later), so that no client is left to guess.
+ */
+export function retryAfterOf(appError: AppError, now = Date.now()): number | null {
   const fromDetails = appError.details?.retryAfterSeconds;
   if (typeof fromDetails === 'number') return fromDetails;
   if (appError.code === 'query_timeout' || appError.code === 'unavailable') return retryAfterSeconds[appError.code];
-  if (appError.code === 'key_spend_cap') return 60;
-  return null;
+  if (appError.status !== 429) return null;
+  const resetsAt = appError.details?.resetsAt;
+  const until = typeof resetsAt === 'string' ? Date.parse(resetsAt) : Number.NaN;
+  if (Number.isFinite(until)) return Math.max(1, Math.ceil((until - now) / 1000));
+  return fallbackRetryAfterSeconds;
 }
+
+/** A 429 that names no time: a minute, the window of every rate limit. */
+const fallbackRetryAfterSeconds = 60;
 
 /** A bug is logged whole; a refusal with an internal detail as a warning; any other refusal not at all. */
 export function logFailure(log: Logger, error: unknown, appError: AppError, requestId: string | undefined): void {

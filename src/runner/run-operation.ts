@@ -1,4 +1,4 @@
-import { chargeMethodOf, pathParameters, type AnyOperation } from '../../operations/define.js';
+import { chargeMethodOf, pathParameters, type AnyOperation, type RateLimitClass } from '../../operations/define.js';
 import type { Principal } from '../core/principal.js';
 import { scopeSatisfied, scopeToRun, spendScope } from '../auth/scopes.js';
 import type { AppContext } from '../context.js';
@@ -6,13 +6,14 @@ import { spendWith } from '../core/credits.js';
 import { assertKeyMayRun } from '../core/api-keys.js';
 import { MonthlyGrants } from '../core/metering.js';
 import { recordRequest, type Surface } from '../core/request-log.js';
+import { rateLimitsPerMinute } from '../config.js';
 import { AppError } from '../errors.js';
 import { parseWith, unreadableValues } from '../validation.js';
 import { createAccountConcurrency, type AccountConcurrencyGate } from './concurrency.js';
 import { errorBody, logFailure, retryAfterOf, toAppError } from './failures.js';
 import type { BoundHandler, HandlerResult, RequestContext } from './handler.js';
 import { claimIdempotencyKey, replayedHeader, requestHash, type Claim } from './idempotency.js';
-import type { RateLimits } from './rate-limit.js';
+import { rateLimitDetails, rateLimitHeaders, type RateDecision, type RateLimits } from './rate-limit.js';
 
 /**
  * Running one operation for a principal: the one path every surface takes, so that what an
@@ -50,7 +51,7 @@ export interface OperationAnswer {
   body: unknown;
   /** `body` serialised, as sent (and, with an Idempotency-Key, as stored). */
   json: string;
-  /** Headers the answer carries on REST: the rate limit, Retry-After, Idempotent-Replayed. */
+  /** Headers the answer carries on REST: RateLimit-Policy and RateLimit, Retry-After, Idempotent-Replayed. */
   headers: Record<string, string>;
   /** Seconds to wait before trying again, when the refusal says so. */
   retryAfterSeconds: number | null;
@@ -63,6 +64,7 @@ export interface RunsOperations {
 
 export class OperationRunner implements RunsOperations {
   private readonly rateLimits: RateLimits;
+  private readonly perMinute: Record<RateLimitClass, number>;
   private readonly concurrency: AccountConcurrencyGate;
   private readonly grants: MonthlyGrants;
   private readonly handlerById: Map<string, BoundHandler>;
@@ -74,6 +76,7 @@ export class OperationRunner implements RunsOperations {
     handlers: readonly BoundHandler[],
   ) {
     this.rateLimits = context.services.rateLimits;
+    this.perMinute = rateLimitsPerMinute(context.config);
     this.concurrency = createAccountConcurrency(context.config, context.db, context.log);
     this.grants = new MonthlyGrants(context);
     this.handlerById = new Map(handlers.map((h) => [h.operationId, h]));
@@ -116,12 +119,16 @@ export class OperationRunner implements RunsOperations {
   ): Promise<{ answer: OperationAnswer; errorCode: string | null; credits: number }> {
     const { operation, principal, requestId } = request;
     const headers: Record<string, string> = {};
+    // The account's bucket of the operation's class, once read: what the RateLimit header says.
+    let decision: RateDecision | null = null;
     const log = this.context.log.child({ requestId, operationId: operation.operationId });
     let leave: (() => void) | null = null;
     let claim: Claim | null = null;
     try {
       permit(principal, operation);
-      await this.takeRateLimit(principal, operation, headers);
+      decision = await this.rateLimits.take(String(principal.accountId), operation.rateLimitClass);
+      Object.assign(headers, this.rateHeaders(operation, decision));
+      if (!decision.allowed) throw rateLimited(operation, decision);
       const fields = refuseUnreadableValues(request.fields);
       const idempotency = operation.method === 'POST' ? request.idempotency : null;
       if (idempotency) {
@@ -183,10 +190,21 @@ export class OperationRunner implements RunsOperations {
     } catch (error) {
       const appError = toAppError(error);
       logFailure(this.context.log, error, appError, requestId);
+      // Refused before its bucket was counted (the credential's limits): the bucket as it stands.
+      decision ??= await this.peekRateLimit(principal, operation);
+      Object.assign(headers, this.rateHeaders(operation, decision));
+      const retryAfterSeconds = retryAfterOf(appError);
       const body = errorBody(appError, requestId);
+      if (appError.status === 429) {
+        // What the headers say, in the body too: MCP's tool errors carry the details, and no header reaches an agent.
+        body.error.details = {
+          ...(body.error.details as Record<string, unknown>),
+          retryAfterSeconds,
+          ...(decision ? { rateLimit: rateLimitDetails(operation.rateLimitClass, decision) } : {}),
+        };
+      }
       const json = JSON.stringify(body);
       if (claim?.kind === 'run') await claim.finish(appError.status, json).catch(() => undefined);
-      const retryAfterSeconds = retryAfterOf(appError);
       if (retryAfterSeconds !== null) headers['Retry-After'] = String(retryAfterSeconds);
       return {
         answer: { status: appError.status, body, json, headers, retryAfterSeconds },
@@ -198,28 +216,35 @@ export class OperationRunner implements RunsOperations {
     }
   }
 
-  private async takeRateLimit(
-    principal: Principal,
-    operation: AnyOperation,
-    headers: Record<string, string>,
-  ): Promise<void> {
-    const decision = await this.rateLimits.take(String(principal.accountId), operation.rateLimitClass);
-    headers['RateLimit-Limit'] = String(decision.limit);
-    headers['RateLimit-Remaining'] = String(decision.remaining);
-    if (!decision.allowed) {
-      throw new AppError(
-        'rate_limited',
-        `Rate limit of ${decision.limit} ${operation.rateLimitClass} requests per minute exceeded; retry after ${decision.retryAfterSeconds} s.`,
-        {
-          details: {
-            retryAfterSeconds: decision.retryAfterSeconds,
-            limitPerMinute: decision.limit,
-            rateLimitClass: operation.rateLimitClass,
-          },
-        },
-      );
+  private async peekRateLimit(principal: Principal, operation: AnyOperation): Promise<RateDecision | null> {
+    try {
+      return await this.rateLimits.peek(String(principal.accountId), operation.rateLimitClass);
+    } catch (error) {
+      // The refusal is the answer; a bucket that cannot be read leaves only the policy to say.
+      this.context.log.warn({ err: error }, 'rate-limit bucket not read for the RateLimit header');
+      return null;
     }
   }
+
+  /** RateLimit-Policy on every answer of the operation; RateLimit once the account's bucket was read. */
+  private rateHeaders(operation: AnyOperation, decision: RateDecision | null): Record<string, string> {
+    const limit = decision?.limit ?? this.perMinute[operation.rateLimitClass];
+    return rateLimitHeaders(operation.rateLimitClass, limit, decision);
+  }
+}
+
+function rateLimited(operation: AnyOperation, decision: RateDecision): AppError {
+  return new AppError(
+    'rate_limited',
+    `Rate limit of ${decision.limit} ${operation.rateLimitClass} requests per minute exceeded; retry after ${decision.retryAfterSeconds} s.`,
+    {
+      details: {
+        retryAfterSeconds: decision.retryAfterSeconds,
+        limitPerMinute: decision.limit,
+        rateLimitClass: operation.rateLimitClass,
+      },
+    },
+  );
 }
 
 /**

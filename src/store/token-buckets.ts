@@ -42,3 +42,19 @@ export async function takeToken(
     retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(((1 - tokens) * periodSeconds) / capacity)),
   };
 }
+
+/** The tokens the bucket holds now, refilled, without taking one (a bucket never used is full). */
+export async function peekTokens(
+  db: Queryable,
+  subject: string,
+  bucketClass: string,
+  capacity: number,
+  periodSeconds: number,
+): Promise<number> {
+  const result = await db.query<{ tokens: number }>(
+    `SELECT least($3::float8, tokens + extract(epoch FROM (clock_timestamp() - updated_at)) * $3::float8 / $4::float8) AS tokens
+       FROM rate_limit_buckets WHERE subject = $1 AND rate_class = $2`,
+    [subject, bucketClass, capacity, periodSeconds],
+  );
+  return result.rows[0]?.tokens ?? capacity;
+}

@@ -49,6 +49,7 @@ describe('rate limits shared through PostgreSQL', () => {
     const refused = await search(second.url);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get('ratelimit')).toBe(`"search";r=0;t=${refused.headers.get('retry-after')}`);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
     // Another account has its own bucket.
     const other = await app.createAccount({ credits: 1000 });
@@ -81,6 +82,10 @@ describe('rate limits shared through PostgreSQL', () => {
     await app.db.pool.query(
       "UPDATE rate_limit_buckets SET tokens = 0, updated_at = clock_timestamp() - interval '3 seconds' WHERE subject = 'concurrency-test'",
     );
+    // Looking takes nothing: 3 tokens, so a full bucket again in 57 s.
+    const peeked = await limiter.peek('concurrency-test', 'search');
+    expect(peeked).toMatchObject({ remaining: 3, resetSeconds: 57 });
+    expect((await limiter.peek('never-seen', 'search')).remaining).toBe(60);
     const afterWait = await Promise.all(Array.from({ length: 5 }, () => limiter.take('concurrency-test', 'search')));
     expect(afterWait.filter((d) => d.allowed).length).toBe(3);
   });

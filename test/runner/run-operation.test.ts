@@ -53,7 +53,8 @@ describe('OperationRunner', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ chargeInfo: { creditsCharged: 4 } });
     expect(JSON.parse(answer.json)).toEqual(answer.body);
-    expect(answer.headers['RateLimit-Limit']).toMatch(/^\d+$/);
+    expect(answer.headers.RateLimit).toMatch(/^"search";r=\d+;t=\d+$/);
+    expect(answer.headers['RateLimit-Policy']).toMatch(/^"search";q=\d+;w=60$/);
     expect(await balanceOf(app, account.apiKey)).toBe(96);
   });
 

@@ -1,7 +1,8 @@
 /**
  * CSV as RFC 4180 says: fields separated by commas, records ended by CRLF, a field quoted
- * when it holds a comma, a double quote, CR or LF, and quotes inside doubled. UTF-8, no BOM
- * (a BOM would become part of the first header name for strict readers).
+ * when it holds a comma, a double quote, CR or LF, and quotes inside doubled. UTF-8, with no BOM
+ * unless the export asks for one (`utf8Bom`: a BOM would become part of the first header name for
+ * strict readers, and without one Excel reads the file in the machine's legacy code page).
  *
  * Spreadsheet formula injection, as OWASP advises: a cell starting with `=`, `+`, `-`, `@`, a tab
  * or CR is prefixed with a single quote, so a spreadsheet shows it instead of evaluating it, unless
@@ -18,6 +19,9 @@ export function csvField(value: string): string {
 export function csvRecord(values: readonly string[]): string {
   return `${values.map(csvField).join(',')}\r\n`;
 }
+
+/** The UTF-8 byte-order mark, as the first character of a file written for spreadsheets. */
+export const utf8ByteOrderMark = '\uFEFF';
 
 /** Several values in one cell (domains, tags, emails). */
 export const listSeparator = '; ';

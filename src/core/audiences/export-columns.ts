@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.js';
 import { companyUrlOf, profileUrlOf } from '../network-urls.js';
+import type { EmailStatus } from '../contacts/email-check.js';
 import type { CompanyRow } from '../search/records.js';
 import { listSeparator } from './csv.js';
 import type { ExportKind } from './export-row.js';
@@ -68,9 +69,14 @@ export interface ProspectExportRow {
   phone_numbers: string[];
   sales_tool_urn: string | null;
   live_enriched_at: Date | null;
+  /** Not a stored value: the export checks the prospect's email as it writes the row (emailStatusOf). */
+  email_status: EmailStatus;
 }
 
-/** Columns of PROSPECT_GENERIC_CSV, in order. Names are the cleaned names once an enrichment has run. */
+/**
+ * Columns of PROSPECT_GENERIC_CSV, in order. Names are the cleaned names once an enrichment has run. A new column goes
+ * last, so that a reader that takes columns by position keeps reading the ones it knew.
+ */
 export const prospectColumns: readonly Column<ProspectExportRow>[] = [
   { name: 'prospect_id', value: (r) => text(r.id) },
   { name: 'first_name', value: (r) => r.clean_first_name ?? r.first_name },
@@ -100,7 +106,12 @@ export const prospectColumns: readonly Column<ProspectExportRow>[] = [
   { name: 'all_phone_numbers', value: (r) => list(r.phone_numbers) },
   { name: 'sales_tool_urn', value: (r) => text(r.sales_tool_urn) },
   { name: 'live_enriched_at', value: (r) => (r.live_enriched_at ? r.live_enriched_at.toISOString() : '') },
+  { name: 'email_status', value: (r) => r.email_status },
 ];
+
+/** The address email_status is about: the work email, or the personal one when there is none. */
+export const emailOfProspect = (r: Pick<ProspectExportRow, 'work_emails' | 'personal_emails'>): string | null =>
+  r.work_emails[0] ?? r.personal_emails[0] ?? null;
 
 export const columnsOf = (kind: ExportKind): readonly string[] =>
   (kind === 'companies' ? companyColumns : prospectColumns).map((c) => c.name);

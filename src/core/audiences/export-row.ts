@@ -14,6 +14,8 @@ export interface ExportRow {
   format: string;
   columns: string[];
   only_with_contacts: boolean;
+  /** The file starts with the UTF-8 byte-order mark (the utf8Bom option), for spreadsheets. */
+  utf8_bom: boolean;
   user_email: string | null;
   status: ExportStatus;
   estimated_rows: number;
@@ -27,7 +29,7 @@ export interface ExportRow {
   completed_at: Date | null;
 }
 
-export const exportRowColumns = `account_id, id, audience_id, kind, format, columns, only_with_contacts, user_email, status, estimated_rows, rows,
+export const exportRowColumns = `account_id, id, audience_id, kind, format, columns, only_with_contacts, utf8_bom, user_email, status, estimated_rows, rows,
   bytes, storage_key, quota_month, enrichment_run_id, failure_reason, created_at, completed_at`;
 
 export async function requireExport(

@@ -1,8 +1,17 @@
-import type { ExportStorage } from '../ports/export-storage.js';
-import type { Database } from '../../store/db.js';
-import { companyColumns, prospectColumns, type CompanyExportRow, type ProspectExportRow } from './export-columns.js';
+import { emailStatusOf } from '../contacts/email-check.js';
+import type { DbDeps, ServicesDeps } from '../deps.js';
+import {
+  companyColumns,
+  emailOfProspect,
+  prospectColumns,
+  type CompanyExportRow,
+  type ProspectExportRow,
+} from './export-columns.js';
 import { storageKeyOf, type ExportRow } from './export-row.js';
-import { csvRecord } from './csv.js';
+import { csvRecord, utf8ByteOrderMark } from './csv.js';
+
+/** What writing a file takes: the database, the file storage, and the mail-domain check behind email_status. */
+export type ExportWriterDeps = DbDeps & ServicesDeps<'exportStorage' | 'mailDomainChecker'>;
 
 /** Writing an export's CSV file into export storage, a page of records at a time. */
 
@@ -20,8 +29,7 @@ const pageRows = 1000;
  * reserved. `prospectCapId` limits a prospects export to an enrichment run's prospects.
  */
 export async function writeExportFile(
-  db: Database,
-  storage: ExportStorage,
+  context: ExportWriterDeps,
   row: ExportRow,
   prospectCapId: number | null,
   checkpoint: () => void,
@@ -31,15 +39,15 @@ export async function writeExportFile(
   let rows = 0;
   const limit = row.estimated_rows;
   async function* chunks(): AsyncGenerator<string> {
-    yield csvRecord(row.columns);
+    yield (row.utf8_bom ? utf8ByteOrderMark : '') + csvRecord(row.columns);
     let after = 0;
     while (rows < limit) {
       checkpoint();
       const take = Math.min(pageRows, limit - rows);
       const page =
         row.kind === 'companies'
-          ? await companyPage(db, row, after, take)
-          : await prospectPage(db, row, after, take, prospectCapId);
+          ? await companyPage(context, row, after, take)
+          : await prospectPage(context, row, after, take, prospectCapId);
       if (page.records.length === 0) break;
       rows += page.records.length;
       after = page.lastId;
@@ -48,12 +56,12 @@ export async function writeExportFile(
       await pauseBetweenPages();
     }
   }
-  const { bytes } = await storage.write(storageKeyOf(row), chunks());
+  const { bytes } = await context.services.exportStorage.write(storageKeyOf(row), chunks());
   return { rows, bytes };
 }
 
 async function companyPage(
-  db: Database,
+  { db }: DbDeps,
   row: ExportRow,
   after: number,
   take: number,
@@ -75,13 +83,13 @@ async function companyPage(
 }
 
 async function prospectPage(
-  db: Database,
+  context: ExportWriterDeps,
   row: ExportRow,
   after: number,
   take: number,
   prospectCapId: number | null,
 ): Promise<{ records: string[]; lastId: number }> {
-  const result = await db.pool.query<ProspectExportRow>(
+  const result = await context.db.pool.query<Omit<ProspectExportRow, 'email_status'>>(
     `SELECT p.id, p.first_name, p.last_name, ap.clean_first_name, ap.clean_last_name, p.title, p.headline, p.city, p.country_code, p.country3,
             p.company_name, p.company_domain, p.company_slug, p.network_slug, p.years_experience, p.tags, p.languages,
             ap.work_emails, ap.personal_emails, ap.phone_numbers, ap.sales_tool_urn, ap.live_enriched_at
@@ -92,8 +100,17 @@ async function prospectPage(
     [row.account_id, row.audience_id, after, take, prospectCapId],
   );
   const columns = prospectColumns.filter((c) => row.columns.includes(c.name));
+  const checksEmails = row.columns.includes('email_status');
+  const records: string[] = [];
+  for (const found of result.rows) {
+    const prospect: ProspectExportRow = {
+      ...found,
+      email_status: checksEmails ? await emailStatusOf(context, emailOfProspect(found)) : 'unknown',
+    };
+    records.push(csvRecord(columns.map((c) => c.value(prospect))));
+  }
   return {
-    records: result.rows.map((r) => csvRecord(columns.map((c) => c.value(r)))),
+    records,
     lastId: result.rows.at(-1)?.id ?? after,
   };
 }

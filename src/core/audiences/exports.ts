@@ -37,7 +37,7 @@ import type { DbConfigDeps, ServicesDeps } from '../deps.js';
  */
 
 /** What exports need: the database, the configuration, the file storage and the link signer. */
-export type ExportDeps = DbConfigDeps & ExportLinkDeps & ServicesDeps<'exportStorage'>;
+export type ExportDeps = DbConfigDeps & ExportLinkDeps & ServicesDeps<'exportStorage' | 'mailDomainChecker'>;
 
 export const maxRowsAllowed = 10_000;
 
@@ -63,6 +63,8 @@ export interface ExportRequest {
   maxRowsToExport?: number | undefined;
   excludeFields?: string[] | undefined;
   onlyWithContacts?: boolean | undefined;
+  /** Start the file with the UTF-8 byte-order mark, by which Excel recognises UTF-8. */
+  utf8Bom?: boolean | undefined;
   userEmail?: string | undefined;
 }
 
@@ -97,8 +99,8 @@ export async function requestExport(
     const estimated = Math.min(available, cap);
     const month = await reserveQuota(tx, accountId, estimated, context.config.EXPORT_QUOTA_ROWS_PER_MONTH);
     const inserted = await tx.query<ExportRow>(
-      `INSERT INTO audience_exports (account_id, audience_id, kind, format, columns, only_with_contacts, user_email, estimated_rows, quota_month)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${exportRowColumns}`,
+      `INSERT INTO audience_exports (account_id, audience_id, kind, format, columns, only_with_contacts, utf8_bom, user_email, estimated_rows, quota_month)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${exportRowColumns}`,
       [
         accountId,
         audience.id,
@@ -106,6 +108,7 @@ export async function requestExport(
         input.format,
         columns,
         Boolean(input.onlyWithContacts),
+        Boolean(input.utf8Bom),
         input.userEmail ?? null,
         estimated,
         month,
@@ -204,7 +207,7 @@ export async function runExport(context: ExportDeps, run: JobRun<{ exportId: num
     `UPDATE audience_exports SET status = 'RUNNING' WHERE account_id = $1 AND id = $2 AND status = 'PENDING'`,
     [accountId, exportId],
   );
-  const written = await writeExportFile(context.db, context.services.exportStorage, row, null, run.checkpoint, () =>
+  const written = await writeExportFile(context, row, null, run.checkpoint, () =>
     run.pause(context.config.JOB_STEP_DELAY_MS),
   );
   run.checkpoint();

@@ -92,6 +92,29 @@ export async function validateEmailAddress(
   };
 }
 
+/** An address's standing in a list that will be mailed, as prospect exports write it (docs/concepts.md, exports). */
+export type EmailStatus = 'valid' | 'risky' | 'unknown';
+
+/**
+ * `valid`: well-formed, its domain receives mail, not a disposable-mail service, a person's own mailbox. `risky`: a
+ * role's mailbox (sales@: it reaches no one in particular), a disposable-mail domain, a domain that cannot receive mail
+ * or an ill-formed address (each may bounce or go unread). `unknown`: no address, or its domain could not be checked.
+ */
+export async function emailStatusOf(
+  context: ServicesDeps<'mailDomainChecker'>,
+  email: string | null,
+): Promise<EmailStatus> {
+  if (!email) return 'unknown';
+  let verdict: EmailVerdict;
+  try {
+    verdict = await validateEmailAddress(context, email);
+  } catch {
+    // A checker that cannot answer (an outside service away) says nothing of the address itself.
+    return 'unknown';
+  }
+  return verdict.valid && verdict.checks.role === false ? 'valid' : 'risky';
+}
+
 /** The person whose work email this is, in the catalog; null when none. */
 export async function findPersonByWorkEmail(db: Queryable, email: string): Promise<ProfileRecord | null> {
   const normalized = normaliseEmail(email) ?? email.trim().toLowerCase();

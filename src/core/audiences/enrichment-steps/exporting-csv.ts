@@ -28,13 +28,7 @@ export function exportingCsv(deps: StepDeps): Step {
         };
       }
       const row = await requireExport(deps.context.db.pool, run.account_id, exportId);
-      const written = await writeExportFile(
-        deps.context.db,
-        deps.context.services.exportStorage,
-        row,
-        run.prospect_cap_id,
-        deps.job.checkpoint,
-      );
+      const written = await writeExportFile(deps.context, row, run.prospect_cap_id, deps.job.checkpoint);
       return async (tx) => {
         await markExportReady(deps.context, tx, row, written);
         return { cursor: null, done: 1, settled: 0, refund: 0 };
