@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { readBenchmarkSections, renderBenchmarksDoc } from '../bench/report.js';
 import { environmentSchema } from '../src/config.js';
 import { withGeneratedBlock } from '../src/http/llms-txt.js';
-import { modelFile, modelText } from '../src/mcp/ranker/index.js';
+import { modelFile } from '../src/mcp/ranker/files.js';
+import { modelText } from '../src/mcp/ranker/index.js';
 import { renderConfigurationDoc } from './config-docs.js';
 
 /**
@@ -30,7 +31,7 @@ const targets: Array<{ file: string; source: string; render: (before: string) =>
   // search_endpoints' model, trained on the ranker's labelled phrasings and the registry's own words (seconds of CPU).
   {
     file: path.relative(root, modelFile),
-    source: "src/mcp/ranker/phrasings and the operations' own words",
+    source: "data/ranker/training and the operations' own words",
     render: () => modelText(),
   },
 ];
