@@ -24,9 +24,10 @@ const rounds = Number(arg('rounds', '15'));
 const starts = Number(arg('starts', '7'));
 const here = path.dirname(fileURLToPath(import.meta.url));
 // The evaluation sets are in the repository only (never in dist/): from bench/ or from dist/bench/.
-const evalDir = [path.resolve(here, '../data/ranker/evaluation'), path.resolve(here, '../../data/ranker/evaluation')].find(
-  existsSync,
-);
+const evalDir = [
+  path.resolve(here, '../data/ranker/evaluation'),
+  path.resolve(here, '../../data/ranker/evaluation'),
+].find(existsSync);
 if (!evalDir) throw new Error('the evaluation sets (data/ranker/evaluation/) are not there');
 const queries = readdirSync(evalDir)
   .filter((name) => name.endsWith('.jsonl'))

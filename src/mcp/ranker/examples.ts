@@ -10,7 +10,6 @@ export interface Example {
   set: string;
 }
 
-
 /**
  * The examples of a JSONL file: one object a line with `query`, `expected` (an operationId) and `set`. A line that is not
  * one, or names an operation the registry does not have, stops the load with its file and line.

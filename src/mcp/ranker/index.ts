@@ -66,7 +66,6 @@ export function serviceExamples(): Example[] {
   return [...labelledPhrasings(operations), ...ownWords(operations)];
 }
 
-
 /** A digest of what a model is trained on (the examples and the options), kept in the model file to tell when it is stale. */
 export function inputsDigest(examples: readonly Example[] = serviceExamples()): string {
   const hash = createHash('sha256').update(JSON.stringify(training));
