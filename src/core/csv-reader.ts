@@ -1,5 +1,5 @@
 import { Readable, pipeline } from 'node:stream';
-import { CsvError, parse, type Options } from 'csv-parse';
+import { parse, type CsvError, type Options } from 'csv-parse';
 import { parse as parseText } from 'csv-parse/sync';
 
 /**
