@@ -28,7 +28,7 @@ async function main(): Promise<void> {
       `  Dashboard    ${service.url}/dashboard   (sign up, API keys, usage${config.OIDC_DEV_PROVIDER ? '; built-in development sign-in' : ''})`,
       key ? `  Demo API key ${key}` : '  Demo API key: set DEMO_API_KEY, or use the key printed on the first start',
       '',
-      `Try: curl -s ${service.url}/v1/credits?apiKey=${key ?? '<API_KEY>'}`,
+      `Try: curl -s -H 'x-api-key: ${key ?? '<API_KEY>'}' ${service.url}/v1/credits`,
       '',
     ].join('\n'),
   );
