@@ -31,7 +31,13 @@ function linksOf(file: string): string[] {
     .filter((target) => !/^[a-z]+:/.test(target));
 }
 
-const pages = ['README.md', 'CHANGELOG.md', 'RELIABILITY.md', ...markdownFiles('docs')];
+const pages = [
+  'README.md',
+  'CHANGELOG.md',
+  'RELIABILITY.md',
+  ...markdownFiles('docs'),
+  ...markdownFiles('data/ranker'),
+];
 
 describe('the documents', () => {
   it('README.md stays short and points to nothing outside the repository', () => {
