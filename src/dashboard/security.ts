@@ -45,6 +45,7 @@ export function readCookie(req: Request, name: string): string | null {
   return null;
 }
 
+/** A cookie scripts cannot read and other sites' forms do not send; `maxAgeSeconds` null: until the browser closes. */
 export function setCookie(
   res: Response,
   settings: CookieSettings,
@@ -52,17 +53,16 @@ export function setCookie(
   value: string,
   maxAgeSeconds: number | null,
 ): void {
-  const attributes = [
-    `${name}=${encodeURIComponent(value)}`,
-    'Path=/',
-    'HttpOnly',
-    'SameSite=Lax',
-    ...(settings.secure ? ['Secure'] : []),
-    ...(maxAgeSeconds === null ? [] : [`Max-Age=${maxAgeSeconds}`]),
-  ];
-  res.append('Set-Cookie', attributes.join('; '));
+  res.cookie(name, value, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: settings.secure,
+    ...(maxAgeSeconds === null ? {} : { maxAge: maxAgeSeconds * 1000 }),
+  });
 }
 
+/** Ends a cookie at once (Max-Age=0), with the attributes it was set with: a `__Host-` cookie is replaced only so. */
 export function clearCookie(res: Response, settings: CookieSettings, name: string): void {
   setCookie(res, settings, name, '', 0);
 }
