@@ -8,7 +8,7 @@ import {
   type EnrichmentOptionsInput,
   type EnrichmentScope,
 } from '../../../../src/core/audiences/pricing.js';
-import { AppError } from '../../../../src/errors.js';
+import type { AppError } from '../../../../src/errors.js';
 
 const nothing: EnrichmentOptionsInput = {
   runCompanyLiveEnrichment: false,
