@@ -7,6 +7,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY operations ./operations
 COPY reference ./reference
+COPY data/ranker/lexicon.json data/ranker/model.json ./data/ranker/
 COPY src ./src
 COPY bench ./bench
 RUN npm run build && npm prune --omit=dev
@@ -26,11 +27,10 @@ RUN groupadd --system --gid 10001 app \
 COPY --from=build --chown=app:app /app/node_modules ./node_modules
 COPY --from=build --chown=app:app /app/dist ./dist
 COPY --chown=app:app package.json llms.txt ./
-# Migrations are read as SQL files at start, the dashboard's stylesheet and scripts as they are, and search_endpoints'
-# model on its first search.
+# Migrations are read as SQL files at start, the dashboard's stylesheet and scripts as they are (search_endpoints' lexicon
+# and model are in dist/, copied there by the build).
 COPY --chown=app:app src/store/migrations ./src/store/migrations
 COPY --chown=app:app src/dashboard/assets ./src/dashboard/assets
-COPY --chown=app:app src/mcp/ranker/model.json ./src/mcp/ranker/model.json
 USER app
 VOLUME ["/data"]
 EXPOSE 3000

@@ -1,7 +1,7 @@
 /**
  * The layers of the codebase, from the bottom. A module imports only from its own layer or the
  * ones below it; `npm run check` (ESLint) fails on an import against the grain, and
- * test/unit/lint/layers.test.ts shows that it does.
+ * test/repo/layers.test.ts shows that it does.
  *
  *   reference/, operations/        plain data: reference lists, the operation registry (each operation's
  *                                  definition.ts, its shared schemas, index.ts)

@@ -18,7 +18,8 @@ export const shared = {
  *   which its global setup starts once (embedded, or DATABASE_URL's server); local servers, sockets, files, processes.
  * - `eval` (test/eval/): how well search_endpoints ranks phrasings it never learnt from, with floors; a few minutes of CPU,
  *   no database, so CI runs it once.
- * `npm test` runs all three.
+ * `npm test` runs all three. The `repo` project (test/repo/) is no tier: it checks the repository (its layers, import
+ * cycles, links and waits), and `npm run check` runs it.
  */
 export default defineConfig({
   test: {
@@ -35,11 +36,13 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/unit/**', 'test/eval/**', '**/node_modules/**'],
+          exclude: ['test/unit/**', 'test/eval/**', 'test/repo/**', '**/node_modules/**'],
           globalSetup: ['test/helpers/global-setup.ts'],
         },
       },
       { extends: true, test: { name: 'eval', include: ['test/eval/**/*.test.ts'] } },
+      // Not a tier: checks of the repository itself (layers, import cycles, links, fixed sleeps), run by `npm run check`.
+      { extends: true, test: { name: 'repo', include: ['test/repo/**/*.test.ts'] } },
     ],
   },
 });

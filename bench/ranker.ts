@@ -10,7 +10,7 @@ import { arg, percentile, round } from './lib.js';
  * search, median).
  *
  * The start: `bench/ranker-load.ts` in a fresh process, several times: importing search_endpoints' module and reading the
- * model, then one search. CPU per search: every phrasing of the evaluation sets (eval/*.jsonl), searched once a round
+ * model, then one search. CPU per search: every phrasing of the evaluation sets (data/ranker/evaluation/*.jsonl), searched once a round
  * through `searchEndpoints` (ranking, filtering, the recommendations); a round's CPU (user + system, `process.cpuUsage`)
  * over its searches is one sample.
  *
@@ -23,8 +23,12 @@ import { arg, percentile, round } from './lib.js';
 const rounds = Number(arg('rounds', '15'));
 const starts = Number(arg('starts', '7'));
 const here = path.dirname(fileURLToPath(import.meta.url));
-const evalDir = [path.resolve(here, '../eval'), path.resolve(here, '../../eval')].find(existsSync);
-if (!evalDir) throw new Error('the evaluation sets (eval/) are not there');
+// The evaluation sets are in the repository only (never in dist/): from bench/ or from dist/bench/.
+const evalDir = [
+  path.resolve(here, '../data/ranker/evaluation'),
+  path.resolve(here, '../../data/ranker/evaluation'),
+].find(existsSync);
+if (!evalDir) throw new Error('the evaluation sets (data/ranker/evaluation/) are not there');
 const queries = readdirSync(evalDir)
   .filter((name) => name.endsWith('.jsonl'))
   .flatMap((name) => readFileSync(path.join(evalDir, name), 'utf8').split('\n'))

@@ -227,7 +227,7 @@ ranked=$(http -fsS -X POST "$base_url/mcp" -H "x-api-key: $key" -H 'content-type
   -d '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_endpoints","arguments":{"query":"how many credits are left","limit":1}}}' |
   sed -n -e 's/^data: //' -e '/^{/p' | json 'v.result.structuredContent.results[0].operationId')
 [ "$ranked" = "getCreditBalance" ] || fail "search_endpoints in the image ranked '$ranked' first"
-shipped=$(buildah run --isolation chroot "$container" -- sh -c 'ls -d /app/eval /app/src/mcp/ranker/phrasings 2>/dev/null; find /app/dist /app/src -name "*.jsonl"')
+shipped=$(buildah run --isolation chroot "$container" -- sh -c 'ls -d /app/data /app/dist/data/ranker/training /app/dist/data/ranker/evaluation 2>/dev/null; find /app -path /app/node_modules -prune -o -name "*.jsonl" -print')
 [ -z "$shipped" ] || fail "the image holds the ranker's phrasings or evaluation sets: $shipped"
 stop_service
 

@@ -4,13 +4,18 @@ import { fileURLToPath } from 'node:url';
 import { readBenchmarkSections, renderBenchmarksDoc } from '../bench/report.js';
 import { environmentSchema } from '../src/config.js';
 import { withGeneratedBlock } from '../src/http/llms-txt.js';
-import { modelFile, modelText } from '../src/mcp/ranker/index.js';
+import { modelFile } from '../src/mcp/ranker/files.js';
+import { modelText } from '../src/mcp/ranker/index.js';
 import { renderConfigurationDoc } from './config-docs.js';
 import { withRateLimitClasses } from './rate-limit-docs.js';
+import { renderSchemaDoc, schemaDocIsCurrent } from './schema-docs.js';
+import { readMigrations } from '../src/store/migrate.js';
 
 /**
  * Rewrites the generated files from their sources: llms.txt's operation list (the operation registry),
- * docs/configuration.md (src/config.ts), the rate-limit classes of docs/rest-api.md (both) and docs/benchmarks.md (bench/results/). With `--check` it writes nothing and
+ * docs/configuration.md (src/config.ts), the rate-limit classes of docs/rest-api.md (both), docs/benchmarks.md (bench/results/),
+ * docs/schema.md (the migrations, through a database they build: only when they changed since, and `--check` compares the
+ * digest the page names) and the ranker's model. With `--check` it writes nothing and
  * exits 1 naming each file that differs (`npm run check` runs it so).
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,10 +38,16 @@ const targets: Array<{ file: string; source: string; render: (before: string) =>
     source: 'bench/results/*.md',
     render: async () => renderBenchmarksDoc(await readBenchmarkSections(path.join(root, 'bench/results'))),
   },
+  {
+    file: 'docs/schema.md',
+    source: 'the migrations (src/store/migrations/)',
+    render: async (before) =>
+      schemaDocIsCurrent(before, await readMigrations()) ? before : check ? '' : await renderSchemaDoc(),
+  },
   // search_endpoints' model, trained on the ranker's labelled phrasings and the registry's own words (seconds of CPU).
   {
     file: path.relative(root, modelFile),
-    source: "src/mcp/ranker/phrasings and the operations' own words",
+    source: "data/ranker/training and the operations' own words",
     render: () => modelText(),
   },
 ];

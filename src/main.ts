@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './log.js';
 import { startService } from './service.js';
+import { isLoopbackHost } from './loopback.js';
 
 /** `npm start`: serve until SIGINT or SIGTERM, then stop in order. */
 async function main(): Promise<void> {
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
       `  Dashboard    ${service.url}/dashboard   (sign up, API keys, usage${config.OIDC_DEV_PROVIDER ? '; built-in development sign-in' : ''})`,
       key ? `  Demo API key ${key}` : '  Demo API key: set DEMO_API_KEY, or use the key printed on the first start',
       '',
-      `Try: curl -s ${service.url}/v1/credits?apiKey=${key ?? '<API_KEY>'}`,
+      `Try: curl -s -H 'x-api-key: ${key ?? '<API_KEY>'}' ${service.url}/v1/credits`,
       '',
     ].join('\n'),
   );
@@ -50,8 +51,6 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
-const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
 /**
  * A newcomer's `npm start` serves only this machine: the built-in development identity provider
  * is turned on there, so that /dashboard can be signed in to at once (as the demo person, or as
@@ -61,7 +60,7 @@ const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 function withNewcomerDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const host = env.HOST || '127.0.0.1';
   const publicHost = env.PUBLIC_URL && URL.canParse(env.PUBLIC_URL) ? new URL(env.PUBLIC_URL).hostname : null;
-  const loopbackOnly = loopbackHosts.has(host) && (publicHost === null || loopbackHosts.has(publicHost));
+  const loopbackOnly = isLoopbackHost(host) && (publicHost === null || isLoopbackHost(publicHost));
   if (env.OIDC_DEV_PROVIDER || env.OIDC_ISSUER || env.NODE_ENV === 'production' || !loopbackOnly) return env;
   return { ...env, OIDC_DEV_PROVIDER: 'true' };
 }

@@ -1,3 +1,5 @@
+import { isLoopbackHost } from '../loopback.js';
+
 /**
  * What a client may register (dynamically, or in a client ID metadata document), applied by
  * oidc-provider's client-metadata hook each time a client is read, so that a registration, a
@@ -14,7 +16,6 @@
  *   one would be refused by every authentication method it could be sent with.
  */
 
-const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** Client authentication methods that use no shared secret. */
 const secretlessMethods = new Set(['none', 'private_key_jwt', 'tls_client_auth', 'self_signed_tls_client_auth']);
 /** RFC 7591 metadata this server keeps beyond oidc-provider's own (strings, bounded). */
@@ -28,7 +29,7 @@ export interface ClientPolicyErrors {
 function isNativeRedirect(uri: string): boolean {
   const parsed = URL.parse(uri);
   if (!parsed) return false;
-  if (parsed.protocol === 'http:') return loopbackHosts.has(parsed.hostname);
+  if (parsed.protocol === 'http:') return isLoopbackHost(parsed.hostname);
   return parsed.protocol !== 'https:';
 }
 

@@ -8,6 +8,7 @@ import { isSessionNotFound } from './oidc-library.js';
 import { actionForm, html, Html, sendPage } from './pages.js';
 import { scopeWords } from './scopes.js';
 import { SignInError, type UpstreamProvider } from './upstream.js';
+import { isLoopbackHost } from '../loopback.js';
 
 /**
  * The people's side of the authorization server, server-rendered: the sign-in step sends the
@@ -25,8 +26,6 @@ export interface InteractionDependencies {
   notConfigured: string | null;
   csrfKey: () => Promise<Buffer>;
 }
-
-const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** The interaction a page belongs to is over, or not this browser's. */
 class InteractionGone extends Error {}
@@ -277,7 +276,7 @@ export function interactionRouter(deps: InteractionDependencies): express.Router
         <ul class="scopes">
           ${requested.map((scope) => html`<li data-scope="${scope}">${scopeWords[scope] ?? scope}</li>`)}
         </ul>
-        ${loopbackHosts.has(redirect.hostname) ? html`<p class="warning">The answer goes to an application on this computer (${redirectHost}). Approve only if you started this sign-in from such an application just now.</p>` : ''}
+        ${isLoopbackHost(redirect.hostname) ? html`<p class="warning">The answer goes to an application on this computer (${redirectHost}). Approve only if you started this sign-in from such an application just now.</p>` : ''}
         ${previous ? html`<p class="note">You approved this application before (${new Date((previous.iat ?? 0) * 1000).toISOString().slice(0, 10)}); it asks again.</p>` : ''}
         ${actionForm(actionUrl(uid, 'consent'), await csrfFor(uid), [
           { name: 'approve', label: 'Approve', primary: true },

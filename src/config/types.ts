@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isLoopbackHost } from '../loopback.js';
 
 /** Small zod types the configuration modules share. */
 export const positiveInt = z.coerce.number().int().positive();
@@ -25,11 +26,10 @@ export function parseDurations(text: string): number[] | null {
   });
   return items.length > 0 && durations.every((ms) => ms > 0) ? durations : null;
 }
-const loopbackHostnames = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** An https URL, or http on a loopback host (development and tests). */
 export const secureUrl = z.url().refine((value) => {
   const url = new URL(value);
-  return url.protocol === 'https:' || (url.protocol === 'http:' && loopbackHostnames.has(url.hostname));
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
 }, 'must be an https:// URL (http:// only on localhost, 127.0.0.1 or [::1])');
 /** Browser origins: scheme, host and port, no path. */
 export const originList = commaList.pipe(

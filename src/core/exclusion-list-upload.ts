@@ -1,5 +1,6 @@
 import { profileUrl } from '../../operations/schemas/common.js';
 import { currentCompany, type CurrentCompany } from '../../operations/schemas/filters.js';
+import { readCsvText } from './csv-reader.js';
 import type { ExclusionListKind } from './exclusion-lists.js';
 import { normaliseDomain, slugFromUrlOrSlug } from './network-urls.js';
 
@@ -22,40 +23,7 @@ export interface UploadedEntries {
 
 export const maxUploadRows = 10_000;
 
-/** RFC 4180 records: quoted fields with doubled quotes, commas or semicolons, CRLF or LF. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  const delimiter = detectDelimiter(text);
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i] as string;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i += 1;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"' && field === '') quoted = true;
-    else if (c === delimiter) {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i += 1;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
-
+/** Semicolons when the first line has more of them than commas (spreadsheets of some locales write them), else commas. */
 function detectDelimiter(text: string): string {
   const firstLine = text.slice(0, text.search(/\r?\n|$/));
   return (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
@@ -72,11 +40,11 @@ function looksLikeValue(kind: ExclusionListKind, value: string): boolean {
 
 /** The entries of an uploaded CSV for a list of `kind`. */
 export function entriesFromCsv(kind: ExclusionListKind, text: string): UploadedEntries {
-  const rows = parseCsv(text.replace(/^\uFEFF/, ''));
+  const records = readCsvText(text, detectDelimiter(text.replace(/^\uFEFF/, '')));
   const out: UploadedEntries = { companies: [], prospects: [], lines: [], notUnderstood: [] };
   let column = 0;
   let first = 0;
-  const header = rows[0]?.map((cell) => cell.trim()) ?? [];
+  const header = records[0]?.fields.map((cell) => cell.trim()) ?? [];
   const named = header.findIndex((cell) => (kind === 'companies' ? companyHeaders : prospectHeaders).test(cell));
   if (named >= 0) {
     column = named;
@@ -84,9 +52,12 @@ export function entriesFromCsv(kind: ExclusionListKind, text: string): UploadedE
   } else if (header.length && header.every((cell) => anyHeader.test(cell) && !looksLikeValue(kind, cell))) {
     first = 1;
   }
-  for (let index = first; index < rows.length; index += 1) {
-    const line = index + 1;
-    const value = (rows[index]?.[column] ?? '').trim();
+  for (const { line, fields, error } of records.slice(first)) {
+    if (error) {
+      out.notUnderstood.push({ line, value: '', reason: error });
+      continue;
+    }
+    const value = (fields[column] ?? '').trim();
     if (!value) continue;
     if (out.lines.length + out.notUnderstood.length >= maxUploadRows) {
       out.notUnderstood.push({ line, value: value.slice(0, 80), reason: `more than ${maxUploadRows} rows: not read` });

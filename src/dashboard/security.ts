@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { takeToken } from '../store/token-buckets.js';
 import type { Queryable } from '../store/db.js';
+import { isLoopbackHost } from '../loopback.js';
 
 /**
  * What every dashboard response and form shares: a strict Content-Security-Policy (scripts and
@@ -9,8 +10,6 @@ import type { Queryable } from '../store/db.js';
  * and other sites do not send with their forms, and a CSRF token in every form that changes
  * anything, bound to the session (or, before sign-in, to the sign-in cookie).
  */
-
-const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 export interface CookieSettings {
   /** Secure cookies everywhere but on a loopback address (plain http there, for trying the service). */
@@ -21,7 +20,7 @@ export interface CookieSettings {
 
 export function cookieSettings(publicUrl: string): CookieSettings {
   const url = new URL(publicUrl);
-  const secure = url.protocol === 'https:' || !loopbackHosts.has(url.hostname);
+  const secure = url.protocol === 'https:' || !isLoopbackHost(url.hostname);
   // __Host-: only this host, path /, Secure; a sibling domain cannot plant one.
   return secure
     ? { secure, session: '__Host-pds_dashboard', signIn: '__Host-pds_dashboard_signin' }
@@ -46,6 +45,7 @@ export function readCookie(req: Request, name: string): string | null {
   return null;
 }
 
+/** A cookie scripts cannot read and other sites' forms do not send; `maxAgeSeconds` null: until the browser closes. */
 export function setCookie(
   res: Response,
   settings: CookieSettings,
@@ -53,17 +53,16 @@ export function setCookie(
   value: string,
   maxAgeSeconds: number | null,
 ): void {
-  const attributes = [
-    `${name}=${encodeURIComponent(value)}`,
-    'Path=/',
-    'HttpOnly',
-    'SameSite=Lax',
-    ...(settings.secure ? ['Secure'] : []),
-    ...(maxAgeSeconds === null ? [] : [`Max-Age=${maxAgeSeconds}`]),
-  ];
-  res.append('Set-Cookie', attributes.join('; '));
+  res.cookie(name, value, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: settings.secure,
+    ...(maxAgeSeconds === null ? {} : { maxAge: maxAgeSeconds * 1000 }),
+  });
 }
 
+/** Ends a cookie at once (Max-Age=0), with the attributes it was set with: a `__Host-` cookie is replaced only so. */
 export function clearCookie(res: Response, settings: CookieSettings, name: string): void {
   setCookie(res, settings, name, '', 0);
 }

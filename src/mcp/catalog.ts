@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { pathParameters, type AnyOperation } from '../../operations/define.js';
 import { findOperation, operations } from '../../operations/index.js';
 import { chargeInfoJsonSchema, inputJsonSchema, jsonSchemaOf, outputJsonSchema } from '../../operations/json-schema.js';
-import { compactInput, outputShape, portable, sharedFieldSchemas } from './schemas.js';
+import { compactInput, outputShape, portable, sharedFieldSchemas, withoutNestedDescriptions } from './schemas.js';
 
 /**
  * Everything the MCP surfaces say about an operation, derived from the registry once at
@@ -52,6 +52,9 @@ export const gatewayResultProperties: Record<string, unknown> = {
   declined: { type: 'object' },
   storedResult: { type: 'object' },
 };
+
+/** chargeInfo's fields and their types, the same in every tool's output schema (its bounds are the registry's). */
+const chargeInfoShape = outputShape(portable(chargeInfoJsonSchema), 2);
 
 const gatewayResultDescription =
   'The REST answer; the gateway may add truncated, polling, warnings, confirmationRequired, declined or storedResult (see call_operation).';
@@ -104,10 +107,14 @@ function typicalWorstCase(operation: AnyOperation): number | null {
   return example.success ? operation.credits.worstCase(example.data) : null;
 }
 
-/** Where an agent finds an operation's whole output contract when tools/list gives only its shape. */
+/**
+ * What tools/list says an operation returns: the names and types of its fields to two levels, without their
+ * descriptions, and where the whole contract is (the descriptions with it). Every tool's output schema is sent in each
+ * tools/list, which a client may put before the model whole.
+ */
 function outputShapeOf(operation: AnyOperation, outputSchema: Record<string, unknown>): Record<string, unknown> {
   return {
-    ...outputShape(outputSchema, 2),
+    ...withoutNestedDescriptions(outputShape(outputSchema, 2)),
     description: `Shape to two levels; whole contract: get_endpoint_details_full ${operation.operationId}.`,
   };
 }
@@ -136,7 +143,7 @@ function buildEntry(operation: AnyOperation): CatalogEntry {
       description: gatewayResultDescription,
       properties: {
         output: outputShapeOf(operation, outputSchema),
-        chargeInfo: portable(chargeInfoJsonSchema),
+        chargeInfo: chargeInfoShape,
         ...gatewayResultProperties,
       },
     },

@@ -39,13 +39,12 @@ import { callerOf, createServerFactory, type CallerInfo } from './server.js';
 import { McpTasks, TaskStore } from './tasks.js';
 import { iconFiles, toolIcons } from './icons.js';
 import { toolTable, type McpTool, type Surface } from './tools/table.js';
+import { loopbackHostnames } from '../loopback.js';
 
 export const mcpServerVersion = '1.0.0';
 export const serverName = 'prospecting-data-service';
 export const serverDescription =
   'B2B prospecting data for agents: company and people search, live enrichment, contact reveal and audiences, metered in credits.';
-
-const localHostnames = ['localhost', '127.0.0.1', '[::1]'];
 
 function hostnameOf(url: string): string | null {
   try {
@@ -63,7 +62,7 @@ function hostnameOf(url: string): string | null {
 export function allowedHosts(context: AppContext): string[] | null {
   const configured = context.config.ALLOWED_HOSTS ?? [];
   if (configured.includes('*')) return null;
-  const hosts = new Set(localHostnames);
+  const hosts = new Set(loopbackHostnames);
   for (const url of [context.internalUrl, context.publicUrl]) {
     const hostname = hostnameOf(url);
     if (hostname) hosts.add(hostname);
@@ -74,7 +73,7 @@ export function allowedHosts(context: AppContext): string[] | null {
 
 /** Browser origins allowed to call the MCP surfaces: loopback, the public URL, ALLOWED_ORIGINS and the CORS_ORIGINS. */
 export function allowedOrigins(context: AppContext): string[] {
-  const origins = new Set(localHostnames);
+  const origins = new Set(loopbackHostnames);
   const publicHost = hostnameOf(context.publicUrl);
   if (publicHost) origins.add(publicHost);
   for (const origin of [...(context.config.ALLOWED_ORIGINS ?? []), ...(context.config.CORS_ORIGINS ?? [])]) {

@@ -31,12 +31,18 @@ export const equivalentEarlierTexts: Readonly<Record<string, { checksums: readon
     why: 'built companies_state_lower inside a transaction; the same index is now built concurrently',
   },
   '085_people_covering_indexes.sql': {
-    checksums: ['7f122c86ea6dadc1bb6ec9f9fa91f3eead77d352a07636d5129096908ba2db8a'],
-    why: 'built the covering people indexes inside a transaction; the same indexes are now built concurrently',
+    checksums: [
+      '7f122c86ea6dadc1bb6ec9f9fa91f3eead77d352a07636d5129096908ba2db8a',
+      '09c4864fffcef021316a0aeb87a0ad4b592b43d9fb43f89d8d82e59177b47f83',
+    ],
+    why: 'built the covering people indexes inside a transaction, then concurrently with a comment that pointed to BENCHMARKS.md; the same indexes',
   },
   '086_title_bigram_masks.sql': {
-    checksums: ['07e3e5025cf23a743ed81c49b6553c169cd3d016a6310f7e1312d0c39faca7b2'],
-    why: 'rebuilt the covering people indexes inside a transaction; the same indexes are now built concurrently, beside the old ones',
+    checksums: [
+      '07e3e5025cf23a743ed81c49b6553c169cd3d016a6310f7e1312d0c39faca7b2',
+      '4d639781b6ceece956d12f13b7451b775a97411aa00851f0691818eed0a5c72b',
+    ],
+    why: 'rebuilt the covering people indexes inside a transaction, then concurrently beside the old ones with a comment that pointed to BENCHMARKS.md; the same indexes',
   },
 };
 

@@ -4,7 +4,7 @@ import { crossValidate, evalSets, figures, rate, scoreWithService } from './sets
 
 /**
  * How well search_endpoints ranks phrasings it never learnt from (docs/decisions/0002-ranker.md has the figures and
- * their history). Each evaluation set has floors of its own, top-1 and top-3; a set added to eval/ without floors fails
+ * their history). Each evaluation set has floors of its own, top-1 and top-3; a set added to data/ranker/evaluation/ without floors fails
  * until it is given some. The labelled sets the model learns from are scored each by a model trained without it.
  */
 const floors: Record<string, { top1: number; top3: number }> = {
@@ -21,7 +21,7 @@ const floors: Record<string, { top1: number; top3: number }> = {
   // A third, written the same way (ids and summaries only, in users' own and other tools' words), sealed until training
   // groups w53 and w54 had joined; scored once before they joined and once after: top-1 295, top-3 298 of 298 both times.
   'blind-2026-11-27b': { top1: 0.95, top3: 0.99 },
-  // Issue 25's ten webhook operations, by the session that added them (eval/README.md): small sets, floors at their
+  // Issue 25's ten webhook operations, by the session that added them (data/ranker/evaluation/README.md): small sets, floors at their
   // counts when they were converted (14 and 16 of 16; 36 and 39 of 40).
   'held-out-webhooks': { top1: 14 / 16, top3: 1 },
   'blind-webhooks-2026-11-27': { top1: 36 / 40, top3: 39 / 40 },
@@ -31,7 +31,7 @@ describe('the evaluation sets', () => {
   for (const { name, phrasings } of evalSets()) {
     it(`ranks ${name} at its floors`, () => {
       const floor = floors[name];
-      expect(floor, `eval/${name}.jsonl has no floors in test/eval/ranker.test.ts`).toBeDefined();
+      expect(floor, `data/ranker/evaluation/${name}.jsonl has no floors in test/eval/ranker.test.ts`).toBeDefined();
       const scored = scoreWithService(phrasings, ranker());
       console.log(`search ranking, ${name}: ${figures(scored)}`);
       expect(rate(scored, 'top1'), scored.misses.join('\n')).toBeGreaterThanOrEqual(floor?.top1 ?? 1);

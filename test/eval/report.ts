@@ -6,7 +6,7 @@ import { crossValidate, evalSets, figures, scoreWithService } from './sets.js';
 
 /**
  * The ranker's figures, as docs/decisions/0002-ranker.md gives them:
- *   npx tsx test/eval/report.ts              every evaluation set (eval/*.jsonl), scored by the committed model
+ *   npx tsx test/eval/report.ts              every evaluation set (data/ranker/evaluation/*.jsonl), scored by the committed model
  *   npx tsx test/eval/report.ts --cv         and every labelled set left out of the training in turn (a minute or two)
  *   npx tsx test/eval/report.ts FILE.jsonl   a set kept elsewhere (a sealed blind set, scored once), misses listed
  */

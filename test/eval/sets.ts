@@ -1,13 +1,13 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { operations } from '../../operations/index.js';
 import type { Example } from '../../src/mcp/ranker/examples.js';
 import { readExamples } from '../../src/mcp/ranker/examples.js';
+import { rankerDataDir } from '../../src/mcp/ranker/files.js';
 import { Ranker, serviceExamples, trainModel } from '../../src/mcp/ranker/index.js';
 
-/** The evaluation sets (eval/*.jsonl): only ever scored, never learnt from, never shipped. */
-export const evalDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../eval');
+/** The evaluation sets (data/ranker/evaluation/*.jsonl): only ever scored, never learnt from, never shipped. */
+export const evalDir = path.join(rankerDataDir, 'evaluation');
 
 export function evalSets(dir = evalDir): { name: string; phrasings: Example[] }[] {
   const known = new Set(operations.map((operation) => operation.operationId));

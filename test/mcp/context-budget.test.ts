@@ -6,8 +6,8 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 
 /**
  * What the MCP surfaces cost an agent's context, measured on the wire as a client receives it:
- * /mcp/v2's tools/list at most 3 KB per tool on average; the text a model reads of each tool (its
- * name, description and input schema) at most 2 KB on average and 6 KB for the largest; every
+ * /mcp/v2's tools/list at most 3,000 bytes a tool on average; the text a model reads of each tool
+ * (its name, description and input schema) at most 1.5 KB on average and 6 KB for the largest; every
  * get_endpoint_details_full answer at most 12 KB. The full output contracts stay available: in
  * get_endpoint_details_full, the operation resources and /openapi.json.
  */
@@ -44,7 +44,7 @@ describe('the context budget of the MCP surfaces', () => {
     await app?.stop();
   });
 
-  it('keeps /mcp/v2 tools/list at most 3 KB a tool, and what a model reads of a tool at most 2 KB on average and 6 KB for the largest', async () => {
+  it('keeps /mcp/v2 tools/list at most 3,000 bytes a tool, and what a model reads of a tool at most 1.5 KB on average and 6 KB for the largest', async () => {
     const { bytes, result } = await rpc(app, '/mcp/v2', 'tools/list', {});
     const tools = result.tools as { name: string; description: string; inputSchema: unknown; outputSchema?: unknown }[];
     expect(tools).toHaveLength(operations.length + 3);
@@ -58,8 +58,8 @@ describe('the context budget of the MCP surfaces', () => {
       `/mcp/v2 tools/list: ${tools.length} tools, ${bytes} bytes (${Math.round(bytes / tools.length)} a tool); ` +
         `model-read text ${Math.round(average)} bytes a tool on average, largest ${largest.bytes} (${largest.name})`,
     );
-    expect(bytes / tools.length).toBeLessThanOrEqual(3 * 1024);
-    expect(average).toBeLessThanOrEqual(2 * 1024);
+    expect(bytes / tools.length).toBeLessThanOrEqual(3000);
+    expect(average).toBeLessThanOrEqual(1.5 * 1024);
     expect(largest.bytes).toBeLessThanOrEqual(6 * 1024);
     // Every tool still says what it returns, and where the whole contract is.
     for (const tool of tools.filter((t) => operations.some((op) => op.operationId === t.name))) {

@@ -2,50 +2,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCsvRecords } from '../../src/seed/import/csv.js';
 import { importFile } from '../../src/seed/import/import-file.js';
 import { ImportFileError, formatRejection, type ImportResult } from '../../src/seed/import/results.js';
 import { seedCatalog } from '../../src/seed/load.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
-async function* chunksOf(text: string, size: number): AsyncGenerator<string> {
-  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
-}
-
-async function records(text: string, size = 1_000_000) {
-  const out = [];
-  for await (const record of readCsvRecords(chunksOf(text, size))) out.push(record);
-  return out;
-}
-
 function messages(result: ImportResult): string[] {
   return result.rejected.map(formatRejection);
 }
-
-describe('readCsvRecords', () => {
-  const csv = '\uFEFFa,b,c\r\n1,"two, with comma","say ""hi"""\r\n"multi\nline",,x\n\nlast,row,"end"';
-
-  it('reads quoted fields, doubled quotes, embedded line breaks, CRLF and a BOM', async () => {
-    expect(await records(csv)).toEqual([
-      { line: 1, fields: ['a', 'b', 'c'] },
-      { line: 2, fields: ['1', 'two, with comma', 'say "hi"'] },
-      { line: 3, fields: ['multi\nline', '', 'x'] },
-      { line: 6, fields: ['last', 'row', 'end'] },
-    ]);
-  });
-
-  it('gives the same records whatever the chunk boundaries', async () => {
-    const whole = await records(csv);
-    for (const size of [1, 2, 3, 5, 7]) expect(await records(csv, size)).toEqual(whole);
-  });
-
-  it('flags an unterminated quoted field', async () => {
-    expect(await records('a,b\n1,"open\n')).toEqual([
-      { line: 1, fields: ['a', 'b'] },
-      { line: 2, fields: ['1', 'open\n'], error: 'unterminated quoted field' },
-    ]);
-  });
-});
 
 describe('importFile', () => {
   let test: TestDatabase;

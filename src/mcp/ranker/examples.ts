@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AnyOperation } from '../../../operations/define.js';
+import { trainingDir } from './files.js';
 
 /** A request labelled with the operation it asks for, and the set it was written in (for leaving a set out). */
 export interface Example {
@@ -9,9 +9,6 @@ export interface Example {
   expected: string;
   set: string;
 }
-
-/** The labelled phrasings the model is trained on (by `npm run generate`, from the source tree; the service reads the model). */
-export const phrasingsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'phrasings');
 
 /**
  * The examples of a JSONL file: one object a line with `query`, `expected` (an operationId) and `set`. A line that is not
@@ -39,7 +36,7 @@ export function readExamples(file: string, known: ReadonlySet<string>): Example[
 }
 
 /** Every labelled phrasing of the folder, in the order of its files' names and their lines. */
-export function labelledPhrasings(operations: readonly AnyOperation[], dir = phrasingsDir): Example[] {
+export function labelledPhrasings(operations: readonly AnyOperation[], dir = trainingDir): Example[] {
   const known = new Set(operations.map((operation) => operation.operationId));
   return readdirSync(dir)
     .filter((name) => name.endsWith('.jsonl'))

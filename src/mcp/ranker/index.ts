@@ -1,18 +1,17 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import type { AnyOperation } from '../../../operations/define.js';
 import { operations } from '../../../operations/index.js';
 import { conceptsOfRequest } from './concepts.js';
 import { labelledPhrasings, ownWords, type Example } from './examples.js';
+import { modelFile } from './files.js';
 import { Regression, type TrainingOptions } from './regression.js';
 import { featuresOf } from './words.js';
 
 /**
  * search_endpoints' ranker: one softmax regression over the words, pairs of words (words.ts) and concepts (concepts.ts)
- * of labelled requests (src/mcp/ranker/phrasings/*.jsonl) and of the operations' own words (title, summary, description,
- * keywords, operationId). `npm run generate` trains it and writes `model.json`; the service reads that file on first use.
+ * of labelled requests (data/ranker/training/*.jsonl) and of the operations' own words (title, summary, description,
+ * keywords, operationId). `npm run generate` trains it and writes data/ranker/model.json; the service reads that file on first use.
  * How it was chosen, and its figures: docs/decisions/0002-ranker.md.
  */
 
@@ -66,13 +65,6 @@ export function trainModel(examples: readonly Example[], registry: readonly AnyO
 export function serviceExamples(): Example[] {
   return [...labelledPhrasings(operations), ...ownWords(operations)];
 }
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-/** Next to this module in the source tree; from `dist/`, at the same place in the source tree (the build compiles TypeScript only). */
-export const modelFile =
-  [path.join(here, 'model.json'), path.join(here, 'model.json').replace(`${path.sep}dist${path.sep}`, path.sep)].find(
-    existsSync,
-  ) ?? path.join(here, 'model.json');
 
 /** A digest of what a model is trained on (the examples and the options), kept in the model file to tell when it is stale. */
 export function inputsDigest(examples: readonly Example[] = serviceExamples()): string {

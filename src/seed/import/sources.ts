@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { COMPANY_CSV_COLUMNS, PERSON_CSV_COLUMNS, csvToObject, readCsvRecords, type CsvKind } from './csv.js';
+import { readCsvRecords } from '../../core/csv-reader.js';
+import { COMPANY_CSV_COLUMNS, PERSON_CSV_COLUMNS, csvToObject, type CsvKind } from './csv.js';
 import { ImportFileError, type ImportKind } from './results.js';
 
 // Rows read from a JSON Lines or CSV file, with their line numbers.

@@ -3,7 +3,7 @@
 -- most (titles, countries, years of experience, current companies, company exclusion lists) are
 -- then read from these indexes alone (index-only scans), and only the page's own rows from the
 -- table: a row of people is over a kilobyte, an entry here about 60 bytes. Measured at 10,000,000
--- people in BENCHMARKS.md (search-large). Built concurrently (docs/decisions/0011-migrations.md):
+-- people in docs/benchmarks.md (search-large). Built concurrently (docs/decisions/0011-migrations.md):
 -- at that size a plain build blocks writes to people for minutes.
 CREATE INDEX CONCURRENTLY IF NOT EXISTS people_search_cover ON people (id) INCLUDE (country3, years_experience, company_id, title);
 -- The current-companies read: the people of the given companies, in id order per company.

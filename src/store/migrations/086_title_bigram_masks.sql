@@ -1,7 +1,7 @@
 -- migrate: no-transaction
 -- A title filter is a case-insensitive substring test, and a page in id order runs it on every
 -- index entry it walks past: over 500,000 for a page of 1000 "VP of Sales" in the USA at
--- 10,000,000 people, where the test took most of the time (BENCHMARKS.md, search-large). A title
+-- 10,000,000 people, where the test took most of the time (docs/benchmarks.md, search-large). A title
 -- that contains a text contains each of the text's pairs of bytes, so a 63-bit mask of the pairs
 -- (one bit per pair, by a hash) rules out most titles with one integer comparison: the covering
 -- indexes store the title's mask beside it, and src/core/search/people-filters.ts tests it before

@@ -1,16 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { entriesFromCsv, parseCsv } from '../../../src/core/exclusion-list-upload.js';
+import { entriesFromCsv } from '../../../src/core/exclusion-list-upload.js';
 
 describe('exclusion-list entries from a CSV file', () => {
-  it('reads quoted fields, doubled quotes, semicolons and CRLF', () => {
-    expect(parseCsv('a,"b, c","d ""e"""\r\n1,2,3\n')).toEqual([
-      ['a', 'b, c', 'd "e"'],
-      ['1', '2', '3'],
-    ]);
-    expect(parseCsv('domain;name\nacme.com;Acme')).toEqual([
-      ['domain', 'name'],
-      ['acme.com', 'Acme'],
-    ]);
+  it('reads semicolon-separated files, and quoted cells that hold the other delimiter', () => {
+    const parsed = entriesFromCsv('companies', 'domain;name\nacme.com;"Acme; Inc"\n"beta.io";Beta, Ltd\n');
+    expect(parsed.companies).toEqual([{ domain: 'acme.com' }, { domain: 'beta.io' }]);
+    expect(parsed.lines).toEqual([2, 3]);
+  });
+
+  it('gives the line a row starts on in the file, past quoted line breaks and blank lines', () => {
+    const parsed = entriesFromCsv('companies', 'website,note\nacme.com,"two\nlines"\n\nnot a domain,x\n');
+    expect(parsed.lines).toEqual([2]);
+    expect(parsed.notUnderstood).toEqual([{ line: 5, value: 'not a domain', reason: expect.any(String) }]);
+  });
+
+  it('reports a quote never closed, and keeps the rows before it', () => {
+    const parsed = entriesFromCsv('companies', 'domain\nacme.com\n"beta.io\ngamma.io\n');
+    expect(parsed.companies).toEqual([{ domain: 'acme.com' }]);
+    expect(parsed.notUnderstood).toEqual([{ line: 3, value: '', reason: 'unterminated quoted field' }]);
   });
 
   it('takes the named column of a header row, and reports each row it does not understand with its line', () => {

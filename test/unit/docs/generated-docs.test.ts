@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readBenchmarkSections, renderBenchmarksDoc } from '../../../bench/report.js';
 import { configVariables, renderConfigurationDoc } from '../../../scripts/config-docs.js';
+import { migrationsDigest, schemaDocIsCurrent } from '../../../scripts/schema-docs.js';
 import { environmentSchema, loadConfig } from '../../../src/config.js';
+import { migrationOf, readMigrations } from '../../../src/store/migrate.js';
 
 describe('docs/configuration.md, generated from src/config.ts', () => {
   it('is what the generator makes of the schema today (npm run generate)', async () => {
@@ -87,5 +89,32 @@ describe('docs/benchmarks.md, generated from bench/results/', () => {
     expect(at('### mcp')).toBeLessThan(at('### zeta'));
     expect(doc).toContain('- [`zeta`](#zeta)\n');
     expect(doc).toContain('- [`mcp`](#mcp): MCP throughput');
+  });
+});
+
+describe('docs/schema.md, generated from the migrations', () => {
+  it('names the digest of the migrations as they are (else npm run generate)', async () => {
+    const migrations = await readMigrations();
+    expect(schemaDocIsCurrent(await readFile('docs/schema.md', 'utf8'), migrations)).toBe(true);
+  });
+
+  it('goes stale when a migration is added or edited', async () => {
+    const migrations = await readMigrations();
+    const page = await readFile('docs/schema.md', 'utf8');
+    const edited = migrations.map((migration, at) =>
+      at === 0 ? migrationOf(migration.file, `${migration.sql}\n-- edited`) : migration,
+    );
+    expect(schemaDocIsCurrent(page, edited)).toBe(false);
+    expect(schemaDocIsCurrent(page, [...migrations, migrationOf('999_next.sql', 'SELECT 1;')])).toBe(false);
+    expect(migrationsDigest(migrations)).not.toBe(migrationsDigest(edited));
+  });
+
+  it('has a section for every table the migrations create', async () => {
+    const page = await readFile('docs/schema.md', 'utf8');
+    const created = new Set<string>();
+    for (const migration of await readMigrations())
+      for (const match of migration.sql.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)/gi))
+        created.add((match[1] as string).toLowerCase());
+    for (const table of created) expect(page, table).toContain(`\n## ${table}\n`);
   });
 });

@@ -110,7 +110,7 @@ describe('the model', () => {
 
   // `npm run check` trains it again and compares every byte; this only compares what it was trained on.
   it('is committed trained on the phrasings and the registry as they are: else run `npm run generate`', () => {
-    expect(modelHeader().inputs, 'src/mcp/ranker/model.json is stale: run npm run generate').toBe(inputsDigest());
+    expect(modelHeader().inputs, 'data/ranker/model.json is stale: run npm run generate').toBe(inputsDigest());
   });
 
   it('ranks a request it knows the words of, most probable first, and nothing for words it has never seen', () => {

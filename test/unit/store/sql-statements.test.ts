@@ -26,6 +26,21 @@ describe('splitStatements', () => {
     expect(statements[4]).toBe('SELECT 1\n-- only a comment at the end;');
   });
 
+  it("reads E'…' strings with backslash escapes, the escaped quote among them", () => {
+    expect(splitStatements("SELECT E'it\\'s; x'; SELECT 2")).toEqual(["SELECT E'it\\'s; x'", 'SELECT 2']);
+    expect(splitStatements("SELECT e'a\\\\'; SELECT 'b'")).toEqual(["SELECT e'a\\\\'", "SELECT 'b'"]);
+    expect(splitStatements("SELECT E'x''; y'; SELECT 3")).toEqual(["SELECT E'x''; y'", 'SELECT 3']);
+    // A name ending in E before a standard string is no E string: its backslash escapes nothing.
+    expect(splitStatements("SELECT 1 AS somE'a\\'; SELECT 4")).toEqual(["SELECT 1 AS somE'a\\'", 'SELECT 4']);
+    expect(() => splitStatements("SELECT E'open\\';")).toThrow(/Unterminated string/);
+  });
+
+  it('takes a dollar quote with a tag for a body, and a $ inside a name or a parameter for neither', () => {
+    expect(splitStatements('SELECT $fn$ a; $x$ b; $fn$; SELECT 2')).toEqual(['SELECT $fn$ a; $x$ b; $fn$', 'SELECT 2']);
+    expect(splitStatements('SELECT a$b$c FROM t; SELECT $1')).toEqual(['SELECT a$b$c FROM t', 'SELECT $1']);
+    expect(splitStatements("SELECT $$ it's; $$; SELECT 3")).toEqual(["SELECT $$ it's; $$", 'SELECT 3']);
+  });
+
   it('refuses an unterminated string, quoted name, comment or dollar quote rather than guess', () => {
     expect(() => splitStatements("SELECT 'open;")).toThrow(/Unterminated string/);
     expect(() => splitStatements('SELECT "open;')).toThrow(/Unterminated quoted name/);

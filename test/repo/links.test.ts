@@ -10,7 +10,7 @@ function markdownFiles(dir: string): string[] {
   });
 }
 
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces as dashes. */
+/** GitHub's heading anchors: lower case, punctuation but underscores and dashes dropped, spaces as dashes. */
 function anchorsOf(file: string): Set<string> {
   const anchors = new Set<string>();
   let fenced = false;
@@ -18,7 +18,7 @@ function anchorsOf(file: string): Set<string> {
     if (line.startsWith('```')) fenced = !fenced;
     if (fenced || !line.startsWith('#')) continue;
     const title = line.replace(/^#+\s*/, '').toLowerCase();
-    anchors.add(title.replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-'));
+    anchors.add(title.replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-'));
   }
   return anchors;
 }
@@ -31,7 +31,13 @@ function linksOf(file: string): string[] {
     .filter((target) => !/^[a-z]+:/.test(target));
 }
 
-const pages = ['README.md', 'CHANGELOG.md', 'BENCHMARKS.md', 'RELIABILITY.md', ...markdownFiles('docs')];
+const pages = [
+  'README.md',
+  'CHANGELOG.md',
+  'RELIABILITY.md',
+  ...markdownFiles('docs'),
+  ...markdownFiles('data/ranker'),
+];
 
 describe('the documents', () => {
   it('README.md stays short and points to nothing outside the repository', () => {

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
  */
 const limitMs = 500;
 const thisFile = fileURLToPath(import.meta.url);
-const testRoot = path.resolve(path.dirname(thisFile), '../..');
+const testRoot = path.resolve(path.dirname(thisFile), '..');
 
 /** Where `source` waits a fixed time of at least `limitMs`: `setTimeout(resolve, 1500)`, `sleep(2_000)`, `pause(600)`. */
 export function fixedSleeps(source: string): string[] {
