@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../define.js';
 import { cursor, exclusionListIds, pageSize } from '../schemas/common.js';
-import { currentCompany, peopleSearchParams } from '../schemas/filters.js';
+import { currentCompanies, peopleSearchParams } from '../schemas/filters.js';
 import { profileRecord } from '../schemas/records.js';
 
 export const peopleSearch = defineOperation({
@@ -73,11 +73,7 @@ export const peopleSearch = defineOperation({
   path: '/v1/people-search',
   input: z.strictObject({
     searchParams: peopleSearchParams,
-    currentCompanies: z
-      .array(currentCompany)
-      .max(1000)
-      .optional()
-      .describe('Restrict to people currently at any of these companies.'),
+    currentCompanies: currentCompanies('Restrict to people currently at any of these companies.'),
     prospectExclusionListIDs: exclusionListIds('People on these prospect exclusion lists are removed.'),
     companyExclusionListIDs: exclusionListIds(
       'People currently at companies on these company exclusion lists are removed.',

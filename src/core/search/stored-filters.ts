@@ -1,0 +1,54 @@
+import type { z } from 'zod';
+import {
+  companySearchParams,
+  peopleSearchParams,
+  type CompanySearchParams,
+  type PeopleSearchParams,
+} from '../../../operations/schemas/filters.js';
+import { AppError } from '../../errors.js';
+import { describeIssues } from '../../validation.js';
+
+/**
+ * Filters stored by an audience or a saved search, read back through the schemas of today. A list
+ * stored empty before empty restriction lists were refused (docs/concepts.md, "Lists that never
+ * widen") no longer fits them: it is refused where it is used, naming the field and what to change,
+ * rather than read as "no filter" and widening the search. The one exception is
+ * `jobTitleV2.included: []`, which is how "no included titles" was always stored (the schema
+ * fills it in when only excluded titles are given): it keeps that meaning.
+ */
+export function storedCompanyParams(stored: unknown, field: string, nextStep: string): CompanySearchParams {
+  return parseStored(companySearchParams, stored, field, nextStep);
+}
+
+export function storedPeopleParams(stored: unknown, field: string, nextStep: string): PeopleSearchParams {
+  return parseStored(peopleSearchParams, stored, field, nextStep, withoutDefaultedTitles(stored));
+}
+
+function parseStored<S extends z.ZodType>(
+  schema: S,
+  stored: unknown,
+  field: string,
+  nextStep: string,
+  normalised: unknown = stored,
+): z.output<S> {
+  const parsed = schema.safeParse(normalised);
+  if (parsed.success) return parsed.data;
+  const issues = describeIssues(parsed.error).map((issue) => ({ ...issue, field: `${field}.${issue.field}` }));
+  throw new AppError(
+    'invalid_request',
+    `The stored ${field} no longer fit the filters' rules: ${issues
+      .slice(0, 5)
+      .map((i) => `${i.field}: ${i.message}`)
+      .join('; ')}. ${nextStep} Nothing was charged.`,
+    { details: { issues } },
+  );
+}
+
+function withoutDefaultedTitles(stored: unknown): unknown {
+  if (typeof stored !== 'object' || stored === null) return stored;
+  const { jobTitleV2 } = stored as { jobTitleV2?: unknown };
+  if (typeof jobTitleV2 !== 'object' || jobTitleV2 === null) return stored;
+  const { included, ...rest } = jobTitleV2 as { included?: unknown };
+  if (!Array.isArray(included) || included.length > 0) return stored;
+  return { ...stored, jobTitleV2: rest };
+}
