@@ -168,7 +168,7 @@ export class Gateway {
       if (limited) return result(limited);
       // What the REST API would refuse, refused before a user is asked to confirm a call that cannot run.
       return result(
-        invalidPayload(operation, [...unreadable, ...(parsed.success ? [] : describeIssues(parsed.error))]),
+        invalidPayload(operation, [...unreadable, ...(parsed.success ? [] : describeIssues(parsed.error, operation.input))]),
       );
     }
     const input = parsed.data as Record<string, unknown>;
