@@ -10,7 +10,7 @@ export const peopleSearch = defineOperation({
   summary:
     'Find professional profiles (prospects, leads, contacts) by job title, country, experience, tags, education or current company.',
   description:
-    'Searches about 847 million professional profiles with filters combined by AND, one page at a time. ' +
+    "Searches the professional profiles of this instance's catalog (get_endpoint_details_full states how many) with filters combined by AND, one page at a time. " +
     'jobTitleV2.included titles are OR-matched and excluded titles are always suppressed. Restrict to people at given ' +
     'companies with currentCompanies (domain, slug or URL, name, or numeric org ID). Charges 1 credit per profile returned. ' +
     'Detailed education and work history are filled only when asked, at the cost of latency and size.',
