@@ -53,6 +53,12 @@ export function audienceStatusView(row: AudienceRow) {
   return { ...summarize(row), failureReason: row.failure_reason, builtAt: row.built_at?.toISOString() ?? null };
 }
 
+/** The most a build of the audience's filters can charge: its caps (companies are searched for NORMAL audiences only). */
+export function buildWorstCase(row: AudienceRow): number {
+  if (!row.filters_set_at) return 0;
+  return (row.creation_method === 'NORMAL' ? row.max_companies : 0) + row.max_prospects;
+}
+
 export async function createAudience(
   db: Queryable,
   accountId: number,

@@ -69,7 +69,7 @@ export const audienceHandlers = [
   }),
   handle(getAudienceStatus, async (input, { context, principal }) => {
     const row = await requireAudience(context.db.pool, principal.accountId, input.audienceId);
-    return { output: audiences.audienceStatusView(row) };
+    return { output: { ...audiences.audienceStatusView(row), buildWorstCaseCredits: audiences.buildWorstCase(row) } };
   }),
   handle(exportCompanies, async (input, { context, principal }) => ({
     output: await requestExport(context, principal.accountId, { ...input, kind: 'companies' }),

@@ -7,3 +7,7 @@ CREATE TABLE catalog_size (
   people     bigint NOT NULL CHECK (people >= 0),
   counted_at timestamptz NOT NULL DEFAULT now()
 );
+
+-- The MCP poll cache (src/mcp/guards/polling.ts) serves an account's status answer only while no job
+-- of that account finished since it was fetched: the read it makes for each early poll.
+CREATE INDEX jobs_account_finished ON jobs (account_id, finished_at) WHERE finished_at IS NOT NULL;
