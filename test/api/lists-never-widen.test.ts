@@ -71,7 +71,8 @@ describe('lists that never widen', () => {
       expect(answer.body.error.details.issues[0].field).toBe(field);
     }
     const build = await app.request('POST', `/v1/audiences/${audienceId}/build`, { apiKey });
-    expect(build.status).toBe(409);
+    expect(build.body.error.code).toBe('invalid_state');
+    expect(build.body.error.message).toContain('has no filters yet');
     expect(await balanceOf(app, apiKey)).toBe(100);
   });
 
