@@ -104,7 +104,10 @@ export const companySearchParams = z
       .describe('Partial, case-insensitive match on the company name.')
       .optional(),
     headquartersCountryCode: countryCodes(2, 'ISO two-letter country codes of the headquarters (any of).').optional(),
-    headquartersStateName: values('State or province names of the headquarters (any of, case-insensitive).', 'state name').optional(),
+    headquartersStateName: values(
+      'State or province names of the headquarters (any of, case-insensitive).',
+      'state name',
+    ).optional(),
     headquartersLocation: substrings(
       'Free-form locations ("Austin", "Texas, United States"); a company matches when its location contains any of them.',
       'location',
@@ -161,7 +164,12 @@ export const peopleSearchParams = z
       .optional(),
     education: z
       .strictObject({
-        degreeTypes: list(z.enum(DEGREE_TYPES), DEGREE_TYPES.length, 'Degree types (any of).', 'degree type').optional(),
+        degreeTypes: list(
+          z.enum(DEGREE_TYPES),
+          DEGREE_TYPES.length,
+          'Degree types (any of).',
+          'degree type',
+        ).optional(),
         schools: substrings('Institutions (any of, partial and case-insensitive).', 'school').optional(),
       })
       .describe('Education filter; both sub-filters given are combined with AND.')

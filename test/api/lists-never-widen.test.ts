@@ -165,6 +165,25 @@ describe('lists that never widen', () => {
     expect(await balanceOf(app, apiKey)).toBe(1_000);
   });
 
+  it('a saved search drops its currentCompanies with null, not with an empty list', async () => {
+    const { apiKey } = await app.createAccount({ credits: 100 });
+    const created = ok(
+      await app.request('POST', '/v1/saved-searches', {
+        apiKey,
+        name: 'At Acme',
+        kind: 'people',
+        peopleSearchParams: {},
+        currentCompanies: [{ domain: 'acme.example' }],
+      }),
+    ).body.output;
+    const path = `/v1/saved-searches/${created.savedSearchId}`;
+    const refused = await app.request('PATCH', path, { apiKey, currentCompanies: [] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.issues[0]).toEqual({ field: 'currentCompanies', message: `${empty} company` });
+    const cleared = ok(await app.request('PATCH', path, { apiKey, currentCompanies: null })).body.output;
+    expect(cleared.currentCompanies).toEqual([]);
+  });
+
   it("takes companySearch's records as currentCompanies: one step's output.data is the next step's input", async () => {
     const { apiKey } = await app.createAccount({ credits: 10_000 });
     const companies = ok(

@@ -63,7 +63,8 @@ export const savedSearchColumns =
 export interface SavedSearchQueryInput {
   companySearchParams?: CompanySearchParams | undefined;
   peopleSearchParams?: PeopleSearchParams | undefined;
-  currentCompanies?: CurrentCompany[] | undefined;
+  /** null (an update's way to remove the restriction) is stored as no companies. */
+  currentCompanies?: CurrentCompany[] | null | undefined;
   companyExclusionListIDs?: string[] | undefined;
   prospectExclusionListIDs?: string[] | undefined;
 }
@@ -200,7 +201,7 @@ function withKindFilters(current: SavedSearchRow, input: SavedSearchQueryInput):
             input.peopleSearchParams ?? storedPeopleParams(current.query.searchParams, 'peopleSearchParams', fix),
           companySearchParams: input.companySearchParams,
         }),
-    currentCompanies: input.currentCompanies ?? current.query.currentCompanies,
+    currentCompanies: input.currentCompanies === null ? [] : (input.currentCompanies ?? current.query.currentCompanies),
     companyExclusionListIDs: input.companyExclusionListIDs ?? current.query.companyExclusionListIDs,
     prospectExclusionListIDs: input.prospectExclusionListIDs ?? current.query.prospectExclusionListIDs,
   };
