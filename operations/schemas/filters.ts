@@ -42,7 +42,8 @@ const dateRange = (what: string) =>
  * The one rule for lists that restrict a search to what they list (docs/concepts.md, "Lists that
  * never widen"): an empty one would match nothing, and read as "no filter" it would widen the
  * search to everything and charge for it, so it is refused, naming the field. Lists that remove
- * things (excluded titles, noneOf tags, exclusion lists) may be empty: they remove nothing.
+ * things (excluded titles, noneOf tags, exclusion lists) may be empty: they remove nothing; so may
+ * jobTitleV2.included, whose default [] means any title.
  */
 export const emptyRestriction = (item: string) =>
   `an empty list restricts to nothing; omit the field to search without it, or give at least one ${item}`;
@@ -50,8 +51,8 @@ export const emptyRestriction = (item: string) =>
 /** A list that restricts to the things it lists: at least one (`item` names one in the refusal). */
 const list = <Item extends z.ZodType>(item: Item, maxItems: number, what: string, one: string) =>
   z.array(item).min(1, emptyRestriction(one)).max(maxItems).describe(what);
-/** A list that removes the things it lists: empty removes nothing. */
-const removals = <Item extends z.ZodType>(item: Item, maxItems: number, what: string) =>
+/** A list that removes the things it lists, or one whose empty default means "no filter": it may be empty. */
+const mayBeEmpty = <Item extends z.ZodType>(item: Item, maxItems: number, what: string) =>
   z.array(item).max(maxItems).describe(what);
 const nonEmpty = (maxLength: number) => z.string().max(maxLength).trim().min(1, 'expected a non-empty string');
 
@@ -61,9 +62,10 @@ const values = (what: string, one: string) =>
 /** Substrings compared against every candidate row: fewer and shorter, as each costs a scan. */
 const substrings = (what: string, one: string) =>
   list(nonEmpty(inputLimits.substringLength), inputLimits.substringsPerFilter, what, one);
-const removedSubstrings = (what: string) =>
-  removals(nonEmpty(inputLimits.substringLength), inputLimits.substringsPerFilter, what);
-const removedValues = (what: string) => removals(nonEmpty(inputLimits.valueLength), inputLimits.valuesPerFilter, what);
+const mayBeEmptySubstrings = (what: string) =>
+  mayBeEmpty(nonEmpty(inputLimits.substringLength), inputLimits.substringsPerFilter, what);
+const removedValues = (what: string) =>
+  mayBeEmpty(nonEmpty(inputLimits.valueLength), inputLimits.valuesPerFilter, what);
 
 /**
  * A country code of the wrong length names the code the field wants when it is a real country
@@ -145,8 +147,10 @@ export const peopleSearchParams = z
   .strictObject({
     jobTitleV2: z
       .strictObject({
-        included: substrings('Titles to match (any of, partial and case-insensitive).', 'title').default([]),
-        excluded: removedSubstrings('Titles always suppressed (partial and case-insensitive).').default([]),
+        // [] is this field's own default ("no included titles", as it is stored when only excluded titles are
+        // given), so it keeps that meaning rather than being refused.
+        included: mayBeEmptySubstrings('Titles to match (any of, partial and case-insensitive).').default([]),
+        excluded: mayBeEmptySubstrings('Titles always suppressed (partial and case-insensitive).').default([]),
       })
       .describe('Current job title filter.')
       .optional(),

@@ -12,26 +12,18 @@ import { describeIssues } from '../../validation.js';
  * Filters stored by an audience or a saved search, read back through the schemas of today. A list
  * stored empty before empty restriction lists were refused (docs/concepts.md, "Lists that never
  * widen") no longer fits them: it is refused where it is used, naming the field and what to change,
- * rather than read as "no filter" and widening the search. The one exception is
- * `jobTitleV2.included: []`, which is how "no included titles" was always stored (the schema
- * fills it in when only excluded titles are given): it keeps that meaning.
+ * rather than read as "no filter" and widening the search.
  */
 export function storedCompanyParams(stored: unknown, field: string, nextStep: string): CompanySearchParams {
   return parseStored(companySearchParams, stored, field, nextStep);
 }
 
 export function storedPeopleParams(stored: unknown, field: string, nextStep: string): PeopleSearchParams {
-  return parseStored(peopleSearchParams, stored, field, nextStep, withoutDefaultedTitles(stored));
+  return parseStored(peopleSearchParams, stored, field, nextStep);
 }
 
-function parseStored<S extends z.ZodType>(
-  schema: S,
-  stored: unknown,
-  field: string,
-  nextStep: string,
-  normalised: unknown = stored,
-): z.output<S> {
-  const parsed = schema.safeParse(normalised);
+function parseStored<S extends z.ZodType>(schema: S, stored: unknown, field: string, nextStep: string): z.output<S> {
+  const parsed = schema.safeParse(stored);
   if (parsed.success) return parsed.data;
   const issues = describeIssues(parsed.error).map((issue) => ({ ...issue, field: `${field}.${issue.field}` }));
   throw new AppError(
@@ -42,13 +34,4 @@ function parseStored<S extends z.ZodType>(
       .join('; ')}. ${nextStep} Nothing was charged.`,
     { details: { issues } },
   );
-}
-
-function withoutDefaultedTitles(stored: unknown): unknown {
-  if (typeof stored !== 'object' || stored === null) return stored;
-  const { jobTitleV2 } = stored as { jobTitleV2?: unknown };
-  if (typeof jobTitleV2 !== 'object' || jobTitleV2 === null) return stored;
-  const { included, ...rest } = jobTitleV2 as { included?: unknown };
-  if (!Array.isArray(included) || included.length > 0) return stored;
-  return { ...stored, jobTitleV2: rest };
 }

@@ -39,7 +39,6 @@ describe('lists that restrict never widen', () => {
   it.each([
     [{ searchParams: {}, currentCompanies: [] }, 'currentCompanies', 'company'],
     [{ searchParams: { country3LetterCode: [] } }, 'searchParams.country3LetterCode', 'country code'],
-    [{ searchParams: { jobTitleV2: { included: [] } } }, 'searchParams.jobTitleV2.included', 'title'],
     [{ searchParams: { tags: { anyOf: [] } } }, 'searchParams.tags.anyOf', 'tag'],
     [{ searchParams: { tags: { allOf: [] } } }, 'searchParams.tags.allOf', 'tag'],
     [{ searchParams: { education: { schools: [] } } }, 'searchParams.education.schools', 'school'],
@@ -52,6 +51,14 @@ describe('lists that restrict never widen', () => {
     expect(
       peopleSearch.input.safeParse({
         searchParams: { jobTitleV2: { included: ['CTO'], excluded: [] }, tags: { noneOf: [] } },
+        prospectExclusionListIDs: [],
+        companyExclusionListIDs: [],
+      }).success,
+    ).toBe(true);
+    // jobTitleV2.included's own default is []: given, it means any title, as it always did.
+    expect(
+      peopleSearch.input.safeParse({
+        searchParams: { jobTitleV2: { included: [], excluded: ['intern'] } },
         prospectExclusionListIDs: [],
         companyExclusionListIDs: [],
       }).success,
