@@ -36,6 +36,13 @@ export interface CreditRule<Input> {
   monthlyWorstCase?: (input: Input) => number;
   /** A worked example of the rule. */
   example: string;
+  /**
+   * For a call whose worst case the payload cannot tell but a free read can (a build: the caps of
+   * its audience's stored filters): that operation, called with the fields of this call it takes,
+   * and the worst case from its output. The worst case is then a ceiling the caller set, charged
+   * later only for what is found, so it is stated to the user but no reason to refuse the call.
+   */
+  pricedBy?: { operationId: string; worstCase: (output: Record<string, unknown>) => number | null };
 }
 
 export interface WorkflowPosition {

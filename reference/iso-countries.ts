@@ -274,3 +274,10 @@ const byCode2 = new Map(ISO_COUNTRIES.map((c) => [c.code2, c]));
 export function alpha3FromAlpha2(code2: string): string | undefined {
   return byCode2.get(code2.toUpperCase())?.code3;
 }
+
+const byCode3 = new Map(ISO_COUNTRIES.map((c) => [c.code3, c]));
+
+/** The ISO alpha-2 code of an alpha-3 code, or undefined when the code is not assigned. */
+export function alpha2FromAlpha3(code3: string): string | undefined {
+  return byCode3.get(code3.toUpperCase())?.code2;
+}

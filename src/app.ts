@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { errorHandler } from './api/error-handler.js';
-import { buildOpenApiDocument } from './api/openapi.js';
+import { buildOpenApiDocument, withCatalogSize } from './api/openapi.js';
 import { createApiRouter } from './api/router.js';
 import { rateLimitsPerMinute } from './config.js';
 import type { AppContext } from './context.js';
 import { AppError, retryAfterSeconds } from './errors.js';
 import { mountDownloadRoute } from './http/downloads.js';
-import { readLlmsTxt } from './http/llms-txt.js';
+import { readLlmsTxt, withCatalogLine } from './http/llms-txt.js';
+import { CatalogSizeCache, catalogSentence } from './core/catalog-size.js';
 import { mountMetrics } from './http/metrics.js';
 import { startAccessLog, type AccessLogFields } from './http/access-log.js';
 import { mountAuth } from './auth/index.js';
@@ -45,12 +46,19 @@ export function createApp(context: AppContext): (req: IncomingMessage, res: Serv
     }
   });
   const openApi = buildOpenApiDocument(context.publicUrl, rateLimitsPerMinute(context.config));
-  app.get('/openapi.json', (_req, res) => {
-    res.json(openApi);
+  // Both documents state this instance's catalog size, read from its database (kept a minute).
+  const catalogSize = new CatalogSizeCache(context.db.pool);
+  app.get('/openapi.json', async (_req, res, next) => {
+    try {
+      res.json(withCatalogSize(openApi, catalogSentence(await catalogSize.get())));
+    } catch (error) {
+      next(error);
+    }
   });
   app.get('/llms.txt', async (_req, res, next) => {
     try {
-      res.type('text/plain; charset=utf-8').send(await readLlmsTxt());
+      const document = await readLlmsTxt();
+      res.type('text/plain; charset=utf-8').send(withCatalogLine(document, catalogSentence(await catalogSize.get())));
     } catch (error) {
       next(error);
     }

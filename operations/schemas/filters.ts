@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { inputLimits } from './common.js';
 // The reference lists the catalog is made of: one definition for the data and the filters.
 import { DEGREE_TYPES } from '../../reference/education.js';
+import { alpha2FromAlpha3, alpha3FromAlpha2 } from '../../reference/iso-countries.js';
 import { FUNDING_STAGES } from '../../reference/tags.js';
 
 /**
@@ -37,26 +38,60 @@ const dateRange = (what: string) =>
       path: ['min'],
     });
 
-const list = <Item extends z.ZodType>(item: Item, maxItems: number, what: string) =>
+/**
+ * The one rule for lists that restrict a search to what they list (docs/concepts.md, "Lists that
+ * never widen"): an empty one would match nothing, and read as "no filter" it would widen the
+ * search to everything and charge for it, so it is refused, naming the field. Lists that remove
+ * things (excluded titles, noneOf tags, exclusion lists) may be empty: they remove nothing; so may
+ * jobTitleV2.included, whose default [] means any title.
+ */
+export const emptyRestriction = (item: string) =>
+  `an empty list restricts to nothing; omit the field to search without it, or give at least one ${item}`;
+
+/** A list that restricts to the things it lists: at least one (`item` names one in the refusal). */
+const list = <Item extends z.ZodType>(item: Item, maxItems: number, what: string, one: string) =>
+  z.array(item).min(1, emptyRestriction(one)).max(maxItems).describe(what);
+/** A list that removes the things it lists, or one whose empty default means "no filter": it may be empty. */
+const mayBeEmpty = <Item extends z.ZodType>(item: Item, maxItems: number, what: string) =>
   z.array(item).max(maxItems).describe(what);
 const nonEmpty = (maxLength: number) => z.string().max(maxLength).trim().min(1, 'expected a non-empty string');
 
 /** Exact values matched through an index (slugs, domains, tags): many may be given. */
-const values = (what: string) => list(nonEmpty(inputLimits.valueLength), inputLimits.valuesPerFilter, what);
+const values = (what: string, one: string) =>
+  list(nonEmpty(inputLimits.valueLength), inputLimits.valuesPerFilter, what, one);
 /** Substrings compared against every candidate row: fewer and shorter, as each costs a scan. */
-const substrings = (what: string) => list(nonEmpty(inputLimits.substringLength), inputLimits.substringsPerFilter, what);
+const substrings = (what: string, one: string) =>
+  list(nonEmpty(inputLimits.substringLength), inputLimits.substringsPerFilter, what, one);
+const mayBeEmptySubstrings = (what: string) =>
+  mayBeEmpty(nonEmpty(inputLimits.substringLength), inputLimits.substringsPerFilter, what);
+const removedValues = (what: string) =>
+  mayBeEmpty(nonEmpty(inputLimits.valueLength), inputLimits.valuesPerFilter, what);
+
+/**
+ * A country code of the wrong length names the code the field wants when it is a real country
+ * (`DE` where three letters are needed: DEU), from reference/iso-countries.
+ */
+export function countryCodeMessage(letters: 2 | 3, given: unknown): string {
+  const expected = `expected an ISO 3166 ${letters === 2 ? 'two' : 'three'}-letter country code`;
+  if (typeof given !== 'string') return expected;
+  const other = letters === 3 ? alpha3FromAlpha2(given) : alpha2FromAlpha3(given);
+  return other
+    ? `${given}: expected a ${letters === 2 ? 'two' : 'three'}-letter code such as ${other}`
+    : `${expected}, such as ${letters === 2 ? 'DE' : 'DEU'}`;
+}
+
 const countryCodes = (letters: 2 | 3, what: string) =>
   list(
     z
       .string()
-      .max(letters)
-      .regex(
-        letters === 2 ? /^[A-Za-z]{2}$/ : /^[A-Za-z]{3}$/,
-        `expected an ISO 3166 ${letters === 2 ? 'two' : 'three'}-letter country code`,
-      )
+      .max(64)
+      .regex(letters === 2 ? /^[A-Za-z]{2}$/ : /^[A-Za-z]{3}$/, {
+        error: (issue) => countryCodeMessage(letters, issue.input),
+      })
       .transform((c) => c.toUpperCase()),
     300,
     what,
+    'country code',
   );
 
 export const companySearchParams = z
@@ -65,14 +100,19 @@ export const companySearchParams = z
       nonEmpty(inputLimits.keywordLength),
       inputLimits.keywordsPerFilter,
       'Full-text terms over company descriptions; a company matches when its description contains any of them.',
+      'keyword',
     ).optional(),
     nameLike: nonEmpty(inputLimits.substringLength)
       .describe('Partial, case-insensitive match on the company name.')
       .optional(),
     headquartersCountryCode: countryCodes(2, 'ISO two-letter country codes of the headquarters (any of).').optional(),
-    headquartersStateName: values('State or province names of the headquarters (any of, case-insensitive).').optional(),
+    headquartersStateName: values(
+      'State or province names of the headquarters (any of, case-insensitive).',
+      'state name',
+    ).optional(),
     headquartersLocation: substrings(
       'Free-form locations ("Austin", "Texas, United States"); a company matches when its location contains any of them.',
+      'location',
     ).optional(),
     employeeCountV2: numberRange('headcount')
       .describe('Headcount range: a company matches when its headcount range lies within it.')
@@ -85,10 +125,10 @@ export const companySearchParams = z
       .describe('Date range of the most recent funding event.')
       .optional(),
     foundedOn: dateRange('founding date').describe('Date range of the founding date.').optional(),
-    stage: z.array(z.enum(FUNDING_STAGES)).max(FUNDING_STAGES.length).describe('Funding stages (any of).').optional(),
-    industriesV2: values('Industry slugs from listIndustries (any of).').optional(),
-    domains: values('Company domains such as "acme.com" (any of).').optional(),
-    networkSlugs: values('Organisation slugs on the professional network (any of).').optional(),
+    stage: list(z.enum(FUNDING_STAGES), FUNDING_STAGES.length, 'Funding stages (any of).', 'stage').optional(),
+    industriesV2: values('Industry slugs from listIndustries (any of).', 'industry slug').optional(),
+    domains: values('Company domains such as "acme.com" (any of).', 'domain').optional(),
+    networkSlugs: values('Organisation slugs on the professional network (any of).', 'slug').optional(),
     tlds: list(
       z
         .string()
@@ -97,8 +137,9 @@ export const companySearchParams = z
         .transform((t) => t.toLowerCase()),
       inputLimits.valuesPerFilter,
       'Top-level domains with a leading dot, such as ".io" (any of).',
+      'top-level domain',
     ).optional(),
-    specialFlags: values('Special company flags such as HIGH_GROWTH or BOOTSTRAPPED (any of).').optional(),
+    specialFlags: values('Special company flags such as HIGH_GROWTH or BOOTSTRAPPED (any of).', 'flag').optional(),
   })
   .describe('Company filters, all optional, combined with AND.');
 
@@ -106,8 +147,10 @@ export const peopleSearchParams = z
   .strictObject({
     jobTitleV2: z
       .strictObject({
-        included: substrings('Titles to match (any of, partial and case-insensitive).').default([]),
-        excluded: substrings('Titles always suppressed (partial and case-insensitive).').default([]),
+        // [] is this field's own default ("no included titles", as it is stored when only excluded titles are
+        // given), so it keeps that meaning rather than being refused.
+        included: mayBeEmptySubstrings('Titles to match (any of, partial and case-insensitive).').default([]),
+        excluded: mayBeEmptySubstrings('Titles always suppressed (partial and case-insensitive).').default([]),
       })
       .describe('Current job title filter.')
       .optional(),
@@ -117,20 +160,21 @@ export const peopleSearchParams = z
       .optional(),
     tags: z
       .strictObject({
-        anyOf: values('The person has at least one of these tags.').optional(),
-        allOf: values('The person has every one of these tags.').optional(),
-        noneOf: values('The person has none of these tags.').optional(),
+        anyOf: values('The person has at least one of these tags.', 'tag').optional(),
+        allOf: values('The person has every one of these tags.', 'tag').optional(),
+        noneOf: removedValues('The person has none of these tags.').optional(),
       })
       .describe('Structured prospect tags.')
       .optional(),
     education: z
       .strictObject({
-        degreeTypes: z
-          .array(z.enum(DEGREE_TYPES))
-          .max(DEGREE_TYPES.length)
-          .describe('Degree types (any of).')
-          .optional(),
-        schools: substrings('Institutions (any of, partial and case-insensitive).').optional(),
+        degreeTypes: list(
+          z.enum(DEGREE_TYPES),
+          DEGREE_TYPES.length,
+          'Degree types (any of).',
+          'degree type',
+        ).optional(),
+        schools: substrings('Institutions (any of, partial and case-insensitive).', 'school').optional(),
       })
       .describe('Education filter; both sub-filters given are combined with AND.')
       .optional(),
@@ -157,6 +201,50 @@ export const currentCompany = z
     message: 'give at least one of domain, networkSlugOrURL, name, networkOrgID',
   })
   .describe('A company, by any combination of keys; all keys given must match the same company.');
+
+/**
+ * A company as companySearch returns it, so that one step's `output.data` can be the next step's
+ * currentCompanies. It is matched by its most precise key (network_org_id, then
+ * network_primary_slug, then its first domain, then preferred_name); the record's other fields
+ * are ignored.
+ */
+const companyRecordReference = z
+  .looseObject({
+    network_org_id: z
+      .string()
+      .max(20)
+      .regex(/^[0-9]+$/, 'expected a numeric organisation ID as a string')
+      .nullable()
+      .optional(),
+    network_primary_slug: nonEmpty(inputLimits.identifierLength).nullable().optional(),
+    domains: z.array(nonEmpty(inputLimits.valueLength)).max(inputLimits.valuesPerFilter).optional(),
+    preferred_name: nonEmpty(inputLimits.nameLength).optional(),
+  })
+  .refine(
+    (r) => Boolean(r.network_org_id || r.network_primary_slug || r.domains?.length || r.preferred_name),
+    'a company record needs one of network_org_id, network_primary_slug, domains, preferred_name',
+  )
+  .transform((r): CurrentCompany => {
+    if (r.network_org_id) return { networkOrgID: r.network_org_id };
+    if (r.network_primary_slug) return { networkSlugOrURL: r.network_primary_slug };
+    const domain = r.domains?.[0];
+    return domain ? { domain } : { name: r.preferred_name as string };
+  })
+  .describe('A company record as companySearch returns it (its other fields are ignored).');
+
+/** A currentCompanies entry: a reference by keys, or a company record from companySearch. */
+export const currentCompanyEntry = z.union([currentCompany, companyRecordReference]);
+
+/** currentCompanies of people search, people count and saved searches: one definition, at least one company. */
+export const currentCompanies = (what: string) =>
+  z
+    .array(currentCompanyEntry)
+    .min(1, emptyRestriction('company'))
+    .max(1000)
+    .optional()
+    .describe(
+      `${what} Each entry is a reference (domain, networkSlugOrURL, name, networkOrgID) or a company record as companySearch returns it.`,
+    );
 
 export type CompanySearchParams = z.infer<typeof companySearchParams>;
 export type PeopleSearchParams = z.infer<typeof peopleSearchParams>;

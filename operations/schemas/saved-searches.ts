@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emailAddress, exclusionListIds, isoTimestamp, resourceId } from './common.js';
-import { companySearchParams, currentCompany, peopleSearchParams } from './filters.js';
+import { companySearchParams, currentCompanies, peopleSearchParams } from './filters.js';
 import { companyRecord, profileRecord } from './records.js';
 
 /** Saved searches that watch for new matches: the schemas their operations share. */
@@ -44,11 +44,7 @@ export const maxNewRecords = (what: string) =>
 export const savedSearchQueryFields = {
   companySearchParams: companySearchParams.optional().describe('For kind companies: the companySearch filters.'),
   peopleSearchParams: peopleSearchParams.optional().describe('For kind people: the peopleSearch filters.'),
-  currentCompanies: z
-    .array(currentCompany)
-    .max(1000)
-    .optional()
-    .describe('For kind people: only people currently at these companies.'),
+  currentCompanies: currentCompanies('For kind people: only people currently at these companies.'),
   companyExclusionListIDs: exclusionListIds(
     'Leave out companies on these lists (for people: people at those companies).',
   ),

@@ -21,6 +21,32 @@ const errorBody = {
 };
 
 /** The OpenAPI 3.1 document of the REST API, derived from the registry. */
+/**
+ * The document as served: its description and those of the search operations end with this
+ * instance's catalog size (read from its database, src/core/catalog-size.ts), which the document
+ * built at start cannot know.
+ */
+export function withCatalogSize(document: Record<string, unknown>, sentence: string): Record<string, unknown> {
+  const info = document.info as { description: string };
+  const searching = new Set(operations.filter((o) => o.category === 'search').map((o) => o.operationId));
+  const paths = Object.fromEntries(
+    Object.entries(
+      document.paths as Record<string, Record<string, { operationId?: string; description?: string }>>,
+    ).map(([path, methods]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(methods).map(([method, spec]) => [
+          method,
+          spec.operationId && searching.has(spec.operationId.replace(/Alias$/, ''))
+            ? { ...spec, description: `${spec.description ?? ''} ${sentence}` }
+            : spec,
+        ]),
+      ),
+    ]),
+  );
+  return { ...document, info: { ...info, description: `${info.description} ${sentence}` }, paths };
+}
+
 export function buildOpenApiDocument(publicUrl: string, rateLimits: Record<string, number>): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const operation of operations) {

@@ -35,6 +35,19 @@ export function withGeneratedBlock(document: string): string {
   return `${document.slice(0, start + generatedBlockStart.length)}\n${renderOperationList()}\n${document.slice(end)}`;
 }
 
+/**
+ * The committed file says the catalog's size neutrally, on the line that carries this marker; the
+ * service serves it with this instance's own count instead (src/core/catalog-size.ts).
+ */
+export const catalogSizeMarker = '<!-- catalog-size -->';
+
+export function withCatalogLine(document: string, sentence: string): string {
+  return document
+    .split('\n')
+    .map((line) => (line.includes(catalogSizeMarker) ? `- ${sentence}` : line))
+    .join('\n');
+}
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Run from source (src/http) or compiled (dist/src/http): the file sits at the repository root.
 const candidates = [path.resolve(here, '../..', 'llms.txt'), path.resolve(here, '../../..', 'llms.txt')];

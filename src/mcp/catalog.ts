@@ -91,6 +91,29 @@ function typeOf(property: Record<string, unknown>): string {
   return 'any';
 }
 
+/**
+ * What readOnly means, said beside it: `readOnly` (and the tools' readOnlyHint) means the call
+ * changes no data, not that it costs nothing. A search changes nothing and charges credits, so a
+ * read-only API key (free calls that change nothing: core/api-keys.ts) cannot run it.
+ */
+export function effectOf(operation: AnyOperation): {
+  readOnly: boolean;
+  chargesCredits: boolean;
+  runsWithReadOnlyKey: boolean;
+  effect: string;
+} {
+  const chargesCredits = operation.credits.charged !== 'free';
+  const runsWithReadOnlyKey = operation.readOnly && !chargesCredits;
+  const effect = operation.readOnly
+    ? chargesCredits
+      ? 'Changes no data (readOnly), but charges credits: a read-only API key cannot run it.'
+      : 'Changes nothing and charges nothing: a read-only API key can run it.'
+    : chargesCredits
+      ? 'Changes data and charges credits.'
+      : 'Changes data, charges nothing; a read-only API key cannot run it.';
+  return { readOnly: operation.readOnly, chargesCredits, runsWithReadOnlyKey, effect };
+}
+
 function annotationsOf(operation: AnyOperation): ToolAnnotations {
   return {
     title: operation.title,

@@ -1,6 +1,7 @@
 import type { RateLimitClass } from '../../operations/define.js';
 import { chargeMethodOf } from '../../operations/define.js';
-import { audienceWorkflowStep, type CatalogEntry, type FieldDescription } from './catalog.js';
+import { catalogSentence, type CatalogSize } from '../core/catalog-size.js';
+import { audienceWorkflowStep, effectOf, type CatalogEntry, type FieldDescription } from './catalog.js';
 
 function fieldAtAGlance({
   description: _description,
@@ -13,8 +14,10 @@ function fieldAtAGlance({
 export function endpointDetails(
   entry: CatalogEntry,
   rateLimits: Record<RateLimitClass, number>,
+  catalogSize: CatalogSize | null = null,
 ): Record<string, unknown> {
   const { operation } = entry;
+  const catalog = catalogSentence(catalogSize);
   const confirmation =
     operation.confirmation === 'always'
       ? 'Always: the user must explicitly confirm the credits and time of every call (the gateway asks through elicitation, or returns a confirmationToken to send back after the user agreed).'
@@ -27,8 +30,10 @@ export function endpointDetails(
     operationId: operation.operationId,
     title: operation.title,
     summary: operation.summary,
-    description: operation.description,
+    // The search operations search this instance's catalog: their description says how large it is.
+    description: operation.category === 'search' ? `${operation.description} ${catalog}` : operation.description,
     category: operation.category,
+    catalog: { ...catalogSize, statement: catalog },
     rest: {
       method: operation.method,
       path: operation.path,
@@ -69,6 +74,8 @@ export function endpointDetails(
     confirmationRequired: operation.confirmation,
     confirmation,
     annotations: entry.annotations,
+    // readOnlyHint says the call changes no data; whether it costs is said here, beside it.
+    ...effectOf(operation),
     example: { operationId: operation.operationId, payload: operation.example },
     workflow: {
       audienceWorkflowStep: audienceWorkflowStep(operation.operationId),

@@ -168,7 +168,10 @@ export class Gateway {
       if (limited) return result(limited);
       // What the REST API would refuse, refused before a user is asked to confirm a call that cannot run.
       return result(
-        invalidPayload(operation, [...unreadable, ...(parsed.success ? [] : describeIssues(parsed.error))]),
+        invalidPayload(operation, [
+          ...unreadable,
+          ...(parsed.success ? [] : describeIssues(parsed.error, operation.input)),
+        ]),
       );
     }
     const input = parsed.data as Record<string, unknown>;
@@ -198,18 +201,24 @@ export class Gateway {
     let balance: number | null = null;
     if (cost.credits !== null && cost.credits > 0) {
       balance = await this.balanceOf(caller);
-      if (balance !== null && balance < cost.credits) return result(insufficientCredits(operation, cost, balance));
+      // A ceiling the caller set (a build's caps) is charged only for what is found: stated, not refused.
+      if (balance !== null && balance < cost.credits && !cost.ceiling)
+        return result(insufficientCredits(operation, cost, balance));
     }
 
     let redeemedToken: string | null = null;
-    // A charging call whose cost cannot be known before it runs (an audience build: up to the
-    // audience's caps) is confirmed like one over the threshold: its worst case may well be.
+    // A charging call whose cost cannot be known before it runs is confirmed like one over the
+    // threshold: its worst case may well be. A call that costs nothing asks nobody.
     const unknownCost = cost.credits === null && operation.credits.charged !== 'free';
+    const costsNothing = cost.credits === 0 && monthly === 0;
     const needsConfirmation =
-      operation.confirmation === 'always' ||
-      unknownCost ||
-      (cost.credits ?? 0) > this.deps.config.CONFIRM_ABOVE_CREDITS ||
-      monthly > this.deps.config.CONFIRM_ABOVE_CREDITS;
+      !costsNothing &&
+      (operation.confirmation === 'always' ||
+        unknownCost ||
+        (cost.credits ?? 0) > this.deps.config.CONFIRM_ABOVE_CREDITS ||
+        monthly > this.deps.config.CONFIRM_ABOVE_CREDITS);
+    // The question states the balance as a number: read it when the cost alone did not.
+    if (needsConfirmation && balance === null) balance = await this.balanceOf(caller);
     if (needsConfirmation) {
       if (confirmationToken !== undefined) {
         const redeemed = await this.deps.tokens.redeem(confirmationToken, {
@@ -307,7 +316,8 @@ export class Gateway {
     if (operation.credits.charged === 'free') return { credits: 0, time: null };
     const worstCase = operation.credits.worstCase(input);
     if (worstCase !== null) return { credits: worstCase, time: null };
-    const estimator = estimatorOf(operation);
+    const pricedBy = operation.credits.pricedBy;
+    const estimator = pricedBy ? (findOperation(pricedBy.operationId) ?? null) : estimatorOf(operation);
     if (!estimator) return { credits: null, time: null };
     const estimatorFields = Object.fromEntries(
       Object.entries(fields).filter(([name]) => name in estimator.input.shape),
@@ -321,6 +331,8 @@ export class Gateway {
       return { refusal };
     }
     const estimate = ((answer.body as Envelope).output ?? {}) as Record<string, unknown>;
+    if (pricedBy)
+      return { credits: pricedBy.worstCase(estimate), time: null, ceiling: true, pricedBy: estimator.operationId };
     const time = (estimate.timeEstimate as { formatted?: unknown } | undefined)?.formatted;
     return {
       credits: typeof estimate.totalCredits === 'number' ? estimate.totalCredits : null,

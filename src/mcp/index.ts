@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { CatalogSizeCache } from '../core/catalog-size.js';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
@@ -204,10 +205,12 @@ export function mountMcp(
     bind: (ctx) => String(callerOf(ctx.http?.authInfo).principal.accountId),
   });
   const confirmationCodec = async () => codec;
+  const catalogSize = new CatalogSizeCache(context.db.pool);
   const deps = {
     gateway,
     rateLimits: rateLimitsPerMinute(config),
     limits: context.services.rateLimits,
+    catalogSize: () => catalogSize.get(),
     confirmationCodec,
     name: serverName,
     version: mcpServerVersion,

@@ -21,6 +21,10 @@ export interface CostEstimate {
   estimatedBy?: string;
   /** What a schedule the call sets up can charge in a month (operations' monthlyWorstCase). */
   monthlyCredits?: number;
+  /** The credits are a ceiling the caller set (a build's caps), charged later only for what is found. */
+  ceiling?: boolean;
+  /** The free read the ceiling came from (operations' credits.pricedBy). */
+  pricedBy?: string;
 }
 
 export function unknownOperation(operationId: string): CallToolResult {
@@ -81,11 +85,17 @@ export function confirmationQuestion(operation: AnyOperation, cost: CostEstimate
       : ' It runs at once.';
   const basis = cost.estimatedBy
     ? ` (from ${cost.estimatedBy} with the same values)`
-    : ' (worst case for this payload)';
+    : cost.pricedBy
+      ? ` (worst case for this payload: the caps of its stored filters, read with ${cost.pricedBy}; ${operation.credits.rule.replace(/\.$/, '')}, so it is usually less. companyCount and peopleCount with the same filters tell how many would be found)`
+      : ' (worst case for this payload)';
   const monthly = cost.monthlyCredits
     ? ` Its schedule keeps running: up to ${cost.monthlyCredits} credits a month, until it is stopped.`
     : '';
-  return `${operation.title} costs up to ${cost.credits} credits${when}${basis}.${monthly}${time}${left} Proceed?`;
+  const short =
+    cost.ceiling && balance !== null && balance < cost.credits
+      ? ' If what it finds costs more than the balance, it charges nothing and ends FAILED.'
+      : '';
+  return `${operation.title} costs up to ${cost.credits} credits${when}${basis}.${monthly}${time}${left}${short} Proceed?`;
 }
 
 export function insufficientCredits(operation: AnyOperation, cost: CostEstimate, balance: number): CallToolResult {

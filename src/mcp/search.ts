@@ -1,5 +1,5 @@
 import type { OperationCategory } from '../../operations/define.js';
-import { audienceWorkflowStep, catalog, type CatalogEntry } from './catalog.js';
+import { audienceWorkflowStep, catalog, effectOf, type CatalogEntry } from './catalog.js';
 import { ranker } from './ranker/index.js';
 
 /**
@@ -27,7 +27,13 @@ export interface EndpointRecommendation {
   typicalCreditsPerCall: number | null;
   requiredFields: string[];
   category: OperationCategory;
+  /** Changes no data; says nothing of cost (chargesCredits). */
   readOnly: boolean;
+  chargesCredits: boolean;
+  /** Free and changes nothing: what a read-only API key may run. */
+  runsWithReadOnlyKey: boolean;
+  /** readOnly and chargesCredits in a sentence. */
+  effect: string;
   workflow: { audienceWorkflowStep: number | null; before: string[]; after: string[] };
 }
 
@@ -59,7 +65,7 @@ function recommendationOf(entry: CatalogEntry, score: number): EndpointRecommend
     typicalCreditsPerCall: entry.typicalWorstCase,
     requiredFields: entry.requiredFields,
     category: operation.category,
-    readOnly: operation.readOnly,
+    ...effectOf(operation),
     workflow: {
       audienceWorkflowStep: audienceWorkflowStep(operation.operationId),
       before: operation.workflow.before,

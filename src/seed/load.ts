@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { refreshCatalogSize } from '../core/catalog-size.js';
 import type { Database, Queryable } from '../store/db.js';
 import { CATALOG_TABLES } from '../store/tables/catalog.js';
 import { companiesTable } from '../store/tables/companies.js';
@@ -196,6 +197,7 @@ export async function seedCatalog(db: Database, options: SeedOptions): Promise<S
       }
     }),
   );
+  await refreshCatalogSize(db.pool);
 
   return {
     companies: options.companies,

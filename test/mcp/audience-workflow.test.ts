@@ -11,7 +11,7 @@ import { connectMcp, summaryOf, type McpTestClient } from './clients.js';
 describe('audience workflow through MCP', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ env: testEnv });
+    app = await startTestApp({ env: { ...testEnv, JOB_STEP_DELAY_MS: '400' } });
   });
   afterAll(async () => {
     await app?.stop();
@@ -50,7 +50,11 @@ describe('audience workflow through MCP', () => {
       const created = await call(client, 'createAudience', { name: 'MCP audience' });
       expect(created.isError).toBeFalsy();
       const audienceId = created.structuredContent.output.audienceId as string;
-      expect((await call(client, 'updateAudienceSearchParams', { audienceId, ...filters })).isError).toBeFalsy();
+      // Caps whose sum passes the confirmation threshold: the build is confirmed at them.
+      const caps = { maxCompanies: 10, maxProspects: 500 };
+      expect(
+        (await call(client, 'updateAudienceSearchParams', { audienceId, ...filters, ...caps })).isError,
+      ).toBeFalsy();
 
       const draft = await call(client, 'getAudienceStatus', { audienceId });
       expect(draft.structuredContent.output.status).toBe('DRAFT');
@@ -60,32 +64,12 @@ describe('audience workflow through MCP', () => {
         intervalSeconds: 30,
       });
       expect(summaryOf(draft)).toContain('Poll again in 30 s');
-
-      // A build's cost is unknown until it runs (up to the caps): the user confirms it first.
-      const unconfirmed = await call(client, 'buildAudience', { audienceId });
-      expect(unconfirmed.structuredContent.confirmationRequired).toMatchObject({
-        operationId: 'buildAudience',
-        credits: null,
-      });
-      expect(summaryOf(unconfirmed)).toContain('cannot be known before it runs');
-      // A change made through the gateway makes the cached status stale: the next poll asks the service.
-      const build = await call(
-        client,
-        'buildAudience',
-        { audienceId },
-        unconfirmed.structuredContent.confirmationRequired.confirmationToken,
-      );
-      expect(build.isError).toBeFalsy();
-      expect(build.structuredContent.chargeInfo.method).toBe('charging-later');
-      const afterBuild = await call(client, 'getAudienceStatus', { audienceId });
-      expect(afterBuild.structuredContent.polling.servedFromCache).toBe(false);
-      expect(['BUILDING', 'NORMAL']).toContain(afterBuild.structuredContent.output.status);
       const [cachedRow] = await pollRow(accountId, 'getAudienceStatus');
       expect(cachedRow).toBeDefined();
 
       const tooSoon = await call(client, 'getAudienceStatus', { audienceId });
       expect(tooSoon.isError).toBeFalsy();
-      expect(tooSoon.structuredContent.output).toEqual(afterBuild.structuredContent.output);
+      expect(tooSoon.structuredContent.output).toEqual(draft.structuredContent.output);
       expect(tooSoon.structuredContent.polling.servedFromCache).toBe(true);
       expect(tooSoon.structuredContent.polling.nextPollAfterSeconds).toBeGreaterThanOrEqual(1);
       expect(tooSoon.structuredContent.polling.nextPollAfterSeconds).toBeLessThanOrEqual(30);
@@ -104,12 +88,43 @@ describe('audience workflow through MCP', () => {
         await strangerClient.close();
       }
 
-      // Once the interval has passed (simulated by ageing the cached row), the service is asked again.
-      await waitFor(
-        'the build',
-        async () =>
-          (await app.request('GET', `/v1/audiences/${audienceId}?apiKey=${apiKey}`)).body.output.status === 'NORMAL',
+      // A build costs up to its caps (maxCompanies + maxProspects): the user confirms that first.
+      const unconfirmed = await call(client, 'buildAudience', { audienceId });
+      expect(unconfirmed.structuredContent.confirmationRequired).toMatchObject({
+        operationId: 'buildAudience',
+        credits: caps.maxCompanies + caps.maxProspects,
+        balance: 50_000,
+      });
+      expect(summaryOf(unconfirmed)).toContain(`costs up to ${caps.maxCompanies + caps.maxProspects} credits`);
+      // A change made through the gateway makes the cached status stale: the next poll asks the service.
+      const build = await call(
+        client,
+        'buildAudience',
+        { audienceId },
+        unconfirmed.structuredContent.confirmationRequired.confirmationToken,
       );
+      expect(build.isError).toBeFalsy();
+      expect(build.structuredContent.chargeInfo.method).toBe('charging-later');
+      const afterBuild = await call(client, 'getAudienceStatus', { audienceId });
+      expect(afterBuild.structuredContent.polling.servedFromCache).toBe(false);
+      expect(afterBuild.structuredContent.output.status).toBe('BUILDING');
+
+      // Once the build's job has finished, the next poll says so, within the interval.
+      await waitFor(
+        "the build's job",
+        async () =>
+          (
+            await app.db.pool.query(
+              `SELECT 1 FROM jobs WHERE account_id = $1 AND kind = 'audience.build' AND finished_at IS NOT NULL`,
+              [accountId],
+            )
+          ).rowCount === 1,
+      );
+      const done = await call(client, 'getAudienceStatus', { audienceId });
+      expect(done.structuredContent.output.status).toBe('NORMAL');
+      expect(done.structuredContent.polling.servedFromCache).toBe(false);
+
+      // Once the interval has passed (simulated by ageing the cached row), the service is asked again.
       await app.db.pool.query(
         `UPDATE mcp_poll_cache SET fetched_at = now() - interval '31 seconds' WHERE account_id = $1`,
         [accountId],

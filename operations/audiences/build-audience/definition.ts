@@ -38,6 +38,10 @@ export const buildAudience = defineOperation({
     charged: 'later',
     rule: '1 credit per company found plus 1 per prospect found, charged after the build completes.',
     worstCase: () => null,
+    pricedBy: {
+      operationId: 'getAudienceStatus',
+      worstCase: (output) => (typeof output.buildWorstCaseCredits === 'number' ? output.buildWorstCaseCredits : null),
+    },
     example:
       'A build that finds 120 companies and 900 prospects costs 1,020 credits; its worst case is maxCompanies + maxProspects.',
   },

@@ -40,6 +40,13 @@ export const getAudienceStatus = defineOperation({
   output: audienceSummary.extend({
     failureReason: z.string().nullable().describe('Why the build failed, when FAILED.'),
     builtAt: z.string().nullable(),
+    buildWorstCaseCredits: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe(
+        'The most a build of its filters can charge: maxCompanies + maxProspects (maxProspects alone for START_FROM_PROSPECTS); 0 before filters are set.',
+      ),
   }),
   credits: free(),
   rateLimitClass: 'status',

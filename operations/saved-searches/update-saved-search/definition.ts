@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { currentCompanies } from '../../schemas/filters.js';
 import { defineOperation } from '../../define.js';
 import { emailAddress, inputLimits } from '../../schemas/common.js';
 import {
@@ -48,6 +49,9 @@ export const updateSavedSearch = defineOperation({
     savedSearchId,
     name: z.string().max(inputLimits.nameLength).trim().min(1).optional().describe('New display name.'),
     ...savedSearchQueryFields,
+    currentCompanies: currentCompanies(
+      'For kind people: only people currently at these companies; null removes the restriction (an empty list is refused).',
+    ).nullable(),
     schedule: schedule.optional(),
     maxNewRecordsPerRun: maxNewRecords('New records a scheduled run delivers at most').optional(),
     userEmail: emailAddress.nullable().optional().describe('Where new records are mailed; null stops the mails.'),

@@ -9,7 +9,7 @@ export const companySearch = defineOperation({
   title: 'Search companies',
   summary: 'Find companies in the database by industry, location, headcount, funding, keywords and more.',
   description:
-    'Searches about 47 million company records with filters combined by AND, one page at a time. ' +
+    "Searches the company records of this instance's catalog (get_endpoint_details_full states how many) with filters combined by AND, one page at a time. " +
     'Charges 1 credit per company returned, so use a small pageSize to explore. Page with the returned ' +
     'nextCursor and keep searchParams identical between pages (a cursor sent with other filters is refused with cursor_mismatch).',
   category: 'search',

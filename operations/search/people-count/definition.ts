@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../define.js';
 import { exclusionListIds } from '../../schemas/common.js';
-import { currentCompany, peopleSearchParams } from '../../schemas/filters.js';
+import { currentCompanies, peopleSearchParams } from '../../schemas/filters.js';
 import { countOutput } from '../company-count/definition.js';
 
 export const peopleCount = defineOperation({
@@ -43,11 +43,7 @@ export const peopleCount = defineOperation({
   path: '/v1/people-search/count',
   input: z.strictObject({
     searchParams: peopleSearchParams,
-    currentCompanies: z
-      .array(currentCompany)
-      .max(1000)
-      .optional()
-      .describe('Count only people currently at any of these companies.'),
+    currentCompanies: currentCompanies('Count only people currently at any of these companies.'),
     prospectExclusionListIDs: exclusionListIds('People on these prospect exclusion lists are not counted.'),
     companyExclusionListIDs: exclusionListIds(
       'People currently at companies on these company exclusion lists are not counted.',

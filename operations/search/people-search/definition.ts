@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../define.js';
 import { cursor, exclusionListIds, pageSize } from '../../schemas/common.js';
-import { currentCompany, peopleSearchParams } from '../../schemas/filters.js';
+import { currentCompanies, peopleSearchParams } from '../../schemas/filters.js';
 import { profileRecord } from '../../schemas/records.js';
 
 export const peopleSearch = defineOperation({
@@ -10,7 +10,7 @@ export const peopleSearch = defineOperation({
   summary:
     'Find professional profiles (prospects, leads, contacts) by job title, country, experience, tags, education or current company.',
   description:
-    'Searches about 847 million professional profiles with filters combined by AND, one page at a time. ' +
+    "Searches the professional profiles of this instance's catalog (get_endpoint_details_full states how many) with filters combined by AND, one page at a time. " +
     'jobTitleV2.included titles are OR-matched and excluded titles are always suppressed. Restrict to people at given ' +
     'companies with currentCompanies (domain, slug or URL, name, or numeric org ID). Charges 1 credit per profile returned. ' +
     'Detailed education and work history are filled only when asked, at the cost of latency and size.',
@@ -73,11 +73,7 @@ export const peopleSearch = defineOperation({
   path: '/v1/people-search',
   input: z.strictObject({
     searchParams: peopleSearchParams,
-    currentCompanies: z
-      .array(currentCompany)
-      .max(1000)
-      .optional()
-      .describe('Restrict to people currently at any of these companies.'),
+    currentCompanies: currentCompanies('Restrict to people currently at any of these companies.'),
     prospectExclusionListIDs: exclusionListIds('People on these prospect exclusion lists are removed.'),
     companyExclusionListIDs: exclusionListIds(
       'People currently at companies on these company exclusion lists are removed.',

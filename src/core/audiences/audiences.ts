@@ -1,9 +1,4 @@
-import {
-  companySearchParams,
-  peopleSearchParams,
-  type CompanySearchParams,
-  type PeopleSearchParams,
-} from '../../../operations/schemas/filters.js';
+import type { CompanySearchParams, PeopleSearchParams } from '../../../operations/schemas/filters.js';
 import { AppError } from '../../errors.js';
 import type { Database, Queryable } from '../../store/db.js';
 import { requireExclusionLists } from '../exclusion-lists.js';
@@ -15,6 +10,7 @@ import {
   type CreationMethod,
 } from './record.js';
 import type { CursorCodec } from '../search/cursor.js';
+import { storedCompanyParams, storedPeopleParams } from '../search/stored-filters.js';
 
 /**
  * The audience state machine (SPEC "Audience status"):
@@ -55,6 +51,12 @@ export function summarize(row: AudienceRow): AudienceSummary {
 /** What getAudienceStatus answers, and what the audience.build events carry. */
 export function audienceStatusView(row: AudienceRow) {
   return { ...summarize(row), failureReason: row.failure_reason, builtAt: row.built_at?.toISOString() ?? null };
+}
+
+/** The most a build of the audience's filters can charge: its caps (companies are searched for NORMAL audiences only). */
+export function buildWorstCase(row: AudienceRow): number {
+  if (!row.filters_set_at) return 0;
+  return (row.creation_method === 'NORMAL' ? row.max_companies : 0) + row.max_prospects;
 }
 
 export async function createAudience(
@@ -181,14 +183,26 @@ export function buildRefused(audience: AudienceRow): AppError {
   });
 }
 
-/** The stored filters, re-read through their schemas (they were validated when stored). */
+/**
+ * The stored filters, re-read through their schemas (they were validated when stored). Filters
+ * stored before a rule tightened (an empty list, which restricts to nothing) are refused with
+ * invalid_request naming the field (core/search/stored-filters.ts), never read as no filter.
+ */
 export function storedFilters(audience: AudienceRow): {
   company: CompanySearchParams | null;
   prospect: PeopleSearchParams | null;
 } {
+  const nextStep =
+    audience.status === 'DRAFT'
+      ? `Set the filters again with updateAudienceSearchParams (PATCH /v1/audiences/${audience.id}/search-params), then build.`
+      : 'Create a new audience with filters that list at least one value in each list.';
   return {
-    company: audience.company_search_params ? companySearchParams.parse(audience.company_search_params) : null,
-    prospect: audience.prospect_search_params ? peopleSearchParams.parse(audience.prospect_search_params) : null,
+    company: audience.company_search_params
+      ? storedCompanyParams(audience.company_search_params, 'companySearchParams', nextStep)
+      : null,
+    prospect: audience.prospect_search_params
+      ? storedPeopleParams(audience.prospect_search_params, 'prospectSearchParams', nextStep)
+      : null,
   };
 }
 

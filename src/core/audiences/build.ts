@@ -59,6 +59,8 @@ export async function startBuild(db: Database, accountId: number, audienceId: st
         { details: { status: audience.status } },
       );
     }
+    // Filters stored before empty lists were refused: refused here, before anything runs or is charged.
+    storedFilters(audience);
     const updated = await tx.query<AudienceRow>(
       `UPDATE audiences SET status = 'BUILDING', build_started_at = now() WHERE account_id = $1 AND id = $2 RETURNING ${audienceColumns}`,
       [accountId, audience.id],
@@ -79,13 +81,16 @@ export async function runBuild(deps: BuildDeps, run: JobRun<{ audienceId: number
   try {
     await buildSteps(deps, run);
   } catch (error) {
-    // An exclusion list of its filters was deleted since they were set: retrying cannot help.
-    if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
+    // An exclusion list of its filters was deleted since they were set, or its stored filters no
+    // longer fit the rules (an empty list from before they were refused): retrying cannot help.
+    if (!(error instanceof AppError) || (error.code !== 'not_found' && error.code !== 'invalid_request')) throw error;
     await failBuild(
       deps.db,
       accountOf(run.job),
       run.job.payload.audienceId,
-      `${error.message} Nothing was charged; create a new audience with lists that exist.`,
+      error.code === 'not_found'
+        ? `${error.message} Nothing was charged; create a new audience with lists that exist.`
+        : error.message,
     );
   }
 }

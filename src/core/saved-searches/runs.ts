@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { z } from 'zod';
-import { companySearchParams, peopleSearchParams } from '../../../operations/schemas/filters.js';
 import { newRecordCredits } from '../../../operations/schemas/saved-searches.js';
 import { AppError } from '../../errors.js';
+import { storedCompanyParams, storedPeopleParams } from '../search/stored-filters.js';
 import { accountOf, defineJob, enqueue, JobInterrupted, type JobRun } from '../../job-queue/index.js';
 import type { Queryable } from '../../store/db.js';
 import { enqueueMail } from '../audiences/mail.js';
@@ -73,6 +73,8 @@ export async function startManualRun(
 ): Promise<RunRow> {
   const run = await context.db.transaction(async (tx) => {
     const search = await requireSavedSearch(tx, accountId, savedSearchId, true);
+    // Filters stored before empty lists were refused: refused now, before a run is queued.
+    await conditionsOf(tx, search);
     const active = await activeRun(tx, accountId, search.id);
     if (active) {
       throw new AppError(
@@ -129,17 +131,19 @@ async function createRun(
   return run;
 }
 
+const fixStored = 'Set the filters again with updateSavedSearch, listing at least one value in each list.';
+
 /** The conditions of the saved search's query, on `c` or `p`, or null when it can match nothing. */
 async function conditionsOf(db: Queryable, search: SavedSearchRow): Promise<SqlConditions | null> {
   const { query } = search;
   if (search.kind === 'companies') {
     return companyConditions(db, search.account_id, {
-      searchParams: companySearchParams.parse(query.searchParams),
+      searchParams: storedCompanyParams(query.searchParams, 'searchParams', fixStored),
       companyExclusionListIDs: query.companyExclusionListIDs,
     });
   }
   return peopleConditions(db, search.account_id, {
-    searchParams: peopleSearchParams.parse(query.searchParams),
+    searchParams: storedPeopleParams(query.searchParams, 'searchParams', fixStored),
     currentCompanies: query.currentCompanies,
     companyExclusionListIDs: query.companyExclusionListIDs,
     prospectExclusionListIDs: query.prospectExclusionListIDs,
@@ -164,9 +168,17 @@ export async function runSavedSearchJob(
   try {
     found = await findNewRecords(context, accountId, runId);
   } catch (error) {
-    // An exclusion list of the search was deleted: retrying cannot help.
-    if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
-    await failRun(context, accountId, runId, `${error.message} Nothing was charged; update the saved search's lists.`);
+    // An exclusion list of the search was deleted, or its stored filters no longer fit the rules
+    // (an empty list from before they were refused): retrying cannot help.
+    if (!(error instanceof AppError) || (error.code !== 'not_found' && error.code !== 'invalid_request')) throw error;
+    await failRun(
+      context,
+      accountId,
+      runId,
+      error.code === 'not_found'
+        ? `${error.message} Nothing was charged; update the saved search's lists.`
+        : error.message,
+    );
     return;
   }
   if (!found) return;
@@ -237,7 +249,7 @@ async function countFor(context: DbConfigDeps, search: SavedSearchRow): Promise<
       context.db.pool,
       search.account_id,
       {
-        searchParams: companySearchParams.parse(query.searchParams),
+        searchParams: storedCompanyParams(query.searchParams, 'searchParams', fixStored),
         companyExclusionListIDs: query.companyExclusionListIDs,
       },
       options,
@@ -247,7 +259,7 @@ async function countFor(context: DbConfigDeps, search: SavedSearchRow): Promise<
     context.db.pool,
     search.account_id,
     {
-      searchParams: peopleSearchParams.parse(query.searchParams),
+      searchParams: storedPeopleParams(query.searchParams, 'searchParams', fixStored),
       currentCompanies: query.currentCompanies,
       companyExclusionListIDs: query.companyExclusionListIDs,
       prospectExclusionListIDs: query.prospectExclusionListIDs,

@@ -1,9 +1,7 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import {
-  companySearchParams,
   currentCompany,
-  peopleSearchParams,
   type CompanySearchParams,
   type CurrentCompany,
   type PeopleSearchParams,
@@ -12,6 +10,7 @@ import { AppError } from '../../errors.js';
 import { cancelJobs, enqueue } from '../../job-queue/index.js';
 import type { Database, Queryable } from '../../store/db.js';
 import { requireExclusionLists } from '../exclusion-lists.js';
+import { storedCompanyParams, storedPeopleParams } from '../search/stored-filters.js';
 import { requireMailRecipient } from '../mail-recipients.js';
 import type { CursorCodec } from '../search/cursor.js';
 import type { DbConfigDeps } from '../deps.js';
@@ -64,7 +63,8 @@ export const savedSearchColumns =
 export interface SavedSearchQueryInput {
   companySearchParams?: CompanySearchParams | undefined;
   peopleSearchParams?: PeopleSearchParams | undefined;
-  currentCompanies?: CurrentCompany[] | undefined;
+  /** null (an update's way to remove the restriction) is stored as no companies. */
+  currentCompanies?: CurrentCompany[] | null | undefined;
   companyExclusionListIDs?: string[] | undefined;
   prospectExclusionListIDs?: string[] | undefined;
 }
@@ -188,13 +188,20 @@ export async function updateSavedSearch(
 
 /** Filters of an update: the kind's filters may be left out when only lists or companies change. */
 function withKindFilters(current: SavedSearchRow, input: SavedSearchQueryInput): SavedSearchQueryInput {
-  const given = current.kind === 'companies' ? input.companySearchParams : input.peopleSearchParams;
-  const searchParams = given ?? current.query.searchParams;
+  const fix = 'Give the filters again in this update, listing at least one value in each list.';
   return {
     ...(current.kind === 'companies'
-      ? { companySearchParams: companySearchParams.parse(searchParams), peopleSearchParams: input.peopleSearchParams }
-      : { peopleSearchParams: peopleSearchParams.parse(searchParams), companySearchParams: input.companySearchParams }),
-    currentCompanies: input.currentCompanies ?? current.query.currentCompanies,
+      ? {
+          companySearchParams:
+            input.companySearchParams ?? storedCompanyParams(current.query.searchParams, 'companySearchParams', fix),
+          peopleSearchParams: input.peopleSearchParams,
+        }
+      : {
+          peopleSearchParams:
+            input.peopleSearchParams ?? storedPeopleParams(current.query.searchParams, 'peopleSearchParams', fix),
+          companySearchParams: input.companySearchParams,
+        }),
+    currentCompanies: input.currentCompanies === null ? [] : (input.currentCompanies ?? current.query.currentCompanies),
     companyExclusionListIDs: input.companyExclusionListIDs ?? current.query.companyExclusionListIDs,
     prospectExclusionListIDs: input.prospectExclusionListIDs ?? current.query.prospectExclusionListIDs,
   };

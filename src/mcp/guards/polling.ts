@@ -6,6 +6,13 @@ import type { Queryable } from '../../store/db.js';
  * PostgreSQL. In memory it would hold per instance only: behind a load balancer an agent's
  * next poll usually lands on another instance and would reach the backend again. One indexed
  * primary-key read per status call is cheaper than the status query it replaces.
+ *
+ * An answer is never older than the job it reports on: the jobs that status operations follow
+ * (a build, an enrichment, an export, a saved-search run, a batch) finish in a worker, not
+ * through the gateway, so a job of the account that finished since shortly before the answer was
+ * fetched makes it stale. "Shortly before" (one polling interval) covers an answer read from the
+ * service just before the job finished and remembered just after: for one interval after a job
+ * finishes, every poll reaches the service.
  */
 export interface CachedPoll {
   answer: unknown;
@@ -26,6 +33,9 @@ export interface PollAnswers {
   forgetAccount(accountId: number): Promise<void>;
 }
 
+/** Jobs whose end changes no status an agent polls: their finishing leaves the answers fresh. */
+const jobsNoStatusFollows = ['webhook.delivery', 'audience.purge-export-files'];
+
 export class PollCache implements PollAnswers {
   constructor(private readonly db: Queryable) {}
 
@@ -36,11 +46,15 @@ export class PollCache implements PollAnswers {
     intervalSeconds: number,
   ): Promise<CachedPoll | null> {
     const result = await this.db.query<{ answer: unknown; age: number }>(
-      `SELECT answer, EXTRACT(EPOCH FROM (now() - fetched_at))::float8 AS age
-         FROM mcp_poll_cache
-        WHERE account_id = $1 AND operation_id = $2 AND resource_key = $3
-          AND fetched_at > now() - make_interval(secs => $4)`,
-      [accountId, operationId, resourceKey, intervalSeconds],
+      `SELECT c.answer, EXTRACT(EPOCH FROM (now() - c.fetched_at))::float8 AS age
+         FROM mcp_poll_cache c
+        WHERE c.account_id = $1 AND c.operation_id = $2 AND c.resource_key = $3
+          AND c.fetched_at > now() - make_interval(secs => $4)
+          AND NOT EXISTS (
+            SELECT 1 FROM jobs j
+             WHERE j.account_id = $1 AND j.finished_at > c.fetched_at - make_interval(secs => $4)
+               AND j.kind <> ALL ($5::text[]))`,
+      [accountId, operationId, resourceKey, intervalSeconds, jobsNoStatusFollows],
     );
     const row = result.rows[0];
     return row ? { answer: row.answer, ageSeconds: Math.max(0, row.age) } : null;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jsonSchemaOf } from '../../../operations/json-schema.js';
 import { portable } from '../schemas.js';
-import { catalog } from '../catalog.js';
+import { catalog, effectOf } from '../catalog.js';
 import type { CallArguments, Gateway } from '../gateway.js';
 import type { McpTool } from './tool.js';
 
@@ -53,7 +53,9 @@ export function operationTools(gateway: Gateway): McpTool[] {
     return {
       name: operation.operationId,
       title: operation.title,
-      description: `${operation.summary} ${operation.description} Credits: ${operation.credits.rule}`,
+      description: `${operation.summary} ${operation.description} Credits: ${operation.credits.rule}${
+        operation.readOnly && operation.credits.charged !== 'free' ? ` ${effectOf(operation).effect}` : ''
+      }`,
       input: anyArguments,
       inputSchema: entry.toolInputSchema,
       outputSchema: entry.toolOutputSchema,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { OperationCategory } from '../../../operations/define.js';
 import { jsonSchemaOf } from '../../../operations/json-schema.js';
+import { catalogSentence, type CatalogSize } from '../../core/catalog-size.js';
 import { portable } from '../schemas.js';
 import { toolResult } from '../results.js';
 import { categories, searchEndpoints } from '../search.js';
@@ -34,9 +35,12 @@ const input = z.object({
 
 const description =
   'Find the operation for an intent written in plain words. Returns ranked operations with operationId, summary, REST method and path, ' +
-  'the credit rule, the required fields and where the operation sits in the audience workflow. Optional filters: freeOnly, maxCreditsPerCall, readOnlyOnly, category, limit.';
+  'the credit rule, the required fields and where the operation sits in the audience workflow. Optional filters: freeOnly, maxCreditsPerCall, readOnlyOnly, category, limit. ' +
+  'readOnly means the operation changes no data, not that it is free: chargesCredits says whether it charges (searches do), and runsWithReadOnlyKey whether a read-only API key may run it.';
 
-export function searchEndpointsTool(): McpTool {
+const noCatalogSize = async (): Promise<CatalogSize | null> => null;
+
+export function searchEndpointsTool(catalogSize: () => Promise<CatalogSize | null> = noCatalogSize): McpTool {
   return {
     name: 'search_endpoints',
     title: 'Search endpoints',
@@ -53,12 +57,17 @@ export function searchEndpointsTool(): McpTool {
         limit: limit ?? 5,
       });
       const lines = results.map(
-        (r, i) => `${i + 1}. ${r.operationId} (${r.method} ${r.path}): ${r.summary} Credits: ${r.credits}`,
+        (r, i) =>
+          `${i + 1}. ${r.operationId} (${r.method} ${r.path}): ${r.summary} Credits: ${r.credits}${
+            r.readOnly && r.chargesCredits ? ' (changes no data, but charges credits)' : ''
+          }`,
       );
+      const size = await catalogSize();
+      const catalog = catalogSentence(size);
       const summary = results.length
-        ? `Best matches for "${query}":\n${lines.join('\n')}`
+        ? `Best matches for "${query}":\n${lines.join('\n')}\n${catalog}`
         : `No operation matches "${query}" with these filters. Try other words, or drop a filter.`;
-      return answered(toolResult(summary, { query, results }));
+      return answered(toolResult(summary, { query, results, catalog: { ...size, statement: catalog } }));
     },
   };
 }

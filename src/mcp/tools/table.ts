@@ -1,4 +1,5 @@
 import type { RateLimitClass } from '../../../operations/define.js';
+import type { CatalogSize } from '../../core/catalog-size.js';
 import type { Gateway } from '../gateway.js';
 import { callOperationTool, operationTools } from './call-operation.js';
 import { endpointDetailsTool } from './endpoint-details.js';
@@ -21,6 +22,8 @@ export interface ToolDependencies {
   rateLimits: Record<RateLimitClass, number>;
   /** The account's per-minute limits, which the tools that reach no operation count against. */
   limits?: AccountRateLimits;
+  /** This instance's catalog size, which search_endpoints and get_endpoint_details_full state. */
+  catalogSize?: () => Promise<CatalogSize | null>;
 }
 
 /** A tool that never reaches an operation, counted against the account's per-minute limit before it runs. */
@@ -37,8 +40,8 @@ function counted(tool: McpTool, limits: AccountRateLimits | undefined): McpTool 
 /** The tools of a surface, in the order tools/list gives them: the three everywhere, and on /mcp/v2 one per operation after them. */
 export function toolTable(deps: ToolDependencies, surface: Surface): ReadonlyMap<string, McpTool> {
   const tools = [
-    counted(searchEndpointsTool(), deps.limits),
-    counted(endpointDetailsTool(deps.rateLimits), deps.limits),
+    counted(searchEndpointsTool(deps.catalogSize), deps.limits),
+    counted(endpointDetailsTool(deps.rateLimits, deps.catalogSize), deps.limits),
     callOperationTool(deps.gateway),
   ];
   if (surface === 'full') tools.push(...operationTools(deps.gateway));

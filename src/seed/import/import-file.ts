@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
+import { refreshCatalogSize } from '../../core/catalog-size.js';
 import type { Database } from '../../store/db.js';
 import { companiesTable } from '../../store/tables/companies.js';
 import { copyText } from '../../store/tables/copy-text.js';
@@ -71,6 +72,7 @@ export async function importFile(db: Database, options: ImportOptions): Promise<
   }
   const rows = format === 'jsonl' ? readJsonLines(options.file) : readCsvRows(options.file, options.kind);
   const result = await importRows(db, options.kind, rows, options.onProgress);
+  await refreshCatalogSize(db.pool);
   return { ...result, milliseconds: Math.round(performance.now() - started) };
 }
 

@@ -20,6 +20,9 @@ export class FakeRest implements Backend {
   /** Size of each record's padding, to make pages as large as a test needs. */
   recordPadding = 10;
   estimateCredits = 40;
+  /** What getAudienceStatus says a build of audience 7 can charge at most (its caps). */
+  buildWorstCaseCredits = 1_100;
+  buildStatus = 'DRAFT';
 
   constructor(public balance: number) {}
 
@@ -51,7 +54,13 @@ export class FakeRest implements Backend {
       }
       case 'getAudienceStatus':
         if (payload.audienceId !== '7') return error(404, 'not_found', 'No audience with this id.');
-        return ok({ audienceId: '7', status: 'BUILDING' }, { method: 'free' });
+        return ok(
+          { audienceId: '7', status: this.buildStatus, buildWorstCaseCredits: this.buildWorstCaseCredits },
+          { method: 'free' },
+        );
+      case 'buildAudience':
+        this.buildStatus = 'BUILDING';
+        return ok({ audienceId: '7', status: 'BUILDING', message: 'Build started.' }, { method: 'charging-later' });
       case 'estimateEnrichmentCost':
         return ok(
           {

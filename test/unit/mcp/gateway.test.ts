@@ -379,3 +379,41 @@ describe('call_operation in the gateway', () => {
     expect(down.structured.error.nextStep).toContain('nothing was charged');
   });
 });
+
+describe('confirmations state the cost of this payload', () => {
+  const build = { operationId: 'buildAudience', payload: { audienceId: '7' } };
+
+  it("prices a build at its audience's caps, with the balance as a number, and runs it once confirmed", async () => {
+    const { rest, call } = setup({ balance: 1_000 });
+    const asked = await call(build);
+    // The ceiling is above the balance: stated, not refused (a build charges only what it finds).
+    expect(asked.structured.confirmationRequired).toMatchObject({
+      operationId: 'buildAudience',
+      credits: 1_100,
+      balance: 1_000,
+    });
+    expect(asked.text).toContain('costs up to 1100 credits');
+    expect(asked.text).toContain('caps of its stored filters, read with getAudienceStatus');
+    expect(asked.text).toContain('charges nothing and ends FAILED');
+    expect(rest.forwardsOf('buildAudience')).toEqual([]);
+    const run = await call({ ...build, confirmationToken: asked.structured.confirmationRequired.confirmationToken });
+    expect(run.result.isError).toBeFalsy();
+    expect(rest.forwardsOf('buildAudience')).toHaveLength(1);
+  });
+
+  it('a build within the threshold asks nobody', async () => {
+    const { rest, call } = setup({ balance: 1_000, confirmAbove: 100 });
+    rest.buildWorstCaseCredits = 60;
+    const run = await call(build);
+    expect(run.structured.confirmationRequired).toBeUndefined();
+    expect(rest.forwardsOf('buildAudience')).toHaveLength(1);
+  });
+
+  it('a call that costs nothing asks nobody, even one whose rule is to always confirm', async () => {
+    const { rest, call } = setup();
+    rest.estimateCredits = 0;
+    const run = await call({ operationId: 'triggerEnrichment', payload: { audienceId: '7' } });
+    expect(run.structured.confirmationRequired).toBeUndefined();
+    expect(rest.forwardsOf('triggerEnrichment')).toHaveLength(1);
+  });
+});
