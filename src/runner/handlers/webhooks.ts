@@ -49,7 +49,9 @@ export const webhookHandlers = [
     };
   }),
   handle(testWebhookEndpoint, async (input, { context, principal }) => ({
-    output: await endpoints.sendTestEvent(context.db, principal.accountId, input.webhookEndpointId),
+    output: await endpoints.sendTestEvent(context.db, principal.accountId, input.webhookEndpointId, {
+      manualDeliveriesPerHour: context.config.WEBHOOK_MANUAL_DELIVERIES_PER_HOUR,
+    }),
     status: 202,
     message: 'Free. Queued: listWebhookDeliveries shows the attempt and the status code the endpoint answered.',
   })),
@@ -57,7 +59,9 @@ export const webhookHandlers = [
     output: await endpoints.listDeliveries(context.db.pool, context.services.cursors, principal.accountId, input),
   })),
   handle(resendWebhookDelivery, async (input, { context, principal }) => ({
-    output: await endpoints.resendDelivery(context.db, principal.accountId, input.webhookEndpointId, input.deliveryId),
+    output: await endpoints.resendDelivery(context.db, principal.accountId, input.webhookEndpointId, input.deliveryId, {
+      manualDeliveriesPerHour: context.config.WEBHOOK_MANUAL_DELIVERIES_PER_HOUR,
+    }),
     status: 202,
   })),
   handle(setLowBalanceThreshold, async (input, { context, principal }) => ({
