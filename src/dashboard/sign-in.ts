@@ -26,7 +26,7 @@ export function signInRedirectUri(publicUrl: string): string {
  */
 export function safeNext(value: unknown): string {
   if (typeof value !== 'string' || value.length > 2048 || !value.startsWith(mount)) return mount;
-  if (/[\\\u0000-\u001f\u007f]/.test(value)) return mount;
+  if (value.includes('\\') || [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return mount;
   if (/%(?:2e|2f|5c|[01][0-9a-f]|7f)/i.test(value.split('?')[0] as string)) return mount;
   const base = 'http://return-path.invalid';
   let resolved: URL;
