@@ -39,17 +39,17 @@ describe('test events and resends of a webhook endpoint', () => {
       );
 
     const first = await app.request('POST', `/v1/webhook-endpoints/${endpointId}/test`, { apiKey });
-    expect(first.status).toBe(200);
+    expect(first.status).toBe(202);
     for (let resend = 0; resend < 4; resend += 1) {
       const again = await app.request(
         'POST',
         `/v1/webhook-endpoints/${endpointId}/deliveries/${first.body.output.deliveryId}/resend`,
         { apiKey },
       );
-      expect(again.status).toBe(200);
+      expect(again.status).toBe(202);
     }
     for (let test = 0; test < 5; test += 1)
-      expect((await app.request('POST', `/v1/webhook-endpoints/${endpointId}/test`, { apiKey })).status).toBe(200);
+      expect((await app.request('POST', `/v1/webhook-endpoints/${endpointId}/test`, { apiKey })).status).toBe(202);
     const queued = await deliveries();
     expect(queued).toBe(6);
 
@@ -71,6 +71,6 @@ describe('test events and resends of a webhook endpoint', () => {
 
     // The bound is the endpoint's: another endpoint of the account is not refused.
     const other = await create();
-    expect((await app.request('POST', `/v1/webhook-endpoints/${other}/test`, { apiKey })).status).toBe(200);
+    expect((await app.request('POST', `/v1/webhook-endpoints/${other}/test`, { apiKey })).status).toBe(202);
   });
 });
