@@ -31,12 +31,29 @@ const redactedPaths = [
 
 /** Addresses and phone numbers inside free text (an SMTP server's answer, an error message). */
 const emailInText = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
-const phoneInText = /\+\d{8,15}\b/g;
+/**
+ * Phone numbers as people write them: international (`+1 415 555 0100`, `+44 20 7946 0958`, `+1 (415) 555-0100`,
+ * `+14155550100`), North American (`(415) 555-0100`, `415-555-0100`, `415.555.0100`) and national with a trunk 0
+ * (`020 7946 0958`, `01 23 45 67 89`). A plain run of digits (an id) or digits grouped as an amount, a date, a version
+ * or an address is no phone: a national form needs its separators, and every form 8 to 15 digits (E.164's length).
+ */
+const phoneInText = new RegExp(
+  [
+    String.raw`(?<![\w+])\+\d{1,3}(?:[ .-]?\(\d{1,4}\)|[ .-]?\d{1,5}){1,6}(?!\w)`,
+    String.raw`(?<![\w.,-])(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}(?!\w|[.,-]\d)`,
+    String.raw`(?<![\w.,-])0\d{1,4}(?:[ .-]\d{2,5}){2,4}(?!\w|[.,-]\d)`,
+  ].join('|'),
+  'g',
+);
+const phoneDigits = { min: 8, max: 15 };
 /** Fields libraries put on their errors that name people (nodemailer's rejected recipients). */
 const personalErrorFields = new Set(['rejected', 'rejectedErrors', 'accepted', 'recipient', 'envelope', 'to', 'from']);
 
 export function scrubText(text: string): string {
-  return text.replace(emailInText, '[email]').replace(phoneInText, '[phone]');
+  return text.replace(emailInText, '[email]').replace(phoneInText, (match) => {
+    const digits = match.replace(/\D/g, '').length;
+    return digits >= phoneDigits.min && digits <= phoneDigits.max ? '[phone]' : match;
+  });
 }
 
 /**

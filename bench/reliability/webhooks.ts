@@ -47,6 +47,8 @@ const env: Record<string, string> = {
   WEBHOOK_DELIVERY_CONCURRENCY: '4',
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   WEBHOOK_TIMEOUT_MS: '2000',
+  // 400 test events for one endpoint: the scenario is about delivery, not the bound on test events.
+  WEBHOOK_MANUAL_DELIVERIES_PER_HOUR: '100000',
   WEBHOOK_RETRY_SCHEDULE: retrySchedule,
   ACCOUNT_CONCURRENT_REQUESTS: '64',
   RATE_LIMIT_SEARCH_PER_MINUTE: '1000000',

@@ -1,3 +1,4 @@
+import addressparser from 'nodemailer/lib/addressparser';
 import { z } from 'zod';
 
 /**
@@ -62,8 +63,23 @@ export const queryPageSize = z.coerce
   .default(25)
   .describe('Records per page: default 25, at most 1000.');
 
+/**
+ * How the mailer reads an address field (nodemailer's own parser, which the mailer runs on `to`): null when it reads
+ * exactly the one address given; else what it would send to instead. An address is checked with it wherever one is taken
+ * for mail, so that what is validated is what is mailed.
+ */
+export function mailerRewrite(value: string): string | null {
+  const read = addressparser(value, { flatten: true });
+  const only = read.length === 1 ? read[0] : undefined;
+  if (only && only.name === '' && only.address === value) return null;
+  return read.map((a) => (a.name ? `"${a.name}" <${a.address}>` : a.address)).join(', ') || 'nobody';
+}
+
 /** A caller's email address, for mails the service sends. */
-export const emailAddress = z.email('expected an email address').max(inputLimits.emailLength);
+export const emailAddress = z
+  .email('expected an email address')
+  .max(inputLimits.emailLength)
+  .refine((value) => mailerRewrite(value) === null, 'expected one plain email address, as the mailer reads it');
 
 export const isoTimestamp = z.string().describe('ISO 8601 UTC timestamp with milliseconds.');
 

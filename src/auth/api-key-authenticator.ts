@@ -26,6 +26,8 @@ export class ApiKeyAuthenticator {
   private readonly known: LRUCache<string, Principal>;
   private readonly unknown: LRUCache<string, true>;
   private readonly cachesVerdicts: boolean;
+  /** Counts revocations seen here: a lookup that began before one must not cache what it read (the revoke wins). */
+  private forgotten = 0;
 
   constructor(
     private readonly db: Queryable,
@@ -52,6 +54,7 @@ export class ApiKeyAuthenticator {
     const known = this.known.get(cacheKey);
     if (known) return known;
     if (this.unknown.has(cacheKey)) return null;
+    const forgottenBefore = this.forgotten;
     const lookUp = (db: Queryable) =>
       db.query<{
         account_id: number;
@@ -88,7 +91,7 @@ export class ApiKeyAuthenticator {
       return principalOf((await lookUp(standby)).rows[0]);
     }
     const principal = principalOf(result.rows[0]);
-    if (this.cachesVerdicts) {
+    if (this.cachesVerdicts && this.forgotten === forgottenBefore) {
       if (principal) this.known.set(cacheKey, principal);
       else this.unknown.set(cacheKey, true);
     }
@@ -113,6 +116,7 @@ export class ApiKeyAuthenticator {
   /** Drops a key known by its stored hash (a revocation from the dashboard), so this instance refuses it at once. */
   forgetHash(hash: Buffer): void {
     const cacheKey = hash.toString('base64');
+    this.forgotten += 1;
     this.known.delete(cacheKey);
     this.unknown.delete(cacheKey);
   }

@@ -77,6 +77,12 @@ export const webhookShape = {
     .describe(
       'Webhooks: longest one delivery attempt may take, connection and answer included; longer is a failed attempt.',
     ),
+  WEBHOOK_MANUAL_DELIVERIES_PER_HOUR: positiveInt
+    .max(100_000)
+    .default(10)
+    .describe(
+      'Webhooks: test events and resends (testWebhookEndpoint, resendWebhookDelivery) one endpoint may be sent an hour, together; past it the call is 429 with Retry-After. Each is retried like any delivery, so this bounds what a caller can make an endpoint receive.',
+    ),
   WEBHOOK_DISABLE_AFTER: z
     .string()
     .refine((text) => parseDurations(text)?.length === 1, {

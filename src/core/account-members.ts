@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mailerRewrite } from '../../operations/schemas/common.js';
 import { AppError } from '../errors.js';
 import type { Database, Queryable } from '../store/db.js';
 import { canonicalEmail, grantMonthlyFreeCredits, insertAccount, type Account } from './accounts.js';
@@ -222,7 +223,8 @@ export async function removeMember(
   accountId: number,
   memberId: number,
   actor: MemberActor,
-): Promise<{ issuer: string | null; subject: string | null }> {
+  options: { revokeKeys?: boolean } = {},
+): Promise<{ issuer: string | null; subject: string | null; revokedKeyHashes: Buffer[] }> {
   requireOwner(actor, 'remove members');
   return db.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('account-members:' || $1::text, 0))`, [accountId]);
@@ -268,8 +270,27 @@ export async function removeMember(
         await tx.query('UPDATE accounts SET email = NULL WHERE id = $1 AND email = $2', [accountId, row.email]);
       }
     }
-    return { issuer: row.issuer, subject: row.subject };
+    // The member's keys go with them unless the owner chose to keep them: a key outlives its maker only by choice.
+    const revoked =
+      options.revokeKeys === false
+        ? { rows: [] }
+        : await tx.query<{ key_hash: Buffer }>(
+            `UPDATE api_keys SET revoked_at = now()
+              WHERE account_id = $1 AND created_by_member = $2 AND revoked_at IS NULL RETURNING key_hash`,
+            [accountId, memberId],
+          );
+    return { issuer: row.issuer, subject: row.subject, revokedKeyHashes: revoked.rows.map((r) => r.key_hash) };
   });
+}
+
+/** The working keys a member made, by name: what removing them would revoke. */
+export async function workingKeysMadeBy(db: Queryable, accountId: number, memberId: number): Promise<string[]> {
+  const keys = await db.query<{ label: string | null; key_prefix: string }>(
+    `SELECT label, key_prefix FROM api_keys
+      WHERE account_id = $1 AND created_by_member = $2 AND revoked_at IS NULL ORDER BY id`,
+    [accountId, memberId],
+  );
+  return keys.rows.map((k) => k.label ?? k.key_prefix);
 }
 
 // ---- Invitations -------------------------------------------------------------------------
@@ -313,6 +334,14 @@ export async function createInvitation(
     throw new AppError('invalid_request', 'Invalid invitation: email: an email address such as kim@example.com', {
       details: { issues: [{ field: 'email', message: 'an email address such as kim@example.com' }] },
     });
+  // The shape above is loose; the mailer parses `To` its own way and would send `<a>@b.test` elsewhere than stored.
+  const rewritten = mailerRewrite(email);
+  if (rewritten !== null)
+    throw new AppError(
+      'invalid_request',
+      `Invalid invitation: email: one plain address such as kim@example.com (the mailer would send this to ${rewritten})`,
+      { details: { issues: [{ field: 'email', message: 'one plain address, as the mailer reads it' }] } },
+    );
   if (input.role !== 'owner' && input.role !== 'member')
     throw new AppError('invalid_request', 'Invalid invitation: role: owner or member', {
       details: { issues: [{ field: 'role', message: 'owner or member' }] },

@@ -1,3 +1,4 @@
+import { mailerRewrite } from '../../operations/schemas/common.js';
 import { asciiLowercase } from './accounts.js';
 import { AppError } from '../errors.js';
 import type { Queryable } from '../store/db.js';
@@ -9,6 +10,13 @@ import type { Queryable } from '../store/db.js';
  * lets an operator allow any address.
  */
 export async function addMailRecipient(db: Queryable, accountId: number, email: string): Promise<void> {
+  const rewritten = mailerRewrite(email);
+  if (rewritten !== null)
+    throw new AppError(
+      'invalid_request',
+      `email: one plain address such as kim@example.com (the mailer would send this to ${rewritten})`,
+      { details: { issues: [{ field: 'email', message: 'one plain address, as the mailer reads it' }] } },
+    );
   await db.query('INSERT INTO account_mail_recipients (account_id, email) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
     accountId,
     asciiLowercase(email),

@@ -62,9 +62,14 @@ export async function createSession(
   return id;
 }
 
+/** How much of the idle time may pass before a session's last use is written again. */
+const refreshFraction = 0.25;
+
 /**
  * The live session of a cookie, or null: unknown, expired, idle too long, or of a member who was
- * removed (that session is ended here). Marks it used, to the minute.
+ * removed (that session is ended here). Marks it used when its last use is older than a minute or
+ * a quarter of the idle time, whichever is less: a session in use never reaches its idle end, even
+ * with an idle time of a minute, and a busy page does not write on every request.
  */
 export async function loadSession(db: Queryable, id: string, settings: SessionSettings): Promise<Session | null> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
@@ -84,12 +89,12 @@ export async function loadSession(db: Queryable, id: string, settings: SessionSe
     stale: boolean;
   }>(
     `SELECT s.issuer, s.subject, s.email, s.email_verified, s.name, s.account_id, s.member_id, m.role,
-            a.name AS account_name, a.plan, s.created_at, s.last_seen_at < now() - interval '1 minute' AS stale
+            a.name AS account_name, a.plan, s.created_at, s.last_seen_at < now() - least(interval '1 minute', make_interval(secs => $2::int * 60 * $3::float8)) AS stale
        FROM dashboard_sessions s
        LEFT JOIN account_members m ON m.account_id = s.account_id AND m.id = s.member_id
        LEFT JOIN accounts a ON a.id = s.account_id
       WHERE s.id_hash = $1 AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(mins => $2)`,
-    [idHash, settings.idleMinutes],
+    [idHash, settings.idleMinutes, refreshFraction],
   );
   const row = result.rows[0];
   if (!row) return null;

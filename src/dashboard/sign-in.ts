@@ -18,11 +18,26 @@ export function signInRedirectUri(publicUrl: string): string {
   return `${publicUrl}${signInCallbackPath}`;
 }
 
-/** A return path inside the dashboard, or the dashboard itself. */
-function safeNext(value: unknown): string {
-  return typeof value === 'string' && /^\/dashboard(\/[^\\]*)?(\?.*)?$/.test(value) && !value.startsWith('//')
-    ? value
-    : mount;
+/**
+ * A return path inside the dashboard, or the dashboard itself. The path is resolved as the browser
+ * will resolve it (dot segments), and must stay under /dashboard/ after that: `/dashboard/../oauth`
+ * is /oauth to the browser. What a browser or a proxy may decode or fold differently from the URL
+ * parser (encoded dots and slashes, backslashes, control characters) is refused rather than cleaned.
+ */
+export function safeNext(value: unknown): string {
+  if (typeof value !== 'string' || value.length > 2048 || !value.startsWith(mount)) return mount;
+  if (value.includes('\\') || [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return mount;
+  if (/%(?:2e|2f|5c|[01][0-9a-f]|7f)/i.test(value.split('?')[0] as string)) return mount;
+  const base = 'http://return-path.invalid';
+  let resolved: URL;
+  try {
+    resolved = new URL(value, base);
+  } catch {
+    return mount;
+  }
+  if (resolved.origin !== base) return mount;
+  if (resolved.pathname !== mount && !resolved.pathname.startsWith(`${mount}/`)) return mount;
+  return `${resolved.pathname}${resolved.search}`;
 }
 
 const signInCookieSeconds = 15 * 60;

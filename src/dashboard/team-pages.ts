@@ -8,6 +8,7 @@ import {
   listMembers,
   removeMember,
   revokeInvitation,
+  workingKeysMadeBy,
   type Role,
 } from '../core/account-members.js';
 import { AppError } from '../errors.js';
@@ -134,7 +135,11 @@ export function teamPages(router: express.Router, deps: DashboardDeps): void {
       const notice = req.query.invited
         ? 'Invitation mailed. Its link works once and expires in 7 days.'
         : req.query.removed
-          ? 'The member was removed and signed out.'
+          ? `The member was removed and signed out. ${
+              req.query.keys === 'kept'
+                ? 'The keys they made keep working; revoke them on the Keys page when they should stop.'
+                : `The keys they made were revoked (${Number(req.query.revoked) || 0}): they no longer work.`
+            }`
           : req.query.withdrawn
             ? 'The invitation was withdrawn.'
             : null;
@@ -178,12 +183,9 @@ export function teamPages(router: express.Router, deps: DashboardDeps): void {
                               ${
                                 m.memberId === account.memberId
                                   ? ''
-                                  : buttonForm(
-                                      `${mount}/team/members/${m.memberId}/remove`,
-                                      page.csrf,
-                                      html`Remove <span class="visually-hidden">${m.name ?? m.email ?? ''}</span>`,
-                                      { danger: true },
-                                    )
+                                  : html`<a class="button danger" href="${mount}/team/members/${m.memberId}/remove"
+                                      >Remove <span class="visually-hidden">${m.name ?? m.email ?? ''}</span></a
+                                    >`
                               }
                             </td>`
                           : ''
@@ -295,6 +297,56 @@ export function teamPages(router: express.Router, deps: DashboardDeps): void {
     }
   });
 
+  // Removing someone asks first what becomes of the keys they made, and says it.
+  router.get('/team/members/:memberId/remove', async (req, res, next) => {
+    try {
+      const account = requireAccount(req, res);
+      if (!account) return;
+      if (account.role !== 'owner') throw new AppError('forbidden', 'Only an owner of the account can remove people.');
+      const memberId = idParam(req.params.memberId);
+      const member =
+        memberId === null
+          ? undefined
+          : (await listMembers(db.pool, account.accountId)).find((m) => m.memberId === memberId);
+      if (!member || memberId === null) throw new AppError('not_found', 'No such member.');
+      if (memberId === account.memberId)
+        throw new AppError('invalid_state', 'You cannot remove yourself here; another owner can.');
+      const keys = await workingKeysMadeBy(db.pool, account.accountId, memberId);
+      const who = member.name ?? member.email ?? `member ${memberId}`;
+      const { page } = localsOf(res);
+      sendHtml(res, 200, {
+        title: 'Remove a member',
+        section: '/team',
+        context: page,
+        body: html`<h1>Remove ${who}</h1>
+          <p>${who} is signed out at once and can no longer reach ${account.accountName}.</p>
+          <form method="post" action="${mount}/team/members/${memberId}/remove" class="stack">
+            ${csrfField(page.csrf)}
+            ${
+              keys.length
+                ? html`<fieldset>
+                    <legend>The ${keys.length} API ${keys.length === 1 ? 'key' : 'keys'} they made</legend>
+                    <p id="member-keys">${keys.join(', ')}</p>
+                    <label
+                      ><input type="radio" name="keys" value="revoke" checked aria-describedby="member-keys" /> Revoke
+                      them: they stop working at once (recommended)</label
+                    >
+                    <label
+                      ><input type="radio" name="keys" value="keep" aria-describedby="member-keys" /> Keep them working:
+                      they stay the account's, and an owner can revoke them on the Keys page later</label
+                    >
+                  </fieldset>`
+                : html`<p>They made no API key that still works.</p>`
+            }
+            <button type="submit" class="danger">Remove ${who}</button>
+          </form>
+          <p><a href="${mount}/team">Cancel</a></p>`,
+      });
+    } catch (error) {
+      next(error);
+    }
+  });
+
   router.post('/team/members/:memberId/remove', async (req, res, next) => {
     try {
       const account = requireAccount(req, res);
@@ -303,14 +355,26 @@ export function teamPages(router: express.Router, deps: DashboardDeps): void {
       if (memberId === null) throw new AppError('not_found', 'No such member.');
       if (memberId === account.memberId)
         throw new AppError('invalid_state', 'You cannot remove yourself here; another owner can.');
-      const removed = await removeMember(db, account.accountId, memberId, {
-        memberId: account.memberId,
-        role: account.role,
-      });
+      // Revoking is the default: only an explicit choice keeps the keys of someone who left working.
+      const keepKeys = (req.body as Record<string, unknown>).keys === 'keep';
+      const removed = await removeMember(
+        db,
+        account.accountId,
+        memberId,
+        { memberId: account.memberId, role: account.role },
+        { revokeKeys: !keepKeys },
+      );
+      for (const hash of removed.revokedKeyHashes) context.authenticator.forgetHash(hash);
       if (removed.issuer !== null && removed.subject !== null)
         await endSessionsOf(db.pool, removed.issuer, removed.subject);
-      context.log.info({ accountId: account.accountId, memberId }, 'member removed');
-      res.redirect(303, `${mount}/team?removed=1`);
+      context.log.info(
+        { accountId: account.accountId, memberId, keysRevoked: removed.revokedKeyHashes.length },
+        'member removed',
+      );
+      res.redirect(
+        303,
+        `${mount}/team?removed=1&${keepKeys ? 'keys=kept' : `revoked=${removed.revokedKeyHashes.length}`}`,
+      );
     } catch (error) {
       next(error);
     }

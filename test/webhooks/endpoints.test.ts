@@ -118,6 +118,14 @@ describe('webhook endpoints', () => {
       'https://localhost/hook',
       'https://api.localhost/hook',
       'https://0.0.0.0/hook',
+      // IPv6 forms that carry an IPv4 address, and deprecated ranges (issue 30).
+      'http://[::a9fe:a9fe]/',
+      'http://[::ffff:0:a9fe:a9fe]/',
+      'http://[fec0::1]/',
+      'https://[64:ff9b::a9fe:a9fe]/hook',
+      'https://[2002:a9fe:a9fe::1]/hook',
+      'https://[2001:db8::1]/hook',
+      'https://[ff02::1]/hook',
     ]) {
       const refused = await app.request('POST', '/v1/webhook-endpoints', {
         apiKey,

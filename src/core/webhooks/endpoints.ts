@@ -1,6 +1,7 @@
 import { webhookTestEventType, type WebhookEventType } from '../../../operations/schemas/webhooks.js';
 import { AppError } from '../../errors.js';
 import type { Database, Queryable } from '../../store/db.js';
+import { takeToken } from '../../store/token-buckets.js';
 import type { CursorCodec } from '../search/cursor.js';
 import { cancelDeliveryJobs, endPendingDeliveries, requeueDelivery } from './delivery.js';
 import { newSigningSecret } from './signing.js';
@@ -219,15 +220,21 @@ export async function rotateSecret(
   return { ...endpointView(row), secret };
 }
 
+export interface ManualDeliveryLimits {
+  manualDeliveriesPerHour: number;
+}
+
 /** A webhook.test event for this endpoint only, delivered like any other. */
 export async function sendTestEvent(
   db: Database,
   accountId: number,
   endpointId: string,
+  limits: ManualDeliveryLimits,
 ): Promise<{ webhookEndpointId: string; deliveryId: string; webhookId: string; status: 'pending' }> {
   const queued = await db.transaction(async (tx) => {
     const endpoint = await requireEndpoint(tx, accountId, endpointId, true);
     if (endpoint.disabled) throw disabledRefusal(endpoint);
+    await takeManualDelivery(tx, limits.manualDeliveriesPerHour, endpoint.id, 'testWebhookEndpoint');
     const data = {
       webhookEndpointId: String(endpoint.id),
       message: 'A test event: the endpoint receives deliveries. Verify its webhook-signature as every event.',
@@ -371,6 +378,7 @@ export async function resendDelivery(
   accountId: number,
   endpointId: string,
   deliveryId: string,
+  limits: ManualDeliveryLimits,
 ): Promise<DeliveryView> {
   const view = await db.transaction(async (tx) => {
     const endpoint = await requireEndpoint(tx, accountId, endpointId, true);
@@ -385,6 +393,7 @@ export async function resendDelivery(
         `Delivery ${deliveryId} of webhook endpoint ${endpointId} not found. listWebhookDeliveries lists them.`,
       );
     if (endpoint.disabled) throw disabledRefusal(endpoint);
+    await takeManualDelivery(tx, limits.manualDeliveriesPerHour, endpoint.id, 'resendWebhookDelivery');
     await requeueDelivery(tx, accountId, { deliveryId: Number(deliveryId), endpointId: endpoint.id }, delivery.status);
     const rows = await tx.query<DeliveryRow>(`${deliverySelect} WHERE d.account_id = $1 AND d.id = $2`, [
       accountId,
@@ -393,6 +402,29 @@ export async function resendDelivery(
     return (await deliveryViews(tx, accountId, rows.rows))[0] as DeliveryView;
   });
   return view;
+}
+
+/**
+ * Deliveries a caller asks for by hand (a test event, a resend), per endpoint and hour
+ * (WEBHOOK_MANUAL_DELIVERIES_PER_HOUR). Each is retried up to ten times, so the account's
+ * per-minute limit alone would let one caller make an endpoint receive thousands of requests an
+ * hour; past this the call is 429 with Retry-After. Taken in the caller's transaction: a call
+ * refused later (a disabled endpoint) gives its token back.
+ */
+async function takeManualDelivery(
+  tx: Queryable,
+  perHour: number,
+  endpointId: number,
+  operation: string,
+): Promise<void> {
+  const taken = await takeToken(tx, `webhook-endpoint:${endpointId}`, 'webhook-manual', perHour, 3600);
+  if (taken.allowed) return;
+  throw new AppError(
+    'rate_limited',
+    `${operation}: webhook endpoint ${endpointId} had ${perHour} test events and resends in the last hour, ` +
+      `the most it may; try again in ${taken.retryAfterSeconds} s.`,
+    { details: { retryAfterSeconds: taken.retryAfterSeconds, limitPerHour: perHour } },
+  );
 }
 
 function disabledRefusal(endpoint: EndpointRow): AppError {
