@@ -2,6 +2,7 @@ import type { AnyOperation } from './define.js';
 import { createExclusionList } from './account/create-exclusion-list.js';
 import { getCreditBalance } from './account/get-credit-balance.js';
 import { listIndustries } from './account/list-industries.js';
+import { listJobTitleTaxonomy } from './account/list-job-title-taxonomy.js';
 import { listRegions } from './account/list-regions.js';
 import { buildAudience } from './audiences/build-audience.js';
 import { createAudience } from './audiences/create-audience.js';
@@ -106,6 +107,7 @@ export const operations: readonly AnyOperation[] = [
   getCreditBalance,
   listRegions,
   listIndustries,
+  listJobTitleTaxonomy,
   listTags,
   listLanguages,
   listTimeZones,
@@ -177,6 +179,7 @@ export {
   listAudienceProspects,
   listAudiences,
   listIndustries,
+  listJobTitleTaxonomy,
   listRegions,
   liveEnrichCompany,
   liveEnrichPerson,

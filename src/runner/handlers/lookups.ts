@@ -2,6 +2,7 @@ import {
   companyTypeahead,
   findPersonByWorkEmail,
   listCountrySubdivisions,
+  listJobTitleTaxonomy,
   listLanguages,
   listTags,
   listTimeZones,
@@ -35,6 +36,7 @@ export const lookupHandlers = [
     return { output: { data }, creditsCharged };
   }),
   handle(listTags, async () => ({ output: enums.listTags() })),
+  handle(listJobTitleTaxonomy, async () => ({ output: enums.listJobTitleTaxonomy() })),
   handle(listLanguages, async () => ({ output: enums.listLanguages() })),
   handle(listTimeZones, async () => ({ output: enums.listTimeZones() })),
   handle(listCountrySubdivisions, async (input) => ({ output: enums.listCountrySubdivisions(input.countryCode) })),
