@@ -225,6 +225,7 @@ export const JOB_FUNCTION_NAMES: ReadonlyArray<{ jobFunction: string; descriptio
  */
 export const JOB_FUNCTION_RULES: ReadonlyArray<readonly [phrase: string, jobFunction: string]> = [
   ['chief technology officer', 'engineering'],
+  ['chief technical officer', 'engineering'],
   ['technical co founder', 'engineering'],
   ['chief information security officer', 'information_technology'],
   ['chief information officer', 'information_technology'],
@@ -347,6 +348,7 @@ export const JOB_FUNCTION_RULES: ReadonlyArray<readonly [phrase: string, jobFunc
   ['architect', 'engineering'],
   ['platform', 'engineering'],
   ['technology', 'engineering'],
+  ['technical', 'engineering'],
   ['drafter', 'engineering'],
   ['estimator', 'engineering'],
   ['field technician', 'engineering'],
@@ -381,6 +383,7 @@ export const JOB_FUNCTION_RULES: ReadonlyArray<readonly [phrase: string, jobFunc
   ['project manager', 'operations'],
   ['program manager', 'operations'],
   ['program management', 'operations'],
+  ['project lead', 'operations'],
   ['office', 'operations'],
   ['warehouse', 'operations'],
   ['plant', 'operations'],
@@ -413,4 +416,6 @@ export const JOB_FUNCTION_RULES: ReadonlyArray<readonly [phrase: string, jobFunc
   ['partner', 'general_management'],
   ['principal', 'general_management'],
   ['associate', 'general_management'],
+  ['head', 'general_management'],
+  ['lead', 'general_management'],
 ];

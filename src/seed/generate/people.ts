@@ -181,7 +181,8 @@ export function createPeopleGenerator(
     if (seniority === 'CXO' && rng.chance(0.35)) jobFunction = 'general-management';
     const title = titleFor(rng, jobFunction, seniority);
     // A stream of its own: the written form changes no other number of the profile.
-    const written = writtenTitle(new Rng(rowSeed(titleFormKey, id)), title, company.name, industry.name);
+    const { form, decoration } = writtenTitle(new Rng(rowSeed(titleFormKey, id)), title, company.name, industry.name);
+    const written = form + decoration;
 
     const [minYears, maxYears] = SENIORITY_EXPERIENCE[seniority];
     const yearsExperience = Math.round(minYears + ((maxYears - minYears) * (rng.next() + rng.next())) / 2);
@@ -263,7 +264,7 @@ export function createPeopleGenerator(
       first_name: firstName,
       last_name: lastName,
       title: written,
-      headline: headlineFor(rng, title, company, industry),
+      headline: headlineFor(rng, form, company, industry),
       city: place.city,
       country_code: country.code2,
       country3: country.code3,

@@ -57,21 +57,24 @@ const writtenForms = TITLE_WRITTEN_FORMS.map(([pattern, forms]) => [new RegExp(p
 
 /**
  * The current title as its holder writes it: the canonical title, or (for a share) one of its
- * written forms (reference/titles.ts), sometimes decorated with the company or the industry.
+ * written forms (reference/titles.ts), and sometimes a decoration after it (the company, the
+ * industry), which the headline leaves out.
  */
-export function writtenTitle(rng: Rng, title: string, companyName: string, industryName: string): string {
-  let written = title;
+export function writtenTitle(
+  rng: Rng,
+  title: string,
+  companyName: string,
+  industryName: string,
+): { form: string; decoration: string } {
+  let form = title;
   if (rng.chance(TITLE_WRITTEN_FORM_SHARE)) {
     const rule = writtenForms.find(([pattern]) => pattern.test(title));
-    if (rule) written = title.replace(rule[0], rng.pick(rule[1]));
+    if (rule) form = title.replace(rule[0], rng.pick(rule[1]));
   }
-  if (rng.chance(TITLE_DECORATION_SHARE)) {
-    written += rng
-      .pick(TITLE_DECORATIONS)
-      .replace('{company}', companyName)
-      .replace('{industry}', industryName);
-  }
-  return written;
+  const decoration = rng.chance(TITLE_DECORATION_SHARE)
+    ? rng.pick(TITLE_DECORATIONS).replace('{company}', companyName).replace('{industry}', industryName)
+    : '';
+  return { form, decoration };
 }
 
 export function titleFor(rng: Rng, jobFunction: JobFunction, seniority: Seniority): string {
