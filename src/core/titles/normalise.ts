@@ -193,3 +193,12 @@ export function titleColumns(
   const terms = titleTerms(title);
   return { title_words: terms.words, title_mask: terms.mask, seniority: terms.seniority, job_function: terms.jobFunction };
 }
+
+/**
+ * Does a title filter match a title? The test the SQL runs (people-filters.ts), in memory: for
+ * the tests and the relevance benchmark, which hold the SQL to it.
+ */
+export function titleMatches(filter: string, title: string): boolean {
+  const { words } = titleTerms(title);
+  return titlePhrases(filter).some((phrase) => words.includes(` ${phrase.join(' ')} `));
+}
