@@ -83,6 +83,8 @@ const BUCKET_PEOPLE_WEIGHT = [1, 4.2, 13.3, 30, 55, 166, 350, 1600];
 export interface PersonWithContacts {
   person: GeneratedPerson;
   contacts: GeneratedContact[];
+  /** The current title before it was written in one of the forms people use (bench/relevance.ts labels by it). */
+  canonicalTitle: string;
 }
 
 export interface PeopleGenerator {
@@ -299,7 +301,7 @@ export function createPeopleGenerator(
     if (rng.chance(0.4)) {
       contacts.push({ person_id: id, kind: 'phone', value: phoneNumber(rng, country) });
     }
-    return { person, contacts };
+    return { person, contacts, canonicalTitle: title };
   }
 
   return { person };
