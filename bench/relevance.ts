@@ -82,7 +82,13 @@ const generator = createPeopleGenerator(seed, companies, companyGenerator);
 const canonical: string[] = [''];
 for (let id = 1; id <= people; id++) canonical.push(generator.person(id).canonicalTitle);
 
-const database = await openBenchDatabase({ name: 'relevance', companies, people, reuse: false, log: createLogger('warn') });
+const database = await openBenchDatabase({
+  name: 'relevance',
+  companies,
+  people,
+  reuse: false,
+  log: createLogger('warn'),
+});
 const client = new pg.Client({ connectionString: database.url, options: '-c jit=off' });
 await client.connect();
 
@@ -108,7 +114,10 @@ async function asWords(form: string): Promise<number[]> {
   const searchParams: PeopleSearchParams = peopleSearchParams.parse({ jobTitleV2: { included: [form] } });
   const sql = await peopleConditions(client, 0, { searchParams });
   if (!sql) return [];
-  const result = await client.query<{ id: string }>(`SELECT p.id FROM people p ${sql.where()} ORDER BY p.id`, sql.params);
+  const result = await client.query<{ id: string }>(
+    `SELECT p.id FROM people p ${sql.where()} ORDER BY p.id`,
+    sql.params,
+  );
   return result.rows.map((row) => Number(row.id));
 }
 

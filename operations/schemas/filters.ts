@@ -51,7 +51,11 @@ const titleStopWords = new Set(TITLE_STOP_WORDS);
 const titles = (what: string) =>
   list(
     nonEmpty(inputLimits.substringLength).refine(
-      (title) => title.toLowerCase().split(/[^\p{L}\p{N}]+/u).some((word) => word && !titleStopWords.has(word)),
+      (title) =>
+        title
+          .toLowerCase()
+          .split(/[^\p{L}\p{N}]+/u)
+          .some((word) => word && !titleStopWords.has(word)),
       `expected a job title with a word in it; stop words (${TITLE_STOP_WORDS.join(', ')}) and punctuation alone match nothing`,
     ),
     inputLimits.substringsPerFilter,
@@ -123,7 +127,9 @@ export const peopleSearchParams = z
         included: titles(
           'Titles to match (any of), as whole words in order: abbreviations and their words match alike ("VP Sales" is "Vice President of Sales").',
         ).default([]),
-        excluded: titles('Titles always suppressed, in the same forms ("Sr" suppresses every "Senior ...").').default([]),
+        excluded: titles('Titles always suppressed, in the same forms ("Sr" suppresses every "Senior ...").').default(
+          [],
+        ),
       })
       .describe('Current job title filter.')
       .optional(),

@@ -103,7 +103,9 @@ describe('counts', () => {
     expect(without.body.output).toMatchObject({ count: titled - 1, exact: true });
 
     // A title word shorter than a trigram ("II"), which the trigram index cannot narrow: still exact.
-    const seconds = await sqlCount(`SELECT count(*) AS n FROM people WHERE title_words LIKE '% ii %' AND country3 = 'USA'`);
+    const seconds = await sqlCount(
+      `SELECT count(*) AS n FROM people WHERE title_words LIKE '% ii %' AND country3 = 'USA'`,
+    );
     expect(seconds).toBeGreaterThan(0);
     expect(seconds).toBeLessThanOrEqual(exactCountBound);
     const short = await app.request('POST', '/v1/people-search/count', {
@@ -214,7 +216,9 @@ describe('counts', () => {
   it('stops a count that runs past the statement timeout, as a search is stopped: 503, nothing charged', async () => {
     const client = await app.db.pool.connect();
     try {
-      const searchParams = peopleSearchParams.parse({ jobTitleV2: { included: ['sales', 'manager', 'engineer'], excluded: ['zzz'] } });
+      const searchParams = peopleSearchParams.parse({
+        jobTitleV2: { included: ['sales', 'manager', 'engineer'], excluded: ['zzz'] },
+      });
       await expect(countPeople(client, 1, { searchParams }, { timeoutMs: 1, bound: 1_000_000 })).rejects.toSatisfy(
         isCountTimeout,
       );

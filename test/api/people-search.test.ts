@@ -72,7 +72,6 @@ function mostCommon<T>(values: T[], rank = 0): T {
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[rank]![0];
 }
 
-
 const has = (text: string, part: string) => text.toLowerCase().includes(part.toLowerCase());
 
 describe('people search filters', () => {

@@ -67,7 +67,12 @@ async function search(searchParams: Record<string, unknown>, pageSize = 1000) {
   const records: Array<Record<string, any>> = [];
   let cursor: string | null = null;
   for (let page = 0; page < 500; page++) {
-    const response = await app.request('POST', '/v1/people-search', { apiKey: app.apiKey, pageSize, cursor, searchParams });
+    const response = await app.request('POST', '/v1/people-search', {
+      apiKey: app.apiKey,
+      pageSize,
+      cursor,
+      searchParams,
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     records.push(...response.body.output.data);
     cursor = response.body.output.nextCursor;
@@ -100,7 +105,9 @@ describe('title filters match words, in the forms people write', () => {
     for (const record of found) expect(record.title).toMatch(/\bCTO\b|Chief Technology Officer/i);
     expect(found.map((r) => r.title)).not.toContain('Managing Director');
     expect(found.some((r) => /director/i.test(r.title))).toBe(false);
-    expect(found.map((r) => r.title)).toEqual(expect.arrayContaining(['CTO', 'Co-Founder & CTO', 'CTO @ Acme Robotics']));
+    expect(found.map((r) => r.title)).toEqual(
+      expect.arrayContaining(['CTO', 'Co-Founder & CTO', 'CTO @ Acme Robotics']),
+    );
   });
 
   const cases: Array<[string[], string[]]> = [
@@ -108,7 +115,10 @@ describe('title filters match words, in the forms people write', () => {
     [['vp sales', 'HEAD of sales'], []],
     [['Sales Director'], ['regional']],
     [['Director of Sales'], []],
-    [['engineer', 'manager'], ['Sr', 'assistant']],
+    [
+      ['engineer', 'manager'],
+      ['Sr', 'assistant'],
+    ],
     [['Director', 'VP', 'Head of'], ['Assistant']],
     [['PM'], []],
     [['Straße'], []],
@@ -135,7 +145,10 @@ describe('title filters match words, in the forms people write', () => {
     ['CEO', 'Chief Executive Officer'],
     ['Director, Sales', 'Sales Director'],
   ])('an abbreviation and its words count the same: %s and %s', async (short, long) => {
-    const [a, b] = [await count({ jobTitleV2: { included: [short] } }), await count({ jobTitleV2: { included: [long] } })];
+    const [a, b] = [
+      await count({ jobTitleV2: { included: [short] } }),
+      await count({ jobTitleV2: { included: [long] } }),
+    ];
     expect(a).toBeGreaterThan(0);
     expect(a).toBe(b);
   });
@@ -155,7 +168,10 @@ describe('title filters match words, in the forms people write', () => {
       [{ included: ['CTO', ' & '] }, 'searchParams.jobTitleV2.included.1'],
       [{ excluded: ['-'] }, 'searchParams.jobTitleV2.excluded.0'],
     ] as const) {
-      const response = await app.request('POST', '/v1/people-search', { apiKey: app.apiKey, searchParams: { jobTitleV2 } });
+      const response = await app.request('POST', '/v1/people-search', {
+        apiKey: app.apiKey,
+        searchParams: { jobTitleV2 },
+      });
       expect(response.status, JSON.stringify(response.body)).toBe(400);
       expect(response.body.error.details.issues.map((i: { field: string }) => i.field)).toContain(field);
       expect(response.body.error.message).toContain('stop words');
@@ -193,7 +209,9 @@ describe('seniority and job function', () => {
       searchParams: { seniority: ['vp', 'boss'] },
     });
     expect(response.status).toBe(400);
-    expect(response.body.error.details.issues.map((i: { field: string }) => i.field)).toContain('searchParams.seniority.1');
+    expect(response.body.error.details.issues.map((i: { field: string }) => i.field)).toContain(
+      'searchParams.seniority.1',
+    );
     expect(response.body.error.message).toMatch(/c_suite/);
     const functions = await app.request('POST', '/v1/people-search', {
       apiKey: app.apiKey,

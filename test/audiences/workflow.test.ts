@@ -370,7 +370,9 @@ describe('audience workflow over HTTP', () => {
         maxProspects: 150,
       }),
     );
-    const all = ids(await sql(`SELECT id FROM people WHERE country3 = 'GBR' AND title_words LIKE '% manager %' ORDER BY id`));
+    const all = ids(
+      await sql(`SELECT id FROM people WHERE country3 = 'GBR' AND title_words LIKE '% manager %' ORDER BY id`),
+    );
     expect(all.length).toBeGreaterThan(150);
     const before = await balanceOf(app, apiKey);
     ok(await app.request('POST', `/v1/audiences/${id}/build`, { apiKey }));

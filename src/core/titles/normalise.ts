@@ -38,10 +38,7 @@ export function singular(word: string): string {
 
 /** The title's raw words: lowercased, decorations and punctuation gone, stop words kept. */
 export function titleTokens(text: string): string[] {
-  let title = text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase();
+  let title = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
   const cut = title.split(/[|@]| at /)[0] ?? '';
   if (/[\p{L}\p{N}]/u.test(cut)) title = cut;
   const bare = title.replace(/\([^)]*\)|\[[^\]]*\]/g, ' ');
@@ -150,7 +147,8 @@ export function titleTerms(title: string | null | undefined): TitleTerms {
   };
 }
 
-const sameWords = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((w, i) => w === b[i]);
+const sameWords = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((w, i) => w === b[i]);
 
 /** How many of the words at the start (or, `fromEnd`, at the end) of `words` are rank words. */
 function rankRun(words: readonly string[], fromEnd: boolean): number {
@@ -191,7 +189,12 @@ export function titleColumns(
   title: string | null | undefined,
 ): Pick<PersonRow, 'title_words' | 'title_mask' | 'seniority' | 'job_function'> {
   const terms = titleTerms(title);
-  return { title_words: terms.words, title_mask: terms.mask, seniority: terms.seniority, job_function: terms.jobFunction };
+  return {
+    title_words: terms.words,
+    title_mask: terms.mask,
+    seniority: terms.seniority,
+    job_function: terms.jobFunction,
+  };
 }
 
 /**
