@@ -25,6 +25,12 @@ const benches: Array<{ name: string; args: string[]; env?: Record<string, string
     args: ['dist/bench/counts.js', '--companies', '20000', '--people', '200000'],
     env: { DATABASE_URL: '', BENCH_COMPARE_URL: '' },
   },
+  // Precision and recall of title filters over the demo catalog, per written form (issue 31).
+  {
+    name: 'relevance',
+    args: ['dist/bench/relevance.js', '--companies', '20000', '--people', '200000'],
+    env: { DATABASE_URL: '' },
+  },
   // CPU per search_endpoints ranking, in process (issue 13: under 1 ms).
   { name: 'ranker', args: ['dist/bench/ranker.js'] },
   { name: 'mcp', args: ['dist/bench/mcp.js'] },

@@ -2,6 +2,7 @@ import type { AnyOperation } from './define.js';
 import { createExclusionList } from './exclusion-lists/create-exclusion-list/definition.js';
 import { getCreditBalance } from './account/get-credit-balance/definition.js';
 import { listIndustries } from './account/list-industries/definition.js';
+import { listJobTitleTaxonomy } from './account/list-job-title-taxonomy/definition.js';
 import { listRegions } from './account/list-regions/definition.js';
 import { buildAudience } from './audiences/build-audience/definition.js';
 import { createAudience } from './audiences/create-audience/definition.js';
@@ -106,6 +107,7 @@ export const operations: readonly AnyOperation[] = [
   getCreditBalance,
   listRegions,
   listIndustries,
+  listJobTitleTaxonomy,
   listTags,
   listLanguages,
   listTimeZones,
@@ -177,6 +179,7 @@ export {
   listAudienceProspects,
   listAudiences,
   listIndustries,
+  listJobTitleTaxonomy,
   listRegions,
   liveEnrichCompany,
   liveEnrichPerson,

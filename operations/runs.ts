@@ -4,6 +4,7 @@ import { run as listCountrySubdivisions } from './account/list-country-subdivisi
 import { run as listIndustries } from './account/list-industries/run.js';
 import { run as listLanguages } from './account/list-languages/run.js';
 import { run as listRegions } from './account/list-regions/run.js';
+import { run as listJobTitleTaxonomy } from './account/list-job-title-taxonomy/run.js';
 import { run as listTags } from './account/list-tags/run.js';
 import { run as listTimeZones } from './account/list-time-zones/run.js';
 import { run as setLowBalanceThreshold } from './account/set-low-balance-threshold/run.js';
@@ -107,6 +108,7 @@ export const runs: readonly BoundHandler[] = [
   getCreditBalance,
   listRegions,
   listIndustries,
+  listJobTitleTaxonomy,
   listTags,
   listLanguages,
   listTimeZones,

@@ -6,6 +6,7 @@ export * from './iso-countries.js';
 export * from './industries.js';
 export * from './names.js';
 export * from './titles.js';
+export * from './job-titles.js';
 export * from './education.js';
 export * from './languages.js';
 export * from './tags.js';

@@ -547,3 +547,54 @@ export const TECHNICAL_FUNCTIONS: ReadonlySet<JobFunction> = new Set([
   'engineering-and-construction',
   'product',
 ]);
+
+/**
+ * How people write a title on their profile: the generator writes a share of current titles in
+ * one of these forms instead of the canonical title above, so that search is exercised on the
+ * text people type. Each rule is a pattern (a regular expression over the canonical title) and
+ * the forms it may be written in (`$1` the captured function); decorations are added after.
+ * Every form reads as the same words as the canonical title (reference/job-titles.ts), which
+ * bench/relevance.ts relies on for its labels.
+ */
+export const TITLE_WRITTEN_FORMS: ReadonlyArray<readonly [pattern: string, forms: readonly string[]]> = [
+  ['^Vice President of (.+)$', ['VP $1', 'VP, $1', 'VP of $1', 'Vice President, $1', 'Vice President - $1']],
+  ['^VP of (.+)$', ['VP $1', 'VP, $1', 'Vice President, $1', 'Vice President of $1', 'VP - $1']],
+  ['^SVP of (.+)$', ['SVP $1', 'SVP, $1', 'Senior Vice President of $1']],
+  ['^Director of (.+)$', ['Director, $1', '$1 Director', 'Dir. of $1']],
+  ['^Head of (.+)$', ['Head of $1', 'Head, $1']],
+  ['^Senior (.+)$', ['Sr. $1', 'Sr $1', 'Snr $1', 'Senior $1']],
+  ['^Junior (.+)$', ['Jr. $1', 'Jr $1']],
+  ['^(.+) Manager$', ['$1 Mgr', '$1 Manager']],
+  ['^Chief Executive Officer$', ['CEO']],
+  ['^Chief Technology Officer$', ['CTO']],
+  ['^Chief Financial Officer$', ['CFO']],
+  ['^Chief Operating Officer$', ['COO']],
+  ['^Chief Marketing Officer$', ['CMO']],
+  ['^Chief Information Officer$', ['CIO']],
+  ['^Chief Revenue Officer$', ['CRO']],
+  ['^Chief Information Security Officer$', ['CISO']],
+  ['^Chief Human Resources Officer$', ['CHRO']],
+  ['^CEO$', ['Chief Executive Officer']],
+  ['^CTO$', ['Chief Technology Officer']],
+  ['^Founder & CEO$', ['Founder and CEO', 'Founder & Chief Executive Officer', 'Founder/CEO']],
+  ['^Co-Founder & CEO$', ['Co-Founder and CEO', 'Cofounder & CEO', 'Co-founder, CEO']],
+  ['^Co-Founder & CTO$', ['Co-Founder and CTO', 'Cofounder & CTO']],
+  ['^HR (.+)$', ['Human Resources $1', 'HR $1']],
+  ['^(.+) of Human Resources$', ['$1 of HR', '$1, HR']],
+  ['^(.+) of IT$', ['$1 of Information Technology', '$1, IT']],
+  ['^Software Engineer$', ['Software Engineer II', 'Software Engineer III', 'SWE', 'Software Engineer']],
+  ['^Software Engineer I$', ['Software Engineer 1']],
+  ['^Sales Development Representative$', ['SDR', 'Sales Development Rep']],
+  ['^Business Development Representative$', ['BDR', 'Business Development Rep']],
+  ['^Account Executive$', ['AE', 'Account Exec']],
+  ['^QA (.+)$', ['Quality Assurance $1']],
+  ['^(.+) of Operations$', ['$1 of Ops', '$1, Operations']],
+  ['^(.+) of Marketing$', ['$1 of Mktg', '$1, Marketing']],
+];
+
+/** Decorations people add after a title; `{company}` is the current company's name, `{industry}` its industry. */
+export const TITLE_DECORATIONS: readonly string[] = [' @ {company}', ' | {industry}', ' at {company}', ' (Remote)'];
+
+/** Shares of current titles written in another form, and decorated. */
+export const TITLE_WRITTEN_FORM_SHARE = 0.4;
+export const TITLE_DECORATION_SHARE = 0.12;

@@ -31,6 +31,7 @@ import { createWebhookSender } from './providers/webhook-sender.js';
 import { webhookRetention } from './core/webhooks/retention.js';
 import { isCatalogEmpty, seedCatalog } from './seed/load.js';
 import { ensureSearchIndexes } from './seed/search-indexes.js';
+import { fillTitleTerms } from './seed/title-terms.js';
 import { idempotencyKeysRetention } from './runner/idempotency.js';
 import { createRateLimits, rateLimitRetention } from './runner/rate-limit.js';
 import { ensurePrivateFolder, writePrivateFile } from './store/data-dir.js';
@@ -294,7 +295,14 @@ async function prepareDatabase(
     if (applied.length) log.info({ applied }, 'migrations applied');
     const empty = await isCatalogEmpty(setup);
     if (empty && config.SEED_ON_EMPTY) await seedOnFirstStart(setup, config, say);
-    else if (!empty) await repairInterruptedLoad(setup, log, say);
+    else if (!empty) {
+      await repairInterruptedLoad(setup, log, say);
+      // Profiles a database held before migration 150 get their titles read as words.
+      const filled = await fillTitleTerms(setup, (done) => {
+        if (done % 100_000 === 0) say(`  titles read as words: ${done.toLocaleString('en')}`);
+      });
+      if (filled) log.info({ filled }, 'title search columns filled');
+    }
   } finally {
     await setup.close();
   }

@@ -3,6 +3,7 @@ import { inputLimits } from './common.js';
 // The reference lists the catalog is made of: one definition for the data and the filters.
 import { DEGREE_TYPES } from '../../reference/education.js';
 import { alpha2FromAlpha3, alpha3FromAlpha2 } from '../../reference/iso-countries.js';
+import { JOB_FUNCTION_NAMES, SENIORITY_LEVELS, TITLE_STOP_WORDS } from '../../reference/job-titles.js';
 import { FUNDING_STAGES } from '../../reference/tags.js';
 
 /**
@@ -80,6 +81,23 @@ export function countryCodeMessage(letters: 2 | 3, given: unknown): string {
     : `${expected}, such as ${letters === 2 ? 'DE' : 'DEU'}`;
 }
 
+const titleStopWords = new Set(TITLE_STOP_WORDS);
+/** Job titles, read as words: a title of stop words and punctuation alone would match nothing. */
+const titles = (what: string) =>
+  mayBeEmpty(
+    nonEmpty(inputLimits.substringLength).refine(
+      (title) =>
+        title
+          .toLowerCase()
+          .split(/[^\p{L}\p{N}]+/u)
+          .some((word) => word && !titleStopWords.has(word)),
+      `expected a job title with a word in it; stop words (${TITLE_STOP_WORDS.join(', ')}) and punctuation alone match nothing`,
+    ),
+    inputLimits.substringsPerFilter,
+    what,
+  );
+const SENIORITIES = SENIORITY_LEVELS.map((l) => l.level) as [string, ...string[]];
+const JOB_FUNCTIONS = JOB_FUNCTION_NAMES.map((f) => f.jobFunction) as [string, ...string[]];
 const countryCodes = (letters: 2 | 3, what: string) =>
   list(
     z
@@ -149,12 +167,28 @@ export const peopleSearchParams = z
       .strictObject({
         // [] is this field's own default ("no included titles", as it is stored when only excluded titles are
         // given), so it keeps that meaning rather than being refused.
-        included: mayBeEmptySubstrings('Titles to match (any of, partial and case-insensitive).').default([]),
-        excluded: mayBeEmptySubstrings('Titles always suppressed (partial and case-insensitive).').default([]),
+        included: titles(
+          'Titles to match (any of), as whole words in order: abbreviations and their words match alike ("VP Sales" is "Vice President of Sales").',
+        ).default([]),
+        excluded: titles('Titles always suppressed, in the same forms ("Sr" suppresses every "Senior ...").').default(
+          [],
+        ),
       })
       .describe('Current job title filter.')
       .optional(),
     country3LetterCode: countryCodes(3, 'ISO three-letter country codes of the person (any of).').optional(),
+    seniority: z
+      .array(z.enum(SENIORITIES))
+      .min(1, emptyRestriction('seniority'))
+      .max(SENIORITIES.length)
+      .describe('Seniorities read from the current title (any of); listJobTitleTaxonomy lists them.')
+      .optional(),
+    jobFunction: z
+      .array(z.enum(JOB_FUNCTIONS))
+      .min(1, emptyRestriction('job function'))
+      .max(JOB_FUNCTIONS.length)
+      .describe('Job functions read from the current title (any of); listJobTitleTaxonomy lists them.')
+      .optional(),
     yearsOfExperience: numberRange('years of experience')
       .describe('Total years of professional experience.')
       .optional(),

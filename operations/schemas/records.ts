@@ -58,6 +58,14 @@ export const profileRecord = z.object({
   country3: z.string().nullable(),
   years_of_experience: z.number().nullable(),
   tags: z.array(z.string()),
+  seniority: z
+    .string()
+    .nullable()
+    .describe('The seniority its title reads as (listJobTitleTaxonomy); null for an empty title.'),
+  job_function: z
+    .string()
+    .nullable()
+    .describe('The job function its title reads as (listJobTitleTaxonomy); null for an empty title.'),
   last_sort_key: z.string(),
 });
 

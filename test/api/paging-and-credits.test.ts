@@ -51,7 +51,7 @@ describe('paging', () => {
     expect(seen).toEqual(expected);
 
     const people = (
-      await app.db.pool.query<{ id: number }>("SELECT id FROM people WHERE title ILIKE '%director%' ORDER BY id")
+      await app.db.pool.query<{ id: number }>("SELECT id FROM people WHERE title_words LIKE '% director %' ORDER BY id")
     ).rows.map((r) => String(r.id));
     const seenPeople: string[] = [];
     cursor = null;

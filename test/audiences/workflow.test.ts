@@ -84,8 +84,8 @@ describe('audience workflow over HTTP', () => {
     const expectedCompanies = allMatching.slice(0, 40);
     const expectedProspects = ids(
       await sql(
-        `SELECT id FROM people WHERE company_id = ANY($1::bigint[]) AND (title ILIKE '%manager%' OR title ILIKE '%sales%')
-            AND title NOT ILIKE '%assistant%' ORDER BY id`,
+        `SELECT id FROM people WHERE company_id = ANY($1::bigint[]) AND (title_words LIKE '% manager %' OR title_words LIKE '% sales %')
+            AND title_words NOT LIKE '% assistant %' ORDER BY id`,
         [expectedCompanies],
       ),
     );
@@ -370,7 +370,9 @@ describe('audience workflow over HTTP', () => {
         maxProspects: 150,
       }),
     );
-    const all = ids(await sql(`SELECT id FROM people WHERE country3 = 'GBR' AND title ILIKE '%manager%' ORDER BY id`));
+    const all = ids(
+      await sql(`SELECT id FROM people WHERE country3 = 'GBR' AND title_words LIKE '% manager %' ORDER BY id`),
+    );
     expect(all.length).toBeGreaterThan(150);
     const before = await balanceOf(app, apiKey);
     ok(await app.request('POST', `/v1/audiences/${id}/build`, { apiKey }));

@@ -25,7 +25,7 @@ describe('a start after a load stopped before its indexes were built', () => {
     database = await createTestDatabase('seeded');
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-interrupted-'));
     const { pool } = database.db;
-    const dropped = ['people_title_trgm', 'companies_state_lower'];
+    const dropped = ['people_title_words_trgm', 'companies_state_lower'];
     const definitions = new Map(
       (await readSearchIndexDefinitions()).map((definition) => [definition.name, definition]),
     );
@@ -56,7 +56,7 @@ describe('a start after a load stopped before its indexes were built', () => {
       [dropped],
     );
     expect(present.rows.map((row) => row.indexname).sort()).toEqual([...dropped].sort());
-    expect(present.rows.find((row) => row.indexname === 'people_title_trgm')?.indexdef).toMatch(/gin_trgm_ops/);
+    expect(present.rows.find((row) => row.indexname === 'people_title_words_trgm')?.indexdef).toMatch(/gin_trgm_ops/);
     const countsAfter = await pool.query(
       'SELECT (SELECT count(*) FROM companies) AS companies, (SELECT count(*) FROM people) AS people',
     );

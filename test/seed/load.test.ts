@@ -65,7 +65,7 @@ describe('seedCatalog', () => {
   it('leaves every search index of the migration in place', async () => {
     const definitions = await readSearchIndexDefinitions();
     expect(definitions.length).toBeGreaterThanOrEqual(20);
-    expect(definitions.map((d) => d.name)).toContain('people_title_trgm');
+    expect(definitions.map((d) => d.name)).toContain('people_title_words_trgm');
     const existing = await test.db.pool.query<{ indexname: string }>(
       `SELECT indexname FROM pg_indexes WHERE tablename IN ('companies', 'people', 'person_contacts')`,
     );

@@ -89,6 +89,10 @@ const person: PersonRow = {
       is_current: true,
     },
   ],
+  title_words: ' chief executive officer ',
+  title_mask: 2 ** 52 + 1,
+  seniority: 'c_suite',
+  job_function: null,
 };
 
 const contact: PersonContactRow = { person_id: person.id, kind: 'work_email', value: 'x\\y@acme.ie', source: 'import' };

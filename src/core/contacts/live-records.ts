@@ -3,6 +3,7 @@ import type { Queryable } from '../../store/db.js';
 import { tldOf } from '../network-urls.js';
 import type { CompanyRef, LiveCompany, LiveProfile, ProfileRef } from '../ports/network-source.js';
 import { companyColumns, profileColumns, type CompanyRow, type ProfileRow } from '../search/records.js';
+import { titleColumns } from '../titles/normalise.js';
 
 /** The catalog side of live enrichment: the stored record a fetch refreshes, and the refresh itself. */
 
@@ -105,6 +106,8 @@ export async function refreshCompany(db: Queryable, stored: StoredCompanyRow, li
 
 export async function refreshProfile(db: Queryable, personId: number, live: LiveProfile): Promise<ProfileRow> {
   const company = live.currentCompany;
+  // The title's search columns change with it (migration 150).
+  const titled = titleColumns(live.title);
   const result = await db.query<ProfileRow>(
     `UPDATE people p SET
        first_name = $2,
@@ -131,6 +134,10 @@ export async function refreshProfile(db: Queryable, personId: number, live: Live
          THEN ARRAY(SELECT DISTINCT e->>'school' FROM jsonb_array_elements($15::jsonb) e WHERE e->>'school' IS NOT NULL)
          ELSE p.schools END,
        work_experiences = CASE WHEN jsonb_array_length($16::jsonb) > 0 THEN $16::jsonb ELSE p.work_experiences END,
+       title_words = $17,
+       title_mask = $18,
+       seniority = $19,
+       job_function = $20,
        updated_at = now(),
        live_fetched_at = now()
      WHERE p.id = $1
@@ -152,6 +159,10 @@ export async function refreshProfile(db: Queryable, personId: number, live: Live
       JSON.stringify(live.languages),
       JSON.stringify(live.education),
       JSON.stringify(live.workExperiences),
+      titled.title_words,
+      titled.title_mask,
+      titled.seniority,
+      titled.job_function,
     ],
   );
   return result.rows[0] as ProfileRow;
@@ -200,5 +211,7 @@ export function profileRowFromLive(live: LiveProfile): ProfileRow {
     languages: live.languages,
     education: live.education,
     work_experiences: live.workExperiences,
+    seniority: titleColumns(live.title).seniority,
+    job_function: titleColumns(live.title).job_function,
   };
 }

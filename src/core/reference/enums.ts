@@ -4,9 +4,11 @@ import {
   COMPANY_FLAGS,
   FUNDING_STAGES,
   ISO_COUNTRIES,
+  JOB_FUNCTION_NAMES,
   LANGUAGES,
   PROFICIENCY_NAMES,
   PROSPECT_TAGS,
+  SENIORITY_LEVELS,
 } from '../../../reference/index.js';
 
 /**
@@ -20,6 +22,14 @@ export function listTags() {
     prospectTags: PROSPECT_TAGS.map((t) => ({ slug: t.slug, description: t.description })),
     companyFlags: COMPANY_FLAGS.map((f) => ({ slug: f.slug, description: f.description })),
     fundingStages: [...FUNDING_STAGES],
+  };
+}
+
+/** The seniorities and job functions a profile's title is read as (reference/job-titles.ts). */
+export function listJobTitleTaxonomy() {
+  return {
+    seniorities: SENIORITY_LEVELS.map((s) => ({ slug: s.level, description: s.description })),
+    jobFunctions: JOB_FUNCTION_NAMES.map((f) => ({ slug: f.jobFunction, description: f.description })),
   };
 }
 

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Queryable } from '../../store/db.js';
 import { companyConditions, type CompanyQuery } from './company-search.js';
 import { peopleConditions, type PeopleQuery } from './people-search.js';
+import { hasShortTitlePhrase } from './people-filters.js';
 import type { SqlConditions } from './sql.js';
 
 /**
@@ -63,10 +64,10 @@ export async function countPeople(
     const sql = await peopleConditions(client, accountId, query);
     // currentCompanies given and none of them exists: nobody can match, and that is certain.
     if (!sql) return { count: 0, exact: true };
-    const { jobTitleV2, education } = query.searchParams;
+    const { education } = query.searchParams;
     return countWhere(client, 'people p', sql, {
       ...options,
-      unindexableSubstring: anyShort([...(jobTitleV2?.included ?? []), ...(education?.schools ?? [])]),
+      unindexableSubstring: hasShortTitlePhrase(query.searchParams) || anyShort(education?.schools ?? []),
     });
   });
 }

@@ -1,10 +1,11 @@
 import type { PeopleSearchParams } from '../../../operations/schemas/filters.js';
 import { addRange } from './company-filters.js';
+import { titlePhrases, wordMask } from '../titles/normalise.js';
 import { containsPattern, type SqlConditions } from './sql.js';
 
 /**
- * Adds the conditions of the people filters, on table alias `p`. Titles match as
- * case-insensitive substrings: any included title selects, any excluded title suppresses.
+ * Adds the conditions of the people filters, on table alias `p`. Titles match as words: any
+ * included title selects, any excluded title suppresses.
  */
 export function addPeopleConditions(sql: SqlConditions, params: PeopleSearchParams): void {
   addTitleConditions(sql, params.jobTitleV2?.included ?? [], params.jobTitleV2?.excluded ?? []);
@@ -15,6 +16,8 @@ export function addPeopleConditions(sql: SqlConditions, params: PeopleSearchPara
   if (countries.length === 1) sql.add(`p.country3 = ${sql.bind(countries[0])}::bpchar`);
   else if (countries.length) sql.add(`p.country3 = ANY(${sql.bind(countries)}::bpchar[])`);
   addRange(sql, 'p.years_experience', params.yearsOfExperience);
+  if (params.seniority?.length) sql.add(`p.seniority = ANY(${sql.bind(params.seniority)}::text[])`);
+  if (params.jobFunction?.length) sql.add(`p.job_function = ANY(${sql.bind(params.jobFunction)}::text[])`);
   const tags = params.tags;
   if (tags?.anyOf?.length) sql.add(`p.tags && ${sql.bind(tags.anyOf)}::text[]`);
   if (tags?.allOf?.length) sql.add(`p.tags @> ${sql.bind(tags.allOf)}::text[]`);
@@ -28,46 +31,55 @@ export function addPeopleConditions(sql: SqlConditions, params: PeopleSearchPara
   }
 }
 
+/** Does a title filter hold a phrase too short for a trigram, which the trigram index cannot narrow? */
+export function hasShortTitlePhrase(params: PeopleSearchParams): boolean {
+  return (params.jobTitleV2?.included ?? []).some((title) =>
+    titlePhrases(title).some((phrase) => phrase.join(' ').length < 3),
+  );
+}
+
 /**
- * Titles match as case-insensitive substrings. Most of a title filter's time used to go to that
- * substring test, run on every index entry a page walks past (a page of 1000 "VP of Sales" in the
- * USA walks over 500,000). Each included title is therefore first tested against the title's
- * bigram mask (migration 086, stored in the covering people indexes): a title that contains
- * "VP of Sales" contains each of its letter pairs, so its mask has every bit of the text's mask,
- * and two integers read from the index compare in a fraction of the substring test's time. Both
- * masks come from the same SQL function, so the case folding is PostgreSQL's on both sides.
+ * Titles match as words (docs/concepts.md, "Titles"): a filter is read by the same normaliser as
+ * the stored titles (src/core/titles/normalise.ts) into phrases of canonical words, and a title
+ * matches a phrase when it holds its words whole and in order, `title_words LIKE '% w1 w2 %'`
+ * (title_words holds each variant between spaces, migration 150). An included title is any of its
+ * phrases; an excluded title suppresses every one of its phrases.
  *
- * The shape is written for the planner as much as for the executor:
- * - each included title is one arm `(mask test AND substring test)` of an OR:
+ * Each phrase is first tested against the title's word mask (stored in the covering people
+ * indexes): a title that holds the phrase holds each of its words, so its mask has every bit of
+ * the phrase's, and two integers read from the index compare in a fraction of the LIKE's time (a
+ * page of 1000 "VP of Sales" in the USA walks over 500,000 index entries at 10,000,000 people).
+ *
+ * The shape is written for the planner as much as for the executor, as it was for the letter-pair
+ * mask before (docs/decisions/0006-search-on-postgresql.md):
+ * - each included phrase is one arm `(mask test AND phrase test)` of an OR:
  *   inside an arm the tests run in the order written (the planner reorders only the top-level
- *   conditions, by cost, and would run the substring test first);
+ *   conditions, by cost, and would run the phrase test first);
  * - the mask test is `least(missing bits, 1) <> 1`: an inequality, which the planner estimates as
- *   nearly always true, so that its estimate of the filter stays that of the substring test alone
+ *   nearly always true, so that its estimate of the filter stays that of the phrase test alone
  *   and its choice between reading in id order and the trigram index is what it was;
- * - one included title gets a second arm that matches nothing (`p.id < 0`: ids are positive, as the
+ * - a lone arm gets a second arm that matches nothing (`p.id < 0`: ids are positive, as the
  *   import and the id sequence give them), since a lone arm would be flattened into the top-level
  *   conditions and reordered; it costs one comparison on the rows the first arm rejects, and the
  *   trigram index stays usable (a BitmapOr with the primary key);
- * - an excluded title is `(mask lacks a bit = 1 OR NOT substring)`, one top-level test each: the
- *   substring test runs only on titles that have all of the text's pairs (inside the included
- *   arms the planner would factor it out again); the planner estimates it as the substring test's
- *   own `NOT`, the equality being rare to its eyes.
+ * - an excluded phrase is `(mask lacks a bit = 1 OR NOT phrase)`, one top-level test each: the
+ *   phrase test runs only on titles that have all of the phrase's words.
  */
 function addTitleConditions(sql: SqlConditions, included: readonly string[], excluded: readonly string[]): void {
-  // `least(missing bits, 1)`: 0 when the title's mask has every bit of the text's, else 1.
-  const missing = (title: string) =>
-    `least(~title_bigram_mask(p.title) & title_bigram_mask(${sql.bind(title)}::text), 1)`;
-  // A text of one character has no pair of letters to test.
-  const hasPairs = (title: string) => [...title].length >= 2;
+  // `least(missing bits, 1)`: 0 when the title's mask has every bit of the phrase's, else 1.
+  const missing = (phrase: readonly string[]) => `least(~p.title_mask & ${sql.bind(wordMask(phrase))}::bigint, 1)`;
+  const pattern = (phrase: readonly string[]) => sql.bind(`% ${phrase.join(' ')} %`);
   for (const title of excluded) {
-    const substring = `p.title NOT ILIKE ${sql.bind(containsPattern(title))}`;
-    sql.add(hasPairs(title) ? `(${missing(title)} = 1 OR ${substring})` : substring);
+    for (const phrase of titlePhrases(title)) {
+      sql.add(`(${missing(phrase)} = 1 OR p.title_words NOT LIKE ${pattern(phrase)})`);
+    }
   }
   if (!included.length) return;
-  const arms = included.map((title) => {
-    const substring = `p.title ILIKE ${sql.bind(containsPattern(title))}`;
-    return hasPairs(title) ? `(${missing(title)} <> 1 AND ${substring})` : substring;
-  });
+  const arms = included.flatMap((title) =>
+    titlePhrases(title).map((phrase) => `(${missing(phrase)} <> 1 AND p.title_words LIKE ${pattern(phrase)})`),
+  );
+  // The schema refuses a title of stop words alone; should one reach here, it matches nobody.
+  if (!arms.length) arms.push('false');
   if (arms.length === 1) arms.push('p.id < 0');
   sql.add(`(${arms.join('\n    OR ')})`);
 }

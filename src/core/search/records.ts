@@ -74,6 +74,8 @@ const profileRecordColumns = [
   'years_experience',
   'tags',
   'languages',
+  'seniority',
+  'job_function',
 ] as const satisfies ReadonlyArray<keyof PersonRow>;
 
 /** Detailed education and work history are large: they are read only when asked for. */
@@ -107,6 +109,8 @@ export function toProfileRecord(row: ProfileRow, details: ProfileDetailOptions):
     country3: row.country3,
     years_of_experience: row.years_experience,
     tags: row.tags,
+    seniority: row.seniority,
+    job_function: row.job_function,
     last_sort_key: String(row.id),
   };
 }

@@ -10,6 +10,7 @@ import {
   type NamePool,
   type Seniority,
 } from '../../../reference/index.js';
+import { titleColumns } from '../../core/titles/normalise.js';
 import type { PersonRow, WorkExperienceEntry } from '../../store/tables/people.js';
 import type { PersonContactRow } from '../../store/tables/person-contacts.js';
 import { bucketOf, createCompanyGenerator, type CompanyGenerator, type CompanyIdentity } from './companies.js';
@@ -22,6 +23,7 @@ import {
   STREAM_EMAIL_PATTERN,
   STREAM_PERSON,
   STREAM_PERSON_SLUG,
+  STREAM_TITLE_FORM,
   STREAM_USER_ID,
   mix32,
   rowSeed,
@@ -39,6 +41,7 @@ import {
   stepDown,
   titleFor,
   workLocalPart,
+  writtenTitle,
   type GeneratedEducation,
   type GeneratedLanguage,
 } from './person-details.js';
@@ -80,6 +83,8 @@ const BUCKET_PEOPLE_WEIGHT = [1, 4.2, 13.3, 30, 55, 166, 350, 1600];
 export interface PersonWithContacts {
   person: GeneratedPerson;
   contacts: GeneratedContact[];
+  /** The current title before it was written in one of the forms people use (bench/relevance.ts labels by it). */
+  canonicalTitle: string;
 }
 
 export interface PeopleGenerator {
@@ -106,6 +111,7 @@ export function createPeopleGenerator(
   const slugPermutation = new Permutation(32, streamKey(seed, STREAM_PERSON_SLUG));
   const userIds = new Permutation(30, userKey);
   const patternKey = streamKey(seed, STREAM_EMAIL_PATTERN);
+  const titleFormKey = streamKey(seed, STREAM_TITLE_FORM);
 
   const cumulative = new Float64Array(companyCount);
   let total = 0;
@@ -176,6 +182,9 @@ export function createPeopleGenerator(
     if (seniority === 'OWNER' && (!TITLES[jobFunction].OWNER || rng.chance(0.75))) jobFunction = 'general-management';
     if (seniority === 'CXO' && rng.chance(0.35)) jobFunction = 'general-management';
     const title = titleFor(rng, jobFunction, seniority);
+    // A stream of its own: the written form changes no other number of the profile.
+    const { form, decoration } = writtenTitle(new Rng(rowSeed(titleFormKey, id)), title, company.name, industry.name);
+    const written = form + decoration;
 
     const [minYears, maxYears] = SENIORITY_EXPERIENCE[seniority];
     const yearsExperience = Math.round(minYears + ((maxYears - minYears) * (rng.next() + rng.next())) / 2);
@@ -194,7 +203,7 @@ export function createPeopleGenerator(
         company_name: company.name,
         company_slug: company.slug,
         company_domain: company.domain,
-        title,
+        title: written,
         start_date: isoFromMonth(AS_OF_MONTH - tenure),
         end_date: null,
         is_current: true,
@@ -256,8 +265,8 @@ export function createPeopleGenerator(
       id,
       first_name: firstName,
       last_name: lastName,
-      title,
-      headline: headlineFor(rng, title, company, industry),
+      title: written,
+      headline: headlineFor(rng, form, company, industry),
       city: place.city,
       country_code: country.code2,
       country3: country.code3,
@@ -274,6 +283,7 @@ export function createPeopleGenerator(
       schools: [...new Set(education.map((e) => e.school))],
       education,
       work_experiences: experiences,
+      ...titleColumns(written),
     };
 
     const contacts: GeneratedContact[] = [];
@@ -291,7 +301,7 @@ export function createPeopleGenerator(
     if (rng.chance(0.4)) {
       contacts.push({ person_id: id, kind: 'phone', value: phoneNumber(rng, country) });
     }
-    return { person, contacts };
+    return { person, contacts, canonicalTitle: title };
   }
 
   return { person };

@@ -18,6 +18,10 @@ import {
   type JobFunction,
   type NameCulture,
   type Seniority,
+  TITLE_DECORATIONS,
+  TITLE_DECORATION_SHARE,
+  TITLE_WRITTEN_FORMS,
+  TITLE_WRITTEN_FORM_SHARE,
 } from '../../../reference/index.js';
 import type { EducationEntry, LanguageEntry } from '../../store/tables/people.js';
 import type { CompanyIdentity } from './companies.js';
@@ -48,6 +52,30 @@ const SENIORITY_RANK: Readonly<Record<Seniority, number>> = {
   CXO: 5,
   OWNER: 5,
 };
+
+const writtenForms = TITLE_WRITTEN_FORMS.map(([pattern, forms]) => [new RegExp(pattern), forms] as const);
+
+/**
+ * The current title as its holder writes it: the canonical title, or (for a share) one of its
+ * written forms (reference/titles.ts), and sometimes a decoration after it (the company, the
+ * industry), which the headline leaves out.
+ */
+export function writtenTitle(
+  rng: Rng,
+  title: string,
+  companyName: string,
+  industryName: string,
+): { form: string; decoration: string } {
+  let form = title;
+  if (rng.chance(TITLE_WRITTEN_FORM_SHARE)) {
+    const rule = writtenForms.find(([pattern]) => pattern.test(title));
+    if (rule) form = title.replace(rule[0], rng.pick(rule[1]));
+  }
+  const decoration = rng.chance(TITLE_DECORATION_SHARE)
+    ? rng.pick(TITLE_DECORATIONS).replace('{company}', companyName).replace('{industry}', industryName)
+    : '';
+  return { form, decoration };
+}
 
 export function titleFor(rng: Rng, jobFunction: JobFunction, seniority: Seniority): string {
   const titles =

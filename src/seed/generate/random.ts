@@ -21,6 +21,7 @@ export const STREAM_PERSON = 6;
 export const STREAM_USER_ID = 7;
 export const STREAM_PERSON_SLUG = 8;
 export const STREAM_EMAIL_PATTERN = 9;
+export const STREAM_TITLE_FORM = 10;
 
 /** The murmur3 finaliser: spreads the bits of a 32-bit integer. */
 export function mix32(x: number): number {

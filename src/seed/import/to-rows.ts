@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ISO_COUNTRIES, alpha3FromAlpha2 } from '../../../reference/index.js';
+import { titleColumns } from '../../core/titles/normalise.js';
 import type { CompanyRow } from '../../store/tables/companies.js';
 import type { CopyRow } from '../../store/tables/define-table.js';
 import type { PersonRow } from '../../store/tables/people.js';
@@ -29,7 +30,7 @@ export const COMPANY_FIELDS = [
 export const PERSON_FIELDS = [
   ['first_name', ['first_name']],
   ['last_name', ['last_name']],
-  ['title', ['title']],
+  ['title', ['title', 'title_words', 'title_mask', 'seniority', 'job_function']],
   ['headline', ['headline']],
   ['location', ['city', 'country_code', 'country3']],
   ['current_company', ['company_id', 'company_name', 'company_slug', 'company_domain']],
@@ -152,6 +153,7 @@ export function toPersonRow(row: PersonImport): CopyRow<PersonRow> {
     schools: education ? [...new Set(education.map((e) => e.school))] : [],
     education: education ?? [],
     work_experiences: work ?? [],
+    ...(row.title === undefined ? {} : titleColumns(row.title)),
   };
 }
 

@@ -57,6 +57,13 @@ export interface PersonRow {
   schools: string[];
   education: EducationEntry[];
   work_experiences: WorkExperienceEntry[];
+  /** The title read as words, for the title filter (migration 150, src/core/titles/normalise.ts). */
+  title_words: string | null;
+  /** The mask of those words, tested before the phrase. */
+  title_mask: number | null;
+  /** Derived from the title by reference/job-titles.ts; null for an empty title. */
+  seniority: string | null;
+  job_function: string | null;
 }
 
 /** Columns of `people` that no load writes. */
@@ -90,6 +97,10 @@ export const peopleTable = defineTable<PersonRow, PersonMaintainedColumns>(
     schools: 'text[]',
     education: 'jsonb',
     work_experiences: 'jsonb',
+    title_words: 'text',
+    title_mask: 'bigint',
+    seniority: 'text',
+    job_function: 'text',
   },
   { updated_at: 'timestamptz', live_fetched_at: 'timestamptz' },
 );
