@@ -63,8 +63,6 @@ const values = (what: string, one: string) =>
 /** Substrings compared against every candidate row: fewer and shorter, as each costs a scan. */
 const substrings = (what: string, one: string) =>
   list(nonEmpty(inputLimits.substringLength), inputLimits.substringsPerFilter, what, one);
-const mayBeEmptySubstrings = (what: string) =>
-  mayBeEmpty(nonEmpty(inputLimits.substringLength), inputLimits.substringsPerFilter, what);
 const removedValues = (what: string) =>
   mayBeEmpty(nonEmpty(inputLimits.valueLength), inputLimits.valuesPerFilter, what);
 
