@@ -536,7 +536,6 @@ describe('the direct path and the SDK around a tool that throws', () => {
   const tools = new Map([[explode.name, explode]]);
   const caller: CallerInfo = {
     principal: { accountId: 1, accountName: 'Test', plan: 'pro', email: null },
-    canSpend: true,
   };
   const auth: AuthInfo = { token: 'x-api-key', clientId: 'account:1', scopes: [], extra: { caller } };
   const serverInfo = { name: 'throwing-test', version: '1.0.0' };
