@@ -157,7 +157,8 @@ export class Gateway {
     const { confirmationToken: inlineToken, ...fields } = (isObject ? payload : {}) as Record<string, unknown>;
     // The one check of the credential and the payload on this side: the guards and the run use what it prepared.
     const prepared = prepareCall(operation, caller.principal, fields);
-    if (!prepared.ok && prepared.refusal === 'credential') return result(this.credentialRefusal(operation, prepared.error));
+    if (!prepared.ok && prepared.refusal === 'credential')
+      return result(this.credentialRefusal(operation, prepared.error));
     if (!isObject) return result(payloadNotAnObject(operation));
     if (!prepared.ok) {
       const limited = await this.limited(caller, operation.rateLimitClass);

@@ -5,12 +5,7 @@ import type { AnyOperation } from '../../operations/define.js';
 import { pathParameters } from '../../operations/define.js';
 import { getCreditBalance } from '../../operations/index.js';
 import { canonicalJson } from '../core/search/cursor.js';
-import {
-  outcomeOfAnswer,
-  prepareCall,
-  type OperationOutcome,
-  type PreparedCall,
-} from '../runner/run-operation.js';
+import { outcomeOfAnswer, prepareCall, type OperationOutcome, type PreparedCall } from '../runner/run-operation.js';
 import type { Backend, Caller, CallOptions } from './backend.js';
 
 /**
@@ -105,7 +100,10 @@ export class RestBackend implements Backend {
   async run(call: PreparedCall, caller: Caller, options: CallOptions = {}): Promise<OperationOutcome> {
     const { operation } = call;
     if (!caller.apiKey) return noKey(operation);
-    const answer = await this.answerOf(operation, this.requestOf(operation, call.fields, caller, caller.apiKey, options));
+    const answer = await this.answerOf(
+      operation,
+      this.requestOf(operation, call.fields, caller, caller.apiKey, options),
+    );
     return outcomeOfAnswer(answer.status, answer.body, answer.json, answer.retryAfterSeconds);
   }
 

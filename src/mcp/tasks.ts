@@ -341,7 +341,9 @@ export class McpTasks {
     const prepared = prepareCall(status, caller.principal, row.status_input);
     let outcome;
     try {
-      outcome = prepared.ok ? await this.deps.backend.run(prepared.call, caller) : { ok: false as const, error: prepared.error };
+      outcome = prepared.ok
+        ? await this.deps.backend.run(prepared.call, caller)
+        : { ok: false as const, error: prepared.error };
     } catch (error) {
       this.deps.log.warn({ err: error, operationId: status.operationId }, 'task status call failed');
       return { ...row, status_message: `Could not read ${status.operationId} just now; the job goes on.` };

@@ -188,7 +188,12 @@ export class OperationRunner implements RunsOperations, OperationPort {
 
   /** Runs a call prepared by `prepareCall` (its credential and fields are not checked again), with the result as a value. */
   async runPrepared(call: PreparedCall, request: PreparedRequest): Promise<OperationOutcome> {
-    const full: OperationRequest = { ...request, operation: call.operation, principal: call.principal, fields: call.fields };
+    const full: OperationRequest = {
+      ...request,
+      operation: call.operation,
+      principal: call.principal,
+      fields: call.fields,
+    };
     return (await this.logged(full, () => this.answer(full, call))).outcome;
   }
 
@@ -242,7 +247,12 @@ export class OperationRunner implements RunsOperations, OperationPort {
           headers[replayedHeader] = 'true';
           const body = parsed(claim.body);
           const answer = { status: claim.status, body, json: claim.body, headers, retryAfterSeconds: null };
-          return { answer, outcome: outcomeOfAnswer(claim.status, body, claim.body, null), errorCode: null, credits: 0 };
+          return {
+            answer,
+            outcome: outcomeOfAnswer(claim.status, body, claim.body, null),
+            errorCode: null,
+            credits: 0,
+          };
         }
       }
       // Every operation, so that none that charges (or reads the balance) can forget it.
