@@ -44,6 +44,8 @@ export async function startScratchService(name: string, env: Record<string, stri
       LOG_LEVEL: 'silent',
       DEMO_API_KEY: apiKey,
       JOB_WORKER: 'false',
+      // The conformance suite runs once with the direct path and once without it (MCP_DIRECT_PATH=false).
+      ...(process.env.MCP_DIRECT_PATH ? { MCP_DIRECT_PATH: process.env.MCP_DIRECT_PATH } : {}),
       ...env,
     }),
     { log: createLogger('silent'), temporaryDatabase: true },

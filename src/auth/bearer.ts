@@ -89,7 +89,6 @@ export async function bearerAuth(context: BearerContext, token: string, requestI
         principal: grant.principal,
         requestId,
         surface: 'mcp/v3',
-        canSpend: scopeSatisfied(grant.scopes, spendScope),
       },
     },
   };

@@ -1,6 +1,7 @@
 import type { AnyOperation } from '../../operations/define.js';
 import type { Principal } from '../core/principal.js';
 import type { Surface } from '../core/request-log.js';
+import type { OperationOutcome, PreparedCall } from '../runner/run-operation.js';
 
 /**
  * What the gateway runs operations through. By default the operation runner of this very
@@ -19,23 +20,8 @@ export interface Caller {
   requestId?: string;
   /** The MCP surface the call came through, for the account's request log. */
   surface?: Exclude<Surface, 'rest'>;
-  /**
-   * Whether this caller may run operations that charge: an API key may; an OAuth token only with
-   * mcp:spend. The gateway refuses a charging call without it, whatever path the request took.
-   */
-  canSpend: boolean;
   /** Aborted when the MCP request is cancelled or its client leaves: a long read stops instead of running for nobody. */
   signal?: AbortSignal;
-}
-
-/** An operation's answer as the REST API gives it. */
-export interface BackendAnswer {
-  status: number;
-  /** The envelope `{output, chargeInfo}` or the error body `{error: {...}}`. */
-  body: unknown;
-  /** `body` as JSON, when it came as JSON: the gateway passes it on rather than serialise `body` again. */
-  json: string | null;
-  retryAfterSeconds: number | null;
 }
 
 export interface CallOptions {
@@ -46,11 +32,17 @@ export interface CallOptions {
   idempotencyKey?: string;
 }
 
+/**
+ * The port the gateway runs operations through: a call prepared once (`prepareCall` in
+ * src/runner/run-operation.ts: the credential's scope and the payload checked there, and nowhere
+ * again on this side), and its result as a value (output and charge, or an error), never an HTTP
+ * status for the gateway to read back.
+ */
 export interface Backend {
-  call(
-    operation: AnyOperation,
-    payload: Record<string, unknown>,
-    caller: Caller,
-    options?: CallOptions,
-  ): Promise<BackendAnswer>;
+  run(call: PreparedCall, caller: Caller, options?: CallOptions): Promise<OperationOutcome>;
+  /**
+   * The caller's balance for the credit guard, or null when it cannot be read: a narrow read, not
+   * an operation run (in process: no request-log row, no rate-limit token).
+   */
+  readBalance(caller: Caller): Promise<number | null>;
 }

@@ -1,23 +1,25 @@
 import { Readable } from 'node:stream';
 import {
   CLIENT_CAPABILITIES_META_KEY,
-  PROTOCOL_VERSION_META_KEY,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  JSONRPC_VERSION,
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
   classifyInboundRequest,
+  isJSONRPCRequest,
   isJsonContentType,
   validateHostHeader,
   validateOriginHeader,
   type AuthInfo,
   type CallToolResult,
   type Implementation,
+  type JSONRPCResultResponse,
 } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
 import { sendRefusal } from '../auth/mcp-errors.js';
 import { requestIdOf, startAccessLog } from '../http/access-log.js';
 import type { MetricsRecorder } from '../http/metrics.js';
-import { structuredJsonOf } from './results.js';
 import { callerOf, canAskByForm } from './server.js';
 import { declaresTasks } from './tasks.js';
 import type { McpTool } from './tools/table.js';
@@ -25,12 +27,16 @@ import type { McpTool } from './tools/table.js';
 /**
  * The direct path: answers the MCP requests agents send most (`tools/call` of a tool of the
  * surface's table that needs no round trip with the client) without building the SDK's
- * per-request server, web-standard Request and response stream, which cost about 1 ms of CPU
- * per call, more than the tools themselves. The tools are the SDK's own (tools/table.ts drives
- * both). It takes only requests that are unambiguously well-formed, in either protocol era, and
- * answers them as the SDK does: same status, headers, media type and message (a test holds the
- * two side by side); everything else (other methods, other tools, anything malformed or unusual,
- * a client that can be asked by form) goes on to the SDK untouched, with the body it had.
+ * per-request server, web-standard Request and response stream, more CPU per call than the tools
+ * themselves. It is a twin of the SDK's path, not a second implementation: the tools are the
+ * SDK's own (tools/table.ts drives both), the JSON-RPC shape and the era are decided by the SDK's
+ * own exported functions (isJSONRPCRequest, classifyInboundRequest), and the answer is the
+ * result message serialised whole, framed as the SDK frames it (the SDK exports no framing
+ * function; test/mcp/direct-path.test.ts sends the same requests, every tool of every surface in
+ * both eras and a fuzz corpus, through both paths and compares the answers). It takes only
+ * requests that are unambiguously well-formed; everything else (other methods, other tools,
+ * anything malformed or unusual, a client that can be asked by form) goes on to the SDK
+ * untouched, with the body it had. MCP_DIRECT_PATH=false turns it off.
  */
 
 const modernRevision = '2026-07-28';
@@ -89,76 +95,95 @@ function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
   });
 }
 
-/**
- * Whether the SDK's classifier takes a `_meta` envelope as a valid 2026-07-28 claim. A client
- * sends the same envelope with every call, and the classifier's schema checks cost more than the
- * rest of a call, so verdicts are kept per envelope (bounded; cleared when full), by each direct
- * path for itself.
- */
-export class EnvelopeVerdicts {
-  private readonly verdicts = new Map<string, boolean>();
+/** What decides how the SDK routes a tools/call: its headers, the tool's name and the `_meta` envelope. */
+interface RouteQuestion {
+  protocolVersionHeader: string | undefined;
+  mcpMethodHeader: string | undefined;
+  mcpNameHeader: string | undefined;
+  name: string;
+  meta: Record<string, unknown> | undefined;
+}
 
-  accepted(meta: Record<string, unknown>): boolean {
-    const key = JSON.stringify(meta);
+/**
+ * The era the SDK's classifier (classifyInboundRequest) gives a tools/call, or null when it
+ * refuses it or routes it otherwise. The classifier reads the headers and the envelope, never the
+ * arguments, so it is asked about the call with its arguments left out, and its verdict is kept
+ * per question (bounded; cleared when full): a client sends the same envelope with every call,
+ * and the classifier's schema checks cost more than the rest of a call. Each direct path keeps
+ * its own.
+ */
+export class RouteVerdicts {
+  private readonly verdicts = new Map<string, Era | null>();
+
+  era(question: RouteQuestion): Era | null {
+    const { protocolVersionHeader, mcpMethodHeader, mcpNameHeader, name, meta } = question;
+    const key = JSON.stringify([protocolVersionHeader, mcpMethodHeader, mcpNameHeader, name, meta]);
     const known = this.verdicts.get(key);
     if (known !== undefined) return known;
-    // The classifier's verdict on the envelope alone: the rest of the request is checked above.
+    const params = { name, arguments: {}, ...(meta === undefined ? {} : { _meta: meta }) };
     const route = classifyInboundRequest({
       httpMethod: 'POST',
-      protocolVersionHeader: modernRevision,
-      mcpMethodHeader: 'tools/call',
-      mcpNameHeader: 'probe',
-      body: { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'probe', arguments: {}, _meta: meta } },
+      ...(protocolVersionHeader === undefined ? {} : { protocolVersionHeader }),
+      ...(mcpMethodHeader === undefined ? {} : { mcpMethodHeader }),
+      ...(mcpNameHeader === undefined ? {} : { mcpNameHeader }),
+      body: { jsonrpc: JSONRPC_VERSION, id: 0, method: 'tools/call', params },
     });
-    const accepted =
-      route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === modernRevision;
-    if (key.length > maxRememberedEnvelopeChars) return accepted;
-    if (this.verdicts.size >= envelopeVerdictLimit) this.verdicts.clear();
-    this.verdicts.set(key, accepted);
-    return accepted;
+    let era: Era | null = null;
+    if (route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === modernRevision)
+      era = 'modern';
+    // A 2025-era call names a revision this SDK serves, or none, and none of the 2026 headers.
+    else if (
+      route.kind === 'legacy' &&
+      route.reason === 'no-claim' &&
+      (protocolVersionHeader === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersionHeader)) &&
+      mcpMethodHeader === undefined &&
+      mcpNameHeader === undefined
+    )
+      era = 'legacy';
+    if (key.length > maxRememberedQuestionChars) return era;
+    if (this.verdicts.size >= routeVerdictLimit) this.verdicts.clear();
+    this.verdicts.set(key, era);
+    return era;
   }
 }
 
-const envelopeVerdictLimit = 1_000;
-const maxRememberedEnvelopeChars = 4_096;
+const routeVerdictLimit = 1_000;
+const maxRememberedQuestionChars = 4_096;
 
 /** The call, when this request is one the direct path answers exactly as the SDK would; otherwise null. */
 function directCall(
   req: IncomingMessage,
   body: unknown,
   tools: ReadonlyMap<string, McpTool>,
-  envelopes: EnvelopeVerdicts,
+  routes: RouteVerdicts,
 ): DirectCall | null {
-  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return null;
-  const { id, params } = body;
+  // The SDK's own check of a JSON-RPC request's shape.
+  if (!isJSONRPCRequest(body) || body.method !== 'tools/call') return null;
+  const { id, params } = body as { id: unknown; params?: unknown };
   if (!(typeof id === 'string' || Number.isSafeInteger(id))) return null;
   if (!isPlainObject(params) || !Object.keys(params).every((key) => allowedParamKeys.has(key))) return null;
   const tool = typeof params.name === 'string' ? tools.get(params.name) : undefined;
   if (!tool || !(params.arguments === undefined || isPlainObject(params.arguments))) return null;
-
-  const protocolVersionHeader = header(req, 'mcp-protocol-version');
-  const mcpMethodHeader = header(req, 'mcp-method');
-  const mcpNameHeader = header(req, 'mcp-name');
   const meta = params._meta;
   if (meta !== undefined && !isPlainObject(meta)) return null;
-  let era: Era;
-  let clientCapabilities: unknown;
-  if (meta === undefined || !(PROTOCOL_VERSION_META_KEY in meta)) {
-    // No envelope claim: the SDK serves it as 2025-era traffic unless a header names another
-    // revision (its classifier's "no-claim" rule; a test holds the two together). Deciding this
-    // here spares the classifier's schema checks on every legacy call.
-    if (protocolVersionHeader !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersionHeader))
-      return null;
-    if (mcpMethodHeader !== undefined || mcpNameHeader !== undefined) return null;
-    era = 'legacy';
-  } else {
-    // The SDK requires the standard headers to be present and to agree with the body.
-    if (protocolVersionHeader !== modernRevision || mcpMethodHeader !== 'tools/call' || mcpNameHeader !== params.name)
-      return null;
-    if (!envelopes.accepted(meta)) return null;
-    era = 'modern';
-    clientCapabilities = meta[CLIENT_CAPABILITIES_META_KEY];
-  }
+  const question = {
+    protocolVersionHeader: header(req, 'mcp-protocol-version'),
+    mcpMethodHeader: header(req, 'mcp-method'),
+    mcpNameHeader: header(req, 'mcp-name'),
+    name: tool.name,
+    meta,
+  };
+  const era = routes.era(question);
+  if (!era) return null;
+  // The classifier routes a 2026 claim; the SDK's modern leg then requires the standard headers, agreeing with the body.
+  if (
+    era === 'modern' &&
+    (question.protocolVersionHeader !== modernRevision ||
+      question.mcpMethodHeader !== 'tools/call' ||
+      question.mcpNameHeader !== tool.name)
+  )
+    return null;
+  const clientCapabilities = era === 'modern' ? meta?.[CLIENT_CAPABILITIES_META_KEY] : undefined;
   return { era, id: id as string | number, tool, arguments: params.arguments ?? {}, clientCapabilities };
 }
 
@@ -173,19 +198,13 @@ function wireResult(era: Era, result: CallToolResult, serverInfo: Implementation
   return stamped;
 }
 
-/** The JSON-RPC answer, with the structured content's JSON spliced in as the result already carries it. */
-function answerJson(call: DirectCall, result: CallToolResult, serverInfo: Implementation): string {
-  const wire = wireResult(call.era, result, serverInfo);
-  const structuredJson = structuredJsonOf(result);
-  if (structuredJson === undefined || wire.structuredContent === undefined)
-    return JSON.stringify({ result: wire, jsonrpc: '2.0', id: call.id });
-  const { structuredContent: _spliced, ...rest } = wire;
-  const head = JSON.stringify(rest);
-  return `{"result":${head.slice(0, -1)},"structuredContent":${structuredJson}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
-}
-
 function respond(res: ServerResponse, call: DirectCall, result: CallToolResult, serverInfo: Implementation): void {
-  const message = answerJson(call, result, serverInfo);
+  const answer: JSONRPCResultResponse = {
+    result: wireResult(call.era, result, serverInfo),
+    jsonrpc: JSONRPC_VERSION,
+    id: call.id,
+  };
+  const message = JSON.stringify(answer);
   if (call.era === 'modern') {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(message) });
     res.end(message);
@@ -204,7 +223,7 @@ function respond(res: ServerResponse, call: DirectCall, result: CallToolResult, 
 }
 
 /** The SDK's own limit on a request body. */
-export const maxMcpBodyBytes = 4 * 1024 * 1024;
+export const maxMcpBodyBytes = DEFAULT_MAX_REQUEST_BODY_SIZE;
 
 /**
  * The bodies read before the SDK handler runs (by the direct path, which passes on what it does
@@ -300,12 +319,12 @@ export interface DirectPathOptions {
  * itself, after the same Host, Origin and credential checks as the Express routes, and hands
  * everything else to Express: requests it does not take, and every refusal, which Express
  * answers as it always does (a request with a bad key is checked twice, which only a bad key pays).
- * Its state (the envelope verdicts, its counts) is its own.
+ * Its state (the route verdicts, its counts) is its own.
  */
 export class DirectPath {
   /** How many MCP requests it answered, and how many it read and passed on to the SDK. */
   readonly counts = { answered: 0, passedOn: 0 };
-  private readonly envelopes = new EnvelopeVerdicts();
+  private readonly routes = new RouteVerdicts();
 
   constructor(private readonly options: DirectPathOptions) {}
 
@@ -313,7 +332,7 @@ export class DirectPath {
   before(
     express: (req: IncomingMessage, res: ServerResponse) => void,
   ): (req: IncomingMessage, res: ServerResponse) => void {
-    return directPath(this.options, express, this.counts, this.envelopes);
+    return directPath(this.options, express, this.counts, this.routes);
   }
 }
 
@@ -321,7 +340,7 @@ function directPath(
   options: DirectPathOptions,
   express: (req: IncomingMessage, res: ServerResponse) => void,
   counts: DirectPath['counts'],
-  envelopes: EnvelopeVerdicts,
+  routes: RouteVerdicts,
 ) {
   const { context, serverInfo, surfaces, allowedHosts, allowedOrigins, corsHeaders, metrics, bodies } = options;
   return (req: IncomingMessage, res: ServerResponse): void => {
@@ -369,7 +388,7 @@ function directPath(
     }
     const raw = await readBody(req, length);
     const body = parsedBody(raw);
-    const call = body === undefined ? null : directCall(req, body, surface.tools, envelopes);
+    const call = body === undefined ? null : directCall(req, body, surface.tools, routes);
     if (!call || (surface.permits && !surface.permits(auth, body))) {
       passOn(req, res, raw);
       return;

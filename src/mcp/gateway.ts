@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { AnyOperation } from '../../operations/define.js';
-import { findOperation, getCreditBalance } from '../../operations/index.js';
-import { operationCharges } from '../auth/scopes.js';
+import { findOperation } from '../../operations/index.js';
 import type { Config } from '../config.js';
 import { canonicalJson } from '../core/search/cursor.js';
 import type { Logger } from '../log.js';
-import { describeIssues, unreadableValues } from '../validation.js';
-import type { Backend, BackendAnswer, Caller } from './backend.js';
+import { prepareCall, type OperationError, type OperationOutcome, type PreparedCall } from '../runner/run-operation.js';
+import type { Backend, Caller } from './backend.js';
 import { catalog, type CatalogEntry } from './catalog.js';
 import type { BalanceCache } from './guards/balance.js';
 import type { ConfirmationTokens } from './guards/confirmation.js';
@@ -24,8 +23,8 @@ import {
   fromPollCache,
   insufficientCredits,
   invalidPayload,
+  operationError,
   payloadNotAnObject,
-  restError,
   spendScopeRequired,
   summaryLine,
   tokenRefused,
@@ -37,9 +36,10 @@ import type { McpTasks, WireTask } from './tasks.js';
 import { storedSliceResult, truncatedResult } from './truncation.js';
 
 /**
- * call_operation: validate against the registry, apply the guards (polling discipline, credit
- * check, confirmation), run the operation through the backend as the caller (in process by
- * default, see backend.ts), and shape the answer (charge summary, low-balance warning, response
+ * call_operation: prepare the call once (the credential's scope and the payload, checked by the
+ * runner's prepareCall), apply the guards to what it prepared (polling discipline, credit check,
+ * confirmation), run that through the backend as the caller (in process by default, see
+ * backend.ts), and shape the result, a value (charge summary, low-balance warning, response
  * budget). How the user is asked is the MCP server's part; what is said is messages.ts's; this
  * module decides.
  */
@@ -152,29 +152,24 @@ export class Gateway {
       );
     }
     const { operation } = entry;
-    if (!caller.canSpend && operationCharges(operation)) return result(spendScopeRequired(operation));
-    const tasks = options.tasks && this.deps.tasks?.supports(operation) ? this.deps.tasks : null;
-
     const payload = args.payload ?? {};
-    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-      return result(payloadNotAnObject(operation));
-    }
-    const { confirmationToken: inlineToken, ...fields } = payload as Record<string, unknown>;
-    const confirmationToken = args.confirmationToken ?? (typeof inlineToken === 'string' ? inlineToken : undefined);
-    const parsed = operation.input.safeParse(fields);
-    const unreadable = unreadableValues(fields);
-    if (!parsed.success || unreadable.length) {
+    const isObject = typeof payload === 'object' && payload !== null && !Array.isArray(payload);
+    const { confirmationToken: inlineToken, ...fields } = (isObject ? payload : {}) as Record<string, unknown>;
+    // The one check of the credential and the payload on this side: the guards and the run use what it prepared.
+    const prepared = prepareCall(operation, caller.principal, fields);
+    if (!prepared.ok && prepared.refusal === 'credential')
+      return result(this.credentialRefusal(operation, prepared.error));
+    if (!isObject) return result(payloadNotAnObject(operation));
+    if (!prepared.ok) {
       const limited = await this.limited(caller, operation.rateLimitClass);
       if (limited) return result(limited);
       // What the REST API would refuse, refused before a user is asked to confirm a call that cannot run.
-      return result(
-        invalidPayload(operation, [
-          ...unreadable,
-          ...(parsed.success ? [] : describeIssues(parsed.error, operation.input)),
-        ]),
-      );
+      return result(invalidPayload(operation, prepared.issues));
     }
-    const input = parsed.data as Record<string, unknown>;
+    const { call } = prepared;
+    const { input } = call;
+    const tasks = options.tasks && this.deps.tasks?.supports(operation) ? this.deps.tasks : null;
+    const confirmationToken = args.confirmationToken ?? (typeof inlineToken === 'string' ? inlineToken : undefined);
     const hash = payloadHash(operation.operationId, input);
 
     if (operation.pollIntervalSeconds) {
@@ -192,7 +187,7 @@ export class Gateway {
         );
     }
 
-    const priced = await this.costOf(operation, input, fields, caller);
+    const priced = await this.costOf(call, caller);
     if ('refusal' in priced) return result(priced.refusal);
     // A schedule is confirmed on what it can spend in a month, not on one run.
     const monthly = operation.credits.monthlyWorstCase?.(input) ?? 0;
@@ -264,22 +259,27 @@ export class Gateway {
     }
 
     if (tasks) {
-      const started = await tasks.start(caller, operation, fields);
+      const started = await tasks.start(caller, call);
       if ('refused' in started) {
         if (redeemedToken) await this.deps.tokens.release(caller.principal.accountId, redeemedToken);
-        return result(restError(operation, started.refused));
+        return result(operationError(operation, started.refused));
       }
       this.deps.balances.forget(caller.principal.accountId);
       await this.deps.polls.forgetAccount(caller.principal.accountId);
       return { kind: 'task', task: started.task };
     }
 
-    const answer = await this.forward(operation, fields, caller);
-    if (answer.status < 200 || answer.status >= 300) {
+    const outcome = await this.forward(call, caller);
+    if (!outcome.ok) {
       if (redeemedToken) await this.deps.tokens.release(caller.principal.accountId, redeemedToken);
-      return result(restError(operation, answer));
+      return result(operationError(operation, outcome.error));
     }
-    return result(await this.success(entry, input, answer, caller));
+    return result(await this.success(entry, input, outcome, caller));
+  }
+
+  /** A credential that may not run the operation: without mcp:spend, said as the gateway says it; any other, as the runner did. */
+  private credentialRefusal(operation: AnyOperation, error: OperationError): CallToolResult {
+    return error.code === 'insufficient_scope' ? spendScopeRequired(operation) : operationError(operation, error);
   }
 
   /** A rate-limit refusal for an answer the gateway gives itself, or null (limits.ts). */
@@ -292,27 +292,17 @@ export class Gateway {
     return (await this.deps.stored.load(caller.principal.accountId, resultId))?.operationId ?? null;
   }
 
-  private async forward(
-    operation: AnyOperation,
-    fields: Record<string, unknown>,
-    caller: Caller,
-  ): Promise<BackendAnswer> {
-    // The last point before an operation runs: nothing that charges runs for a caller that may not spend.
-    if (!caller.canSpend && operationCharges(operation)) return scopeRefusedAnswer;
+  private async forward(call: PreparedCall, caller: Caller): Promise<OperationOutcome> {
     try {
-      return await this.deps.backend.call(operation, fields, caller);
+      return await this.deps.backend.run(call, caller);
     } catch (error) {
-      this.deps.log.warn({ err: error, operationId: operation.operationId }, 'backend call failed');
-      return backendUnreachable;
+      this.deps.log.warn({ err: error, operationId: call.operation.operationId }, 'backend call failed');
+      return { ok: false, error: backendUnreachable };
     }
   }
 
-  private async costOf(
-    operation: AnyOperation,
-    input: Record<string, unknown>,
-    fields: Record<string, unknown>,
-    caller: Caller,
-  ): Promise<CostEstimate | { refusal: CallToolResult }> {
+  private async costOf(call: PreparedCall, caller: Caller): Promise<CostEstimate | { refusal: CallToolResult }> {
+    const { operation, input, fields } = call;
     if (operation.credits.charged === 'free') return { credits: 0, time: null };
     const worstCase = operation.credits.worstCase(input);
     if (worstCase !== null) return { credits: worstCase, time: null };
@@ -322,15 +312,18 @@ export class Gateway {
     const estimatorFields = Object.fromEntries(
       Object.entries(fields).filter(([name]) => name in estimator.input.shape),
     );
-    const answer = await this.forward(estimator, estimatorFields, caller);
-    if (answer.status < 200 || answer.status >= 300) {
-      const refusal = restError(estimator, answer);
+    const prepared = prepareCall(estimator, caller.principal, estimatorFields);
+    const outcome: OperationOutcome = prepared.ok
+      ? await this.forward(prepared.call, caller)
+      : { ok: false, error: prepared.error };
+    if (!outcome.ok) {
+      const refusal = operationError(estimator, outcome.error);
       const text = refusal.content[0];
       if (text?.type === 'text')
         text.text = `Could not price ${operation.operationId} with ${estimator.operationId} (nothing was run or charged). ${text.text}`;
       return { refusal };
     }
-    const estimate = ((answer.body as Envelope).output ?? {}) as Record<string, unknown>;
+    const estimate = (outcome.output ?? {}) as Record<string, unknown>;
     if (pricedBy)
       return { credits: pricedBy.worstCase(estimate), time: null, ceiling: true, pricedBy: estimator.operationId };
     const time = (estimate.timeEstimate as { formatted?: unknown } | undefined)?.formatted;
@@ -342,25 +335,28 @@ export class Gateway {
     };
   }
 
+  /** The balance through the backend's narrow reader: weighing a call is not a call, so it is neither logged nor limited. */
   private async balanceOf(caller: Caller): Promise<number | null> {
     return this.deps.balances.get(caller.principal.accountId, async () => {
-      const answer = await this.forward(getCreditBalance, {}, caller);
-      const balance = (answer.body as { output?: { balance?: unknown } } | null)?.output?.balance;
-      return answer.status === 200 && typeof balance === 'number' ? balance : null;
+      try {
+        return await this.deps.backend.readBalance(caller);
+      } catch (error) {
+        this.deps.log.warn({ err: error }, 'balance read failed');
+        return null;
+      }
     });
   }
 
   private async success(
     entry: CatalogEntry,
     input: Record<string, unknown>,
-    answer: BackendAnswer,
+    outcome: Extract<OperationOutcome, { ok: true }>,
     caller: Caller,
   ): Promise<CallToolResult> {
     const { operation } = entry;
-    const body = answer.body as Envelope;
+    const body: Envelope = { output: outcome.output, chargeInfo: outcome.chargeInfo };
     const accountId = caller.principal.accountId;
-    const chargeInfo = (body.chargeInfo ?? {}) as { method?: string; creditsCharged?: number; message?: string };
-    const charged = chargeInfo.creditsCharged ?? 0;
+    const charged = outcome.chargeInfo.creditsCharged ?? 0;
     const balance = charged > 0 ? this.deps.balances.charged(accountId, charged) : this.deps.balances.peek(accountId);
     if (!operation.readOnly) await this.deps.polls.forgetAccount(accountId);
     if (operation.pollIntervalSeconds)
@@ -391,22 +387,15 @@ export class Gateway {
 
     // A page passed on as it came is serialised once, where the operation ran.
     const structuredJson =
-      answer.json !== null && !structured.polling && !structured.warnings ? answer.json : JSON.stringify(structured);
+      outcome.envelopeJson !== null && !structured.polling && !structured.warnings
+        ? outcome.envelopeJson
+        : JSON.stringify(structured);
     const budget = this.deps.config.MCP_RESPONSE_TOKEN_BUDGET;
     if (estimateTokens(structuredJson) <= budget) return toolResult(lines.join(' '), structured, false, structuredJson);
     const stored = await this.deps.stored.store(accountId, operation.operationId, body);
     return truncatedResult(operation, structured, stored, 0, lines, input, budget);
   }
 }
-
-const scopeRefusedAnswer: BackendAnswer = {
-  status: 403,
-  body: {
-    error: { code: 'insufficient_scope', message: 'This call can charge credits, which needs the mcp:spend scope.' },
-  },
-  json: null,
-  retryAfterSeconds: null,
-};
 
 function result(toolResultValue: CallToolResult): GatewayAnswer {
   return { kind: 'result', result: toolResultValue };

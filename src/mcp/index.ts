@@ -26,7 +26,7 @@ import { quoted, sendRefusal } from '../auth/mcp-errors.js';
 import { rateLimitsPerMinute } from '../config.js';
 import type { AppContext } from '../context.js';
 import type { MetricsRecorder } from '../http/metrics.js';
-import type { RunsOperations } from '../runner/run-operation.js';
+import type { OperationPort } from '../runner/run-operation.js';
 import type { Backend } from './backend.js';
 import { InProcessBackend } from './in-process-backend.js';
 import { RestBackend } from './rest-backend.js';
@@ -94,7 +94,7 @@ export async function apiKeyAuth(
 ): Promise<AuthInfo | null> {
   const principal = await context.authenticator.authenticate(key);
   if (!principal) return null;
-  const caller: CallerInfo = { principal, apiKey: key, requestId, surface, canSpend: true };
+  const caller: CallerInfo = { principal, apiKey: key, requestId, surface };
   return { token: 'x-api-key', clientId: `account:${principal.accountId}`, scopes: [], extra: { caller } };
 }
 
@@ -169,7 +169,7 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 export function mountMcp(
   app: express.Express,
   context: AppContext,
-  options: { runner: RunsOperations; metrics?: MetricsRecorder | null },
+  options: { runner: OperationPort; metrics?: MetricsRecorder | null },
 ): (behind: RequestListener) => RequestListener {
   const { config } = context;
   const reporting = { metrics: options.metrics ?? null };

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { AnyOperation } from '../../operations/define.js';
-import type { BackendAnswer } from './backend.js';
+import type { OperationError } from '../runner/run-operation.js';
 import type { Envelope } from './guards/response-size.js';
 import { largestArrayField } from './guards/response-size.js';
 import { confirmationTtlSeconds } from './guards/confirmation.js';
@@ -154,26 +154,24 @@ const nextSteps: Record<string, string> = {
     'This sign-in may not spend credits: authorize again with the mcp:spend scope (your client can step up), or call free operations only.',
 };
 
-export function restError(operation: AnyOperation, answer: BackendAnswer): CallToolResult {
-  const body = answer.body as { error?: { code?: string; message?: string; details?: unknown } } | null;
-  const code = body?.error?.code ?? (answer.status >= 500 ? 'upstream_unavailable' : `http_${answer.status}`);
-  const message =
-    body?.error?.message ?? (typeof answer.body === 'string' ? answer.body.slice(0, 300) : `HTTP ${answer.status}`);
+/** An operation's refusal or failure as a tool error, with what to do next. */
+export function operationError(operation: AnyOperation, error: OperationError): CallToolResult {
+  const { code, message, status } = error;
   let nextStep =
     nextSteps[code] ??
-    (answer.status >= 500
+    (status >= 500
       ? 'A temporary failure of the service: retry in a minute; nothing was charged.'
       : 'Read the message and adjust the call.');
-  const retryAfterSeconds = answer.retryAfterSeconds ?? undefined;
-  if (code === 'rate_limited' || answer.status === 429) {
+  const retryAfterSeconds = error.retryAfterSeconds ?? undefined;
+  if (code === 'rate_limited' || status === 429) {
     const wait = retryAfterSeconds ?? 60;
     nextStep = `Rate limited: retry after ${wait} s, not sooner, and never in a tight loop.`;
   }
   return toolError({
-    status: answer.status,
+    status,
     code,
     message: `${operation.operationId}: ${message}`,
-    ...(body?.error?.details !== undefined ? { details: body.error.details } : {}),
+    ...(error.details !== undefined ? { details: error.details } : {}),
     ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
     nextStep,
   });
@@ -248,9 +246,9 @@ export function payloadNotAnObject(operation: AnyOperation): CallToolResult {
 }
 
 /** The backend could not be reached: said as REST would say it, so it reads like any other upstream failure. */
-export const backendUnreachable: BackendAnswer = {
+export const backendUnreachable: OperationError = {
+  code: 'upstream_unavailable',
+  message: 'The backend that runs operations did not answer.',
   status: 502,
-  body: { error: { code: 'upstream_unavailable', message: 'The backend that runs operations did not answer.' } },
-  json: null,
   retryAfterSeconds: null,
 };

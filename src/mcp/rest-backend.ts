@@ -3,8 +3,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { AnyOperation } from '../../operations/define.js';
 import { pathParameters } from '../../operations/define.js';
+import { getCreditBalance } from '../../operations/index.js';
 import { canonicalJson } from '../core/search/cursor.js';
-import type { Backend, BackendAnswer, Caller, CallOptions } from './backend.js';
+import { outcomeOfAnswer, prepareCall, type OperationOutcome, type PreparedCall } from '../runner/run-operation.js';
+import type { Backend, Caller, CallOptions } from './backend.js';
 
 /**
  * The gateway's backend when BACKEND_URL names the REST API of another deployment: each call is
@@ -12,6 +14,7 @@ import type { Backend, BackendAnswer, Caller, CallOptions } from './backend.js';
  * x-api-key header only (never in a query string, which proxies log). An OAuth sign-in of
  * /mcp/v3 has no key to send, and its token never goes upstream: configuration refuses
  * BACKEND_URL together with sign-in, and a call without a key is refused here, before any request.
+ * Each answer becomes the value an in-process run gives (outcomeOfAnswer), so the gateway reads no status.
  */
 
 const bodyMethods = new Set(['POST', 'PATCH', 'PUT']);
@@ -51,16 +54,24 @@ export interface RestBackendOptions {
   inFlightWaitMs?: number;
 }
 
-const noKey = (operation: AnyOperation): BackendAnswer => {
-  const body = {
-    error: {
-      code: 'unauthorized',
-      message: `This gateway runs ${operation.operationId} at BACKEND_URL with the caller's API key, and this caller signed in with OAuth (no key). Connect to /mcp or /mcp/v2 with an API key, or to a gateway without BACKEND_URL. Nothing was run or charged.`,
-      details: {},
-    },
-  };
-  return { status: 401, body, json: JSON.stringify(body), retryAfterSeconds: null };
-};
+const noKey = (operation: AnyOperation): OperationOutcome => ({
+  ok: false,
+  error: {
+    code: 'unauthorized',
+    message: `This gateway runs ${operation.operationId} at BACKEND_URL with the caller's API key, and this caller signed in with OAuth (no key). Connect to /mcp or /mcp/v2 with an API key, or to a gateway without BACKEND_URL. Nothing was run or charged.`,
+    details: {},
+    status: 401,
+    retryAfterSeconds: null,
+  },
+});
+
+/** An answer as it came over HTTP, before it becomes a value. */
+interface HttpAnswer {
+  status: number;
+  body: unknown;
+  json: string | null;
+  retryAfterSeconds: number | null;
+}
 
 export class RestBackend implements Backend {
   private readonly pool: Pool;
@@ -86,14 +97,26 @@ export class RestBackend implements Backend {
    * call twice: the request never left (refused), the method is repeatable, or the call carries
    * an idempotency key (then REST answers the repeat from the first run).
    */
-  async call(
-    operation: AnyOperation,
-    payload: Record<string, unknown>,
-    caller: Caller,
-    options: CallOptions = {},
-  ): Promise<BackendAnswer> {
+  async run(call: PreparedCall, caller: Caller, options: CallOptions = {}): Promise<OperationOutcome> {
+    const { operation } = call;
     if (!caller.apiKey) return noKey(operation);
-    const request = this.requestOf(operation, payload, caller, caller.apiKey, options);
+    const answer = await this.answerOf(
+      operation,
+      this.requestOf(operation, call.fields, caller, caller.apiKey, options),
+    );
+    return outcomeOfAnswer(answer.status, answer.body, answer.json, answer.retryAfterSeconds);
+  }
+
+  /** The balance as that deployment's getCreditBalance gives it (a request there: it has no narrower door). */
+  async readBalance(caller: Caller): Promise<number | null> {
+    const prepared = prepareCall(getCreditBalance, caller.principal, {});
+    if (!prepared.ok) return null;
+    const outcome = await this.run(prepared.call, caller);
+    const balance = outcome.ok ? (outcome.output as { balance?: unknown } | null)?.balance : undefined;
+    return typeof balance === 'number' ? balance : null;
+  }
+
+  private async answerOf(operation: AnyOperation, request: RestRequest): Promise<HttpAnswer> {
     try {
       return await this.send(request);
     } catch (error) {
@@ -108,7 +131,7 @@ export class RestBackend implements Backend {
   }
 
   /** The second attempt of a forward; while REST still runs the first one, it waits for that one's answer. */
-  private async sendAgain(request: RestRequest): Promise<BackendAnswer> {
+  private async sendAgain(request: RestRequest): Promise<HttpAnswer> {
     const deadline = Date.now() + this.inFlightWaitMs;
     for (;;) {
       const answer = await this.send(request);
@@ -153,7 +176,7 @@ export class RestBackend implements Backend {
     return { method: operation.method, path: fullPath, headers, body, signal: caller.signal };
   }
 
-  private async send(request: RestRequest): Promise<BackendAnswer> {
+  private async send(request: RestRequest): Promise<HttpAnswer> {
     const response = await this.pool.request(request);
     const text = await response.body.text();
     let parsed: unknown = text;

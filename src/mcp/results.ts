@@ -11,7 +11,7 @@ export function toolResult(
   isError = false,
   structuredJson = JSON.stringify(structured),
 ): CallToolResult {
-  const result: CallToolResult = {
+  return {
     content: [
       { type: 'text', text: summary },
       { type: 'text', text: structuredJson },
@@ -19,18 +19,6 @@ export function toolResult(
     structuredContent: structured,
     ...(isError ? { isError: true } : {}),
   };
-  serializedStructuredContent.set(result, structuredJson);
-  return result;
-}
-
-/**
- * The JSON text each result carries of its structured content, so that writing the answer can
- * splice it in rather than serialise the same (possibly large) object a second time.
- */
-const serializedStructuredContent = new WeakMap<CallToolResult, string>();
-
-export function structuredJsonOf(result: CallToolResult): string | undefined {
-  return serializedStructuredContent.get(result);
 }
 
 /**

@@ -54,8 +54,6 @@ export interface CallerInfo {
   /** The key an API-key caller sent (a backend at BACKEND_URL forwards with it); none for OAuth. */
   apiKey?: string;
   requestId?: string;
-  /** Whether the credential may run operations that charge (an API key may; an OAuth token needs mcp:spend). */
-  canSpend: boolean;
   /** The surface it came through: /mcp, /mcp/v2 or /mcp/v3 (the account's request log names it). */
   surface?: 'mcp' | 'mcp/v2' | 'mcp/v3';
 }

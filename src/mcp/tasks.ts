@@ -6,9 +6,10 @@ import { operationCharges } from '../auth/scopes.js';
 import type { RetentionTask } from '../job-queue/index.js';
 import type { Logger } from '../log.js';
 import type { Queryable } from '../store/db.js';
-import type { Backend, BackendAnswer, Caller } from './backend.js';
+import { prepareCall, type OperationError, type PreparedCall } from '../runner/run-operation.js';
+import type { Backend, Caller } from './backend.js';
 import type { Envelope } from './guards/response-size.js';
-import { restError, spendScopeRequired, summaryLine } from './messages.js';
+import { backendUnreachable, operationError, spendScopeRequired, summaryLine } from './messages.js';
 import { toolResult } from './results.js';
 
 /**
@@ -268,11 +269,8 @@ export class McpTasks {
    * Runs the operation under a new task. A refusal (invalid state, too few credits: nothing ran)
    * takes the task back and comes back as the operation's answer, for a plain tool result.
    */
-  async start(
-    caller: Caller,
-    operation: AnyOperation,
-    fields: Record<string, unknown>,
-  ): Promise<{ task: WireTask } | { refused: BackendAnswer }> {
+  async start(caller: Caller, call: PreparedCall): Promise<{ task: WireTask } | { refused: OperationError }> {
+    const { operation, fields } = call;
     const taskId = newTaskId();
     await this.deps.store.insert({
       accountId: caller.principal.accountId,
@@ -284,7 +282,7 @@ export class McpTasks {
       pollIntervalMs: this.pollIntervalMs(operation),
       ttlSeconds: this.deps.ttlSeconds,
     });
-    const started = await this.runStart(caller, operation, taskId, fields);
+    const started = await this.runStart(caller, call, taskId);
     if ('refused' in started) {
       await this.deps.store.remove(caller.principal.accountId, taskId);
       return started;
@@ -295,23 +293,21 @@ export class McpTasks {
   /** The start call, keyed by the task so that running it again answers from the first run. */
   private async runStart(
     caller: Caller,
-    operation: AnyOperation,
+    call: PreparedCall,
     taskId: string,
-    fields: Record<string, unknown>,
-  ): Promise<{ row: TaskRow } | { refused: BackendAnswer }> {
+  ): Promise<{ row: TaskRow } | { refused: OperationError }> {
+    const { operation, input } = call;
     const status = statusOperationOf(operation);
     if (!status || !operation.startsJob) throw new Error(`${operation.operationId} starts no job`);
-    let answer: BackendAnswer;
+    let outcome;
     try {
-      answer = await this.deps.backend.call(operation, fields, caller, { idempotencyKey: `mcp-task:${taskId}` });
+      outcome = await this.deps.backend.run(call, caller, { idempotencyKey: `mcp-task:${taskId}` });
     } catch (error) {
       this.deps.log.warn({ err: error, operationId: operation.operationId }, 'task start failed');
-      answer = { status: 502, body: { error: { code: 'upstream_unavailable' } }, json: null, retryAfterSeconds: null };
+      return { refused: backendUnreachable };
     }
-    if (answer.status < 200 || answer.status >= 300) return { refused: answer };
-    const body = answer.body as Envelope;
-    const parsed = operation.input.safeParse(fields);
-    const input = (parsed.success ? parsed.data : fields) as Record<string, unknown>;
+    if (!outcome.ok) return { refused: outcome.error };
+    const body: Envelope = { output: outcome.output, chargeInfo: outcome.chargeInfo };
     const statusInput = operation.startsJob.statusInput(input, body.output);
     const row =
       (await this.deps.store.started(
@@ -337,34 +333,40 @@ export class McpTasks {
     if (!row.status_operation_id || !row.status_input) {
       // The start has not answered yet; when its instance went quiet, run it again (same key, same answer).
       if (row.idle_seconds < restartAfterSeconds) return row;
-      const started = await this.runStart(caller, operation, row.task_id, row.fields);
+      const started = await this.startStored(caller, operation, row.task_id, row.fields);
       if ('refused' in started) return this.endRefused(caller, row, operation, started.refused);
       return started.row;
     }
     const status = findOperation(row.status_operation_id);
     if (!status?.jobState) return row;
-    let answer: BackendAnswer;
+    const prepared = prepareCall(status, caller.principal, row.status_input);
+    let outcome;
     try {
-      answer = await this.deps.backend.call(status, row.status_input, caller);
+      outcome = prepared.ok
+        ? await this.deps.backend.run(prepared.call, caller)
+        : { ok: false as const, error: prepared.error };
     } catch (error) {
       this.deps.log.warn({ err: error, operationId: status.operationId }, 'task status call failed');
       return { ...row, status_message: `Could not read ${status.operationId} just now; the job goes on.` };
     }
-    const body = answer.body as Envelope;
-    if (answer.status === 404) {
+    if (!outcome.ok && outcome.error.code === 'not_found') {
       // What the job worked on is gone (an audience deleted, say): the job cannot finish.
       return this.end(caller, row, {
         status: 'failed',
         statusMessage: `${status.operationId} no longer finds what this task was following.`,
-        error: jsonRpcError(`${status.operationId} answered 404: what the task followed is gone.`, status, body),
+        error: jsonRpcError(`${status.operationId} answered 404: what the task followed is gone.`, status, {
+          output: undefined,
+          error: { code: outcome.error.code, message: outcome.error.message, details: outcome.error.details },
+        }),
       });
     }
-    if (answer.status < 200 || answer.status >= 300) {
+    if (!outcome.ok) {
       return {
         ...row,
-        status_message: `Could not read ${status.operationId} just now (${answer.status}); the job goes on.`,
+        status_message: `Could not read ${status.operationId} just now (${outcome.error.code}); the job goes on.`,
       };
     }
+    const body: Envelope = { output: outcome.output, chargeInfo: outcome.chargeInfo };
     const state = status.jobState(body.output);
     if (state.state === 'running') return { ...row, status_message: state.message };
     if (state.state === 'done') {
@@ -394,8 +396,20 @@ export class McpTasks {
   }
 
   /** A start refused after the person agreed: the tool's answer, an error result, ends the task completed (as the extension says of tool errors). */
-  private endRefused(caller: Caller, row: TaskRow, operation: AnyOperation, answer: BackendAnswer): Promise<TaskRow> {
-    const result = restError(operation, answer);
+  /** A start of fields kept in a task's row (after the person's word, or again after its instance died): prepared anew. */
+  private async startStored(
+    caller: Caller,
+    operation: AnyOperation,
+    taskId: string,
+    fields: Record<string, unknown>,
+  ): Promise<{ row: TaskRow } | { refused: OperationError }> {
+    const prepared = prepareCall(operation, caller.principal, fields);
+    if (!prepared.ok) return { refused: prepared.error };
+    return this.runStart(caller, prepared.call, taskId);
+  }
+
+  private endRefused(caller: Caller, row: TaskRow, operation: AnyOperation, error: OperationError): Promise<TaskRow> {
+    const result = operationError(operation, error);
     const text = result.content[0];
     return this.end(caller, row, {
       status: 'completed',
@@ -413,7 +427,8 @@ export class McpTasks {
     if (!operation) return;
     const response = inputResponses[row.input_key] as { action?: unknown; content?: { confirm?: unknown } } | null;
     const accepted = response?.action === 'accept' && response.content?.confirm === true;
-    if (accepted && !caller.canSpend && operationCharges(operation)) {
+    const permitted = accepted ? prepareCall(operation, caller.principal, row.fields) : null;
+    if (permitted && !permitted.ok && permitted.refusal === 'credential') {
       const refusal = spendScopeRequired(operation).content[0];
       throw new ProtocolError(
         ProtocolErrorCode.InvalidRequest,
@@ -428,7 +443,7 @@ export class McpTasks {
       ttlSeconds: this.deps.ttlSeconds,
     });
     if (!claimed || !accepted) return;
-    const started = await this.runStart(caller, operation, taskId, claimed.fields);
+    const started = await this.startStored(caller, operation, taskId, claimed.fields);
     if ('refused' in started) await this.endRefused(caller, claimed, operation, started.refused);
   }
 

@@ -2,13 +2,13 @@ import { chargeMethodOf, pathParameters, type AnyOperation, type RateLimitClass 
 import type { Principal } from '../core/principal.js';
 import { scopeSatisfied, scopeToRun, spendScope } from '../auth/scopes.js';
 import type { AppContext } from '../context.js';
-import { spendWith } from '../core/credits.js';
+import { getBalance, spendWith } from '../core/credits.js';
 import { assertKeyMayRun } from '../core/api-keys.js';
 import { MonthlyGrants } from '../core/metering.js';
 import { recordRequest, type Surface } from '../core/request-log.js';
 import { rateLimitsPerMinute } from '../config.js';
-import { AppError } from '../errors.js';
-import { parseWith, unreadableValues } from '../validation.js';
+import { AppError, type FieldIssue } from '../errors.js';
+import { describeIssues, parseWith, unreadableValues } from '../validation.js';
 import { createAccountConcurrency, type AccountConcurrencyGate } from './concurrency.js';
 import { errorBody, logFailure, retryAfterOf, toAppError } from './failures.js';
 import type { BoundHandler, HandlerResult, RequestContext } from './handler.js';
@@ -57,12 +57,103 @@ export interface OperationAnswer {
   retryAfterSeconds: number | null;
 }
 
-/** What runs operations: the REST routes and the MCP gateway's in-process backend hold one of these. */
+/** What the charge of a run says: how the operation charges, what it took, and a note. */
+export interface ChargeInfo {
+  method: string;
+  creditsCharged?: number;
+  message?: string;
+}
+
+/** A refusal or failure as a value: the error body's fields, and the status REST gives its code. */
+export interface OperationError {
+  code: string;
+  message: string;
+  details?: unknown;
+  /** The HTTP status of this code on REST (src/errors.ts), which a tool error names too. */
+  status: number;
+  /** Seconds to wait before trying again, when the refusal says so. */
+  retryAfterSeconds: number | null;
+}
+
+/** An operation's result as a value, for a surface that is not HTTP (the MCP gateway). */
+export type OperationOutcome =
+  | {
+      ok: true;
+      output: unknown;
+      chargeInfo: ChargeInfo;
+      /** The envelope `{output, chargeInfo}` serialised where the operation ran, when it was (passed on rather than serialised again). */
+      envelopeJson: string | null;
+    }
+  | { ok: false; error: OperationError };
+
+declare const preparedBrand: unique symbol;
+
+/**
+ * A call checked once, before anything about it is counted or guarded: the credential allows the
+ * operation, and the fields are readable and valid for its schema. Only `prepareCall` makes one,
+ * and `runPrepared` runs it without checking either again.
+ */
+export interface PreparedCall {
+  readonly operation: AnyOperation;
+  readonly principal: Principal;
+  /** The fields as the caller sent them: what a remote REST API is sent and an Idempotency-Key's hash is of. */
+  readonly fields: Record<string, unknown>;
+  /** The fields as the operation's schema parsed them: what the handler runs with and the guards price. */
+  readonly input: Record<string, unknown>;
+  readonly [preparedBrand]: true;
+}
+
+export type Preparation =
+  | { ok: true; call: PreparedCall }
+  /** The credential does not allow the operation (scope, or a restricted key): nothing was run or counted. */
+  | { ok: false; refusal: 'credential'; error: OperationError }
+  /** The fields are unreadable or invalid, by field. */
+  | { ok: false; refusal: 'invalid'; issues: FieldIssue[]; error: OperationError };
+
+/**
+ * The checks of a call that need nothing but the call: what the credential allows (`permit`), then
+ * values no schema can refuse and the operation's schema, all issues together, by field. Pure: the
+ * MCP gateway prepares a call once, guards it on the parsed input, and runs what it prepared.
+ */
+export function prepareCall(
+  operation: AnyOperation,
+  principal: Principal,
+  fields: Record<string, unknown>,
+): Preparation {
+  try {
+    permit(principal, operation);
+  } catch (error) {
+    return { ok: false, refusal: 'credential', error: errorOf(toAppError(error)) };
+  }
+  const unreadable = unreadableValues(fields);
+  const parsed = operation.input.safeParse(fields);
+  if (!parsed.success || unreadable.length) {
+    const issues = [...unreadable, ...(parsed.success ? [] : describeIssues(parsed.error, operation.input))];
+    return { ok: false, refusal: 'invalid', issues, error: errorOf(invalidFields(issues)) };
+  }
+  const call = { operation, principal, fields, input: parsed.data as Record<string, unknown> };
+  return { ok: true, call: call as PreparedCall };
+}
+
+/** How a prepared call is run: as `OperationRequest`, less what the prepared call holds. */
+export type PreparedRequest = Omit<OperationRequest, 'operation' | 'principal' | 'fields'>;
+
+/** What runs operations for the REST routes. */
 export interface RunsOperations {
   run(request: OperationRequest): Promise<OperationAnswer>;
 }
 
-export class OperationRunner implements RunsOperations {
+/** The typed in-process port the MCP gateway's backend holds: prepared calls in, results as values out. */
+export interface OperationPort {
+  runPrepared(call: PreparedCall, request: PreparedRequest): Promise<OperationOutcome>;
+  /**
+   * The account's balance, for a guard that weighs a call before it runs (the monthly grant applied
+   * when due, as every run does): no operation runs, so no request-log row and no rate-limit token.
+   */
+  balanceOf(principal: Principal): Promise<number>;
+}
+
+export class OperationRunner implements RunsOperations, OperationPort {
   private readonly rateLimits: RateLimits;
   private readonly perMinute: Record<RateLimitClass, number>;
   private readonly concurrency: AccountConcurrencyGate;
@@ -95,8 +186,28 @@ export class OperationRunner implements RunsOperations {
    * never a throw. Each run is a row of the account's request log (written without holding the answer).
    */
   async run(request: OperationRequest): Promise<OperationAnswer> {
+    return (await this.logged(request, () => this.answer(request, null))).answer;
+  }
+
+  /** Runs a call prepared by `prepareCall` (its credential and fields are not checked again), with the result as a value. */
+  async runPrepared(call: PreparedCall, request: PreparedRequest): Promise<OperationOutcome> {
+    const full: OperationRequest = {
+      ...request,
+      operation: call.operation,
+      principal: call.principal,
+      fields: call.fields,
+    };
+    return (await this.logged(full, () => this.answer(full, call))).outcome;
+  }
+
+  async balanceOf(principal: Principal): Promise<number> {
+    await this.grants.ensure(principal);
+    return getBalance(this.context.db.pool, principal.accountId);
+  }
+
+  private async logged(request: OperationRequest, run: () => Promise<Ran>): Promise<Ran> {
     const started = process.hrtime.bigint();
-    const outcome = await this.answer(request);
+    const outcome = await run();
     const { principal, operation } = request;
     recordRequest(this.context.db.pool, {
       accountId: principal.accountId,
@@ -111,12 +222,11 @@ export class OperationRunner implements RunsOperations {
       clientId: principal.oauth?.clientId ?? null,
       durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
     }).catch((error: unknown) => this.context.log.warn({ err: error }, 'request log row not written'));
-    return outcome.answer;
+    return outcome;
   }
 
-  private async answer(
-    request: OperationRequest,
-  ): Promise<{ answer: OperationAnswer; errorCode: string | null; credits: number }> {
+  /** The run, in order; a prepared call skips the checks it passed when it was prepared. */
+  private async answer(request: OperationRequest, prepared: PreparedCall | null): Promise<Ran> {
     const { operation, principal, requestId } = request;
     const headers: Record<string, string> = {};
     // The account's bucket of the operation's class, once read: what the RateLimit header says.
@@ -125,11 +235,11 @@ export class OperationRunner implements RunsOperations {
     let leave: (() => void) | null = null;
     let claim: Claim | null = null;
     try {
-      permit(principal, operation);
+      if (!prepared) permit(principal, operation);
       decision = await this.rateLimits.take(String(principal.accountId), operation.rateLimitClass);
       Object.assign(headers, this.rateHeaders(operation, decision));
       if (!decision.allowed) throw rateLimited(operation, decision);
-      const fields = refuseUnreadableValues(request.fields);
+      const fields = prepared ? prepared.fields : refuseUnreadableValues(request.fields);
       const idempotency = operation.method === 'POST' ? request.idempotency : null;
       if (idempotency) {
         claim = await claimIdempotencyKey(this.context.db.pool, {
@@ -142,19 +252,19 @@ export class OperationRunner implements RunsOperations {
         });
         if (claim.kind === 'replay') {
           headers[replayedHeader] = 'true';
-          const answer = {
-            status: claim.status,
-            body: parsed(claim.body),
-            json: claim.body,
-            headers,
-            retryAfterSeconds: null,
+          const body = parsed(claim.body);
+          const answer = { status: claim.status, body, json: claim.body, headers, retryAfterSeconds: null };
+          return {
+            answer,
+            outcome: outcomeOfAnswer(claim.status, body, claim.body, null),
+            errorCode: null,
+            credits: 0,
           };
-          return { answer, errorCode: null, credits: 0 };
         }
       }
       // Every operation, so that none that charges (or reads the balance) can forget it.
       await this.grants.ensure(principal);
-      const input = parseWith(operation.input, fields);
+      const input = prepared ? prepared.input : parseWith(operation.input, fields);
       leave = await this.concurrency.enter(principal.accountId, operation.rateLimitClass);
       const requestContext: RequestContext = {
         context: this.context,
@@ -184,6 +294,7 @@ export class OperationRunner implements RunsOperations {
       }
       return {
         answer: { status, body, json, headers, retryAfterSeconds: null },
+        outcome: { ok: true, output: body.output, chargeInfo: body.chargeInfo, envelopeJson: json },
         errorCode: null,
         credits: result.creditsCharged ?? 0,
       };
@@ -208,6 +319,7 @@ export class OperationRunner implements RunsOperations {
       if (retryAfterSeconds !== null) headers['Retry-After'] = String(retryAfterSeconds);
       return {
         answer: { status: appError.status, body, json, headers, retryAfterSeconds },
+        outcome: { ok: false, error: errorOf(appError) },
         errorCode: appError.code,
         credits: 0,
       };
@@ -282,8 +394,8 @@ export function canonicalRequestHash(operation: AnyOperation, fields: Record<str
 export function envelope(
   operation: AnyOperation,
   result: HandlerResult<unknown>,
-): { output: unknown; chargeInfo: Record<string, unknown> } {
-  const chargeInfo: Record<string, unknown> = { method: chargeMethodOf(operation.credits.charged) };
+): { output: unknown; chargeInfo: ChargeInfo } {
+  const chargeInfo: ChargeInfo = { method: chargeMethodOf(operation.credits.charged) };
   if (result.message) chargeInfo.message = result.message;
   else if (operation.credits.charged === 'later') chargeInfo.message = operation.credits.rule;
   if (
@@ -299,17 +411,77 @@ export function envelope(
 /** A NUL character or nesting deeper than any operation's fields, refused by the field it came in (see unreadableValues). */
 function refuseUnreadableValues(fields: Record<string, unknown>): Record<string, unknown> {
   const issues = unreadableValues(fields);
-  if (issues.length) {
-    throw new AppError(
-      'invalid_request',
-      `Invalid request: ${issues
-        .slice(0, 5)
-        .map((i) => `${i.field}: ${i.message}`)
-        .join('; ')}`,
-      { details: { issues } },
-    );
-  }
+  if (issues.length) throw invalidFields(issues);
   return fields;
+}
+
+function invalidFields(issues: FieldIssue[]): AppError {
+  return new AppError(
+    'invalid_request',
+    `Invalid request: ${issues
+      .slice(0, 5)
+      .map((i) => `${i.field}: ${i.message}`)
+      .join('; ')}`,
+    { details: { issues } },
+  );
+}
+
+/** What one run gives: the answer as REST sends it, the same as a value, and what the request log keeps. */
+interface Ran {
+  answer: OperationAnswer;
+  outcome: OperationOutcome;
+  errorCode: string | null;
+  credits: number;
+}
+
+function errorOf(appError: AppError): OperationError {
+  return {
+    code: appError.code,
+    message: appError.message,
+    details: appError.details ?? {},
+    status: appError.status,
+    retryAfterSeconds: retryAfterOf(appError),
+  };
+}
+
+/**
+ * An answer that came as HTTP (a stored idempotent answer, or a REST API at BACKEND_URL) as the
+ * same value a run gives: a 2xx envelope is the output and its charge; anything else an error, by
+ * the error body's code when there is one (a proxy's page or an empty body: by the status alone).
+ */
+export function outcomeOfAnswer(
+  status: number,
+  body: unknown,
+  json: string | null,
+  retryAfterSeconds: number | null,
+): OperationOutcome {
+  const envelopeBody = body as { output?: unknown; chargeInfo?: ChargeInfo } | null;
+  if (status >= 200 && status < 300 && envelopeBody !== null && typeof envelopeBody === 'object') {
+    return {
+      ok: true,
+      output: envelopeBody.output,
+      chargeInfo: envelopeBody.chargeInfo ?? { method: 'free' },
+      envelopeJson: json,
+    };
+  }
+  const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
+  const details = (error?.details ?? undefined) as { retryAfterSeconds?: unknown } | undefined;
+  return {
+    ok: false,
+    error: {
+      code: typeof error?.code === 'string' ? error.code : status >= 500 ? 'upstream_unavailable' : `http_${status}`,
+      message:
+        typeof error?.message === 'string'
+          ? error.message
+          : typeof body === 'string' && body.length
+            ? body.slice(0, 300)
+            : `HTTP ${status}`,
+      ...(error?.details !== undefined ? { details: error.details } : {}),
+      status,
+      retryAfterSeconds:
+        retryAfterSeconds ?? (typeof details?.retryAfterSeconds === 'number' ? details.retryAfterSeconds : null),
+    },
+  };
 }
 
 function parsed(json: string): unknown {

@@ -63,6 +63,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     DEMO_API_KEY: apiKey,
     DEMO_CREDITS: String(options.demoCredits ?? 1_000_000),
     JOB_POLL_INTERVAL_MS: '50',
+    // CI runs the MCP tests a second time with MCP_DIRECT_PATH=false: every answer then comes from the SDK's path.
+    ...(process.env.MCP_DIRECT_PATH ? { MCP_DIRECT_PATH: process.env.MCP_DIRECT_PATH } : {}),
     ...options.env,
   });
   const scanner = options.log ? null : createLogScanner();

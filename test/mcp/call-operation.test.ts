@@ -69,6 +69,35 @@ describe('call_operation forwards to the REST API as the caller', () => {
     }
   }
 
+  it('weighs a charged call against the balance without running getCreditBalance: one log row, one rate-limit token', async () => {
+    const account = await app.createAccount({ credits: 1_000 });
+    const client = await connectMcp(`${app.url}/mcp`, 'v2-modern', { headers: { 'x-api-key': account.apiKey } });
+    try {
+      // A worst case of 5 credits: the credit guard reads the balance before the page runs.
+      const answer = await client.callTool('call_operation', {
+        operationId: 'companySearch',
+        payload: { searchParams: { headquartersCountryCode: ['US'] }, pageSize: 5 },
+      });
+      expect(answer.isError).toBeFalsy();
+      expect(answer.structuredContent.chargeInfo).toMatchObject({ creditsCharged: 5 });
+    } finally {
+      await client.close();
+    }
+    // The customer's request log shows the one call they made, and nothing they did not.
+    const logged = async () =>
+      (
+        await app.db.pool.query<{ operation_id: string }>(
+          'SELECT operation_id FROM request_log WHERE account_id = $1 ORDER BY id',
+          [account.accountId],
+        )
+      ).rows.map((row) => row.operation_id);
+    await expect.poll(logged).toContain('companySearch');
+    expect(await logged()).toEqual(['companySearch']);
+    // No token of getCreditBalance's class was spent: this take is the minute's first.
+    const taken = await app.service.context.services.rateLimits.take(String(account.accountId), 'status');
+    expect(taken.remaining).toBe(taken.limit - 1);
+  });
+
   it('runs the same call through the generated tool of /mcp/v2', async () => {
     const account = await app.createAccount({ credits: 1000 });
     const client = await connectMcp(`${app.url}/mcp/v2`, 'v2-modern', { headers: { 'x-api-key': account.apiKey } });

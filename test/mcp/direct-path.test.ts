@@ -6,11 +6,12 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { classifyInboundRequest, createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AppContext } from '../../src/context.js';
 import { createLogger } from '../../src/log.js';
-import { DirectPath, EnvelopeVerdicts, ReadBodies } from '../../src/mcp/fast-path.js';
+import { DirectPath, ReadBodies, RouteVerdicts } from '../../src/mcp/fast-path.js';
 import { directPathCounts, metricsEnv } from '../helpers/direct-path.js';
 import type { Gateway } from '../../src/mcp/gateway.js';
 import { createServerFactory, type CallerInfo } from '../../src/mcp/server.js';
@@ -147,7 +148,8 @@ describe('MCP direct path', () => {
     });
     app = await startTestApp({
       catalog: 'seeded',
-      env: { ...testEnv, ...metricsEnv },
+      // Every tool is called many times below: no class's limit may refuse one side and not the other.
+      env: { ...testEnv, ...metricsEnv, RATE_LIMIT_SEARCH_PER_MINUTE: '100000' },
       log: createLogger('debug', stream),
     });
     sdkOnlyDataDir = await mkdtemp(path.join(os.tmpdir(), 'pds-sdk-only-'));
@@ -488,6 +490,128 @@ describe('MCP direct path', () => {
     expect(after.status).toBe(200);
   });
 
+  /** A tools/call as a client may send it, well-formed or not: the JSON-RPC body and headers exactly as given. */
+  interface WireCall {
+    surface: string;
+    body: unknown;
+    headers: Record<string, string>;
+  }
+
+  async function send(side: Side, apiKey: string, call: WireCall): Promise<Omit<RawAnswer, 'raw'>> {
+    const response = await fetch(urlOf(side, call.surface), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-api-key': apiKey,
+        ...call.headers,
+      },
+      body: JSON.stringify(call.body),
+    });
+    const text = await response.text();
+    const contentType = response.headers.get('content-type') ?? '';
+    const json = contentType.startsWith('text/event-stream') ? (/^data: (.*)$/m.exec(text)?.[1] ?? '') : text;
+    let message: unknown = json;
+    try {
+      message = normalised(json);
+    } catch {
+      // Not JSON (a plain-text refusal): compared as it came.
+    }
+    return { status: response.status, contentType, headers: comparableHeaders(response.headers, true), message };
+  }
+
+  /** The same wire call, by one account, to both instances: the answers must be the same. */
+  async function sameOnBoth(apiKey: string, call: WireCall): Promise<void> {
+    const direct = await send('direct', apiKey, call);
+    const sdk = await send('sdk', apiKey, call);
+    expect(direct, JSON.stringify(call)).toEqual(sdk);
+  }
+
+  const wireCall = (era: Era, surface: string, name: string, args: unknown, id: unknown = 5): WireCall => {
+    const params: Record<string, unknown> = { name, arguments: args };
+    const headers: Record<string, string> = {};
+    if (era === 'modern') {
+      params._meta = modernEnvelope;
+      Object.assign(headers, { 'mcp-method': 'tools/call', 'mcp-name': name, 'mcp-protocol-version': '2026-07-28' });
+    }
+    return { surface, headers, body: { jsonrpc: '2.0', id, method: 'tools/call', params } };
+  };
+
+  async function toolsOf(surface: string): Promise<Array<{ name: string; annotations?: { readOnlyHint?: boolean } }>> {
+    const response = await fetch(urlOf('direct', surface), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-api-key': keys.direct,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    const text = await response.text();
+    return JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? text).result.tools;
+  }
+
+  it('answers every tool of every API-key surface as the SDK does, in both eras', async () => {
+    const answeredBefore = (await directPathCounts(app.service)).answered;
+    let generated = 0;
+    for (const surface of ['/mcp', '/mcp/v2']) {
+      const tools = await toolsOf(surface);
+      expect(tools.length).toBeGreaterThanOrEqual(surface === '/mcp' ? 3 : 30);
+      if (surface === '/mcp/v2') generated = tools.length;
+      for (const tool of tools) {
+        for (const era of ['modern', 'legacy'] as const) {
+          // A field no schema has: refused by the tool's schema (the SDK words it) or by the registry (the gateway does).
+          await sameOnBoth(keys.direct, wireCall(era, surface, tool.name, { notAField: true }));
+          if (tool.annotations?.readOnlyHint) {
+            // A read with no arguments, by one account on both paths: the same data, the same answer.
+            const { apiKey } = await app.createAccount({ credits: 100 });
+            await sameOnBoth(apiKey, wireCall(era, surface, tool.name, {}));
+          }
+        }
+      }
+    }
+    // The direct path took its share (the registry's refusals of every generated tool at least): this compared it, not
+    // the SDK with itself.
+    expect((await directPathCounts(app.service)).answered).toBeGreaterThan(answeredBefore + generated);
+  });
+
+  it('answers a fuzz corpus of tool calls, well-formed or not, as the SDK does', async () => {
+    const { apiKey } = await app.createAccount({ credits: 100 });
+    const names = [...(await toolsOf('/mcp')), ...(await toolsOf('/mcp/v2'))].map((tool) => tool.name);
+    const json = fc.jsonValue({ maxDepth: 3 });
+    const argumentsOf = fc.oneof(
+      fc.dictionary(fc.string({ maxLength: 12 }), json, { maxKeys: 4 }),
+      fc.record({ query: fc.string({ maxLength: 40 }), limit: fc.integer({ min: -2, max: 30 }) }, { requiredKeys: [] }),
+      fc.record(
+        { operationId: fc.constantFrom('getCreditBalance', 'listRegions', 'nope', ''), payload: json },
+        { requiredKeys: [] },
+      ),
+      json,
+    );
+    const call = fc.record({
+      era: fc.constantFrom<Era>('modern', 'legacy'),
+      surface: fc.constantFrom('/mcp', '/mcp/v2'),
+      name: fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 20 })),
+      args: argumentsOf,
+      id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), fc.double({ noNaN: true })),
+      // What a client may get wrong around the call: a header, the envelope, a key of params.
+      twist: fc.constantFrom('none', 'no-headers', 'wrong-name-header', 'old-version', 'bad-envelope', 'extra-param'),
+    });
+    await fc.assert(
+      fc.asyncProperty(call, async ({ era, surface, name, args, id, twist }) => {
+        const wire = wireCall(era, surface, name, args, id);
+        const params = (wire.body as { params: Record<string, unknown> }).params;
+        if (twist === 'no-headers') wire.headers = {};
+        if (twist === 'wrong-name-header') wire.headers['mcp-name'] = `${name}x`;
+        if (twist === 'old-version') wire.headers['mcp-protocol-version'] = '2025-06-18';
+        if (twist === 'bad-envelope') params._meta = { ...modernEnvelope, 'io.modelcontextprotocol/clientInfo': 7 };
+        if (twist === 'extra-param') params.cursor = 'x';
+        await sameOnBoth(apiKey, wire);
+      }),
+      { numRuns: 60, seed: 3_212 },
+    );
+  });
+
   it('leaves refusals to the Express routes: a bad key is 401, a foreign Origin 403', async () => {
     const call: RawCall = { era: 'legacy', tool: 'search_endpoints', args: { query: 'credits' } };
     const before = await directPathCounts(app.service);
@@ -536,7 +660,6 @@ describe('the direct path and the SDK around a tool that throws', () => {
   const tools = new Map([[explode.name, explode]]);
   const caller: CallerInfo = {
     principal: { accountId: 1, accountName: 'Test', plan: 'pro', email: null },
-    canSpend: true,
   };
   const auth: AuthInfo = { token: 'x-api-key', clientId: 'account:1', scopes: [], extra: { caller } };
   const serverInfo = { name: 'throwing-test', version: '1.0.0' };
@@ -602,10 +725,12 @@ describe('the direct path and the SDK around a tool that throws', () => {
   }
 });
 
-describe("the direct path's envelope check", () => {
-  it("accepts exactly the envelopes the SDK's classifier accepts", () => {
-    const verdicts = new EnvelopeVerdicts();
-    const envelopes: Record<string, unknown>[] = [
+describe("the direct path's route check", () => {
+  it("gives a tools/call the era the SDK's classifier gives it, or none where the SDK routes it otherwise", () => {
+    const verdicts = new RouteVerdicts();
+    const envelopes: Array<Record<string, unknown> | undefined> = [
+      undefined,
+      {},
       modernEnvelope,
       { ...modernEnvelope, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } },
       { ...modernEnvelope, 'io.modelcontextprotocol/clientCapabilities': 5 },
@@ -613,26 +738,46 @@ describe("the direct path's envelope check", () => {
       { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' },
       { ...modernEnvelope, 'io.modelcontextprotocol/protocolVersion': '2030-01-01' },
       { ...modernEnvelope, 'io.modelcontextprotocol/protocolVersion': 20260728 },
+      { progressToken: 3 },
+    ];
+    const headerSets: Array<Record<string, string | undefined>> = [
+      {},
+      { protocolVersionHeader: '2026-07-28', mcpMethodHeader: 'tools/call', mcpNameHeader: 'search_endpoints' },
+      { protocolVersionHeader: '2026-07-28', mcpMethodHeader: 'tools/call', mcpNameHeader: 'call_operation' },
+      { protocolVersionHeader: '2026-07-28' },
+      { protocolVersionHeader: '2025-06-18' },
+      { protocolVersionHeader: '1999-01-01' },
     ];
     for (const meta of envelopes) {
-      const version = meta['io.modelcontextprotocol/protocolVersion'];
-      const route = classifyInboundRequest({
-        httpMethod: 'POST',
-        protocolVersionHeader: typeof version === 'string' ? version : '2026-07-28',
-        mcpMethodHeader: 'tools/call',
-        mcpNameHeader: 'search_endpoints',
-        body: {
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name: 'search_endpoints', arguments: {}, _meta: meta },
-        },
-      });
-      const sdkAccepts =
-        route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === '2026-07-28';
-      expect(verdicts.accepted(meta), JSON.stringify(meta)).toBe(sdkAccepts);
-      // Asked again, the remembered verdict is the same.
-      expect(verdicts.accepted(meta)).toBe(sdkAccepts);
+      for (const headers of headerSets) {
+        // The classifier on the whole call, arguments included, as the SDK's handler asks it.
+        const route = classifyInboundRequest({
+          httpMethod: 'POST',
+          ...Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined)),
+          body: {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'search_endpoints', arguments: { query: 'credits' }, ...(meta ? { _meta: meta } : {}) },
+          },
+        });
+        const question = {
+          protocolVersionHeader: headers.protocolVersionHeader,
+          mcpMethodHeader: headers.mcpMethodHeader,
+          mcpNameHeader: headers.mcpNameHeader,
+          name: 'search_endpoints',
+          meta,
+        };
+        const era = verdicts.era(question);
+        const label = JSON.stringify({ meta, headers });
+        if (route.kind === 'modern') expect(era === 'modern' || era === null, label).toBe(true);
+        if (era === 'modern')
+          expect(route.kind === 'modern' && route.classification.revision, label).toBe('2026-07-28');
+        if (era === 'legacy') expect(route, label).toMatchObject({ kind: 'legacy', reason: 'no-claim' });
+        if (route.kind === 'reject') expect(era, label).toBeNull();
+        // Asked again, the remembered verdict is the same.
+        expect(verdicts.era(question)).toBe(era);
+      }
     }
   });
 });

@@ -294,7 +294,9 @@ describe('MCP tasks on the wire', () => {
     const withTask = await rpc(mcp(), apiKey, 'tools/call', await exportOf());
     expect(withTask.result).toMatchObject({ resultType: 'task', status: 'working' });
     const afterTask = await directPathCounts(app.service);
-    expect(afterTask.passedOn).toBe(before.passedOn + 1);
+    // With the direct path off (CI's second run of the MCP tests), the SDK's path answers both, and counts nothing.
+    const directPath = app.service.context.config.MCP_DIRECT_PATH;
+    expect(afterTask.passedOn).toBe(before.passedOn + (directPath ? 1 : 0));
     expect(afterTask.answered).toBe(before.answered);
 
     const plain = await rpc(mcp(), apiKey, 'tools/call', await exportOf(), {});
@@ -303,7 +305,7 @@ describe('MCP tasks on the wire', () => {
       structuredContent: { output: { status: 'PENDING' } },
     });
     const afterPlain = await directPathCounts(app.service);
-    expect(afterPlain.answered).toBe(afterTask.answered + 1);
+    expect(afterPlain.answered).toBe(afterTask.answered + (directPath ? 1 : 0));
   });
 
   it("another account's task is not found, as an unknown one is; a refused start makes no task", async () => {

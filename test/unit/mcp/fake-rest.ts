@@ -1,10 +1,10 @@
-import type { AnyOperation } from '../../../operations/define.js';
-import type { Backend, BackendAnswer, Caller, CallOptions } from '../../../src/mcp/backend.js';
+import type { Backend, Caller, CallOptions } from '../../../src/mcp/backend.js';
+import { outcomeOfAnswer, type OperationOutcome, type PreparedCall } from '../../../src/runner/run-operation.js';
 
 /**
  * A stand-in for the backend behind the gateway, for the unit tier: it answers the few
- * operations the gateway's tests call, as the REST API's envelope and error shapes say, keeps a
- * balance, and records every call. The HTTP tier runs the gateway against the real operation runner.
+ * operations the gateway's tests call, as the REST API's envelope and error shapes say (mapped to
+ * values as RestBackend maps them), keeps a balance, and records every call and balance read. The HTTP tier runs the gateway against the real operation runner.
  */
 export interface Forward {
   operationId: string;
@@ -15,6 +15,8 @@ export interface Forward {
 
 export class FakeRest implements Backend {
   readonly forwards: Forward[] = [];
+  /** Each balance the gateway read, by the caller it read for. */
+  readonly balanceReads: Caller[] = [];
   /** The next calls fail as a connection would (thrown, nothing answered). */
   failures = 0;
   /** Size of each record's padding, to make pages as large as a test needs. */
@@ -26,17 +28,28 @@ export class FakeRest implements Backend {
 
   constructor(public balance: number) {}
 
-  async call(
-    operation: AnyOperation,
-    payload: Record<string, unknown>,
-    caller: Caller,
-    options: CallOptions = {},
-  ): Promise<BackendAnswer> {
-    this.forwards.push({ operationId: operation.operationId, payload, caller, options });
+  async readBalance(caller: Caller): Promise<number | null> {
+    this.balanceReads.push(caller);
+    this.failIfAsked();
+    return this.balance;
+  }
+
+  private failIfAsked(): void {
     if (this.failures > 0) {
       this.failures -= 1;
       throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
     }
+  }
+
+  async run(call: PreparedCall, caller: Caller, options: CallOptions = {}): Promise<OperationOutcome> {
+    const answer = this.answer(call, caller, options);
+    return outcomeOfAnswer(answer.status, answer.body, answer.json, null);
+  }
+
+  private answer(call: PreparedCall, caller: Caller, options: CallOptions): HttpAnswer {
+    const { operation, fields: payload } = call;
+    this.forwards.push({ operationId: operation.operationId, payload, caller, options });
+    this.failIfAsked();
     switch (operation.operationId) {
       case 'getCreditBalance':
         return ok({ balance: this.balance, plan: 'pro' }, { method: 'free' });
@@ -87,13 +100,18 @@ export class FakeRest implements Backend {
   }
 }
 
-function ok(output: unknown, chargeInfo: Record<string, unknown>): BackendAnswer {
-  const body = { output, chargeInfo };
-  const json = JSON.stringify(body);
-  return { status: 200, body, json, retryAfterSeconds: null };
+interface HttpAnswer {
+  status: number;
+  body: unknown;
+  json: string;
 }
 
-function error(status: number, code: string, message: string): BackendAnswer {
+function ok(output: unknown, chargeInfo: Record<string, unknown>): HttpAnswer {
+  const body = { output, chargeInfo };
+  return { status: 200, body, json: JSON.stringify(body) };
+}
+
+function error(status: number, code: string, message: string): HttpAnswer {
   const body = { error: { code, message, requestId: 'fake' } };
-  return { status, body, json: JSON.stringify(body), retryAfterSeconds: null };
+  return { status, body, json: JSON.stringify(body) };
 }

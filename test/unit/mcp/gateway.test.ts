@@ -16,7 +16,6 @@ const caller: Caller = {
   principal: { accountId: 7, accountName: 'Unit', plan: 'pro', email: null },
   apiKey: 'pds_unit_test_key',
   requestId: 'req-1',
-  canSpend: true,
 };
 const token: ConfirmationChannel = { kind: 'token' };
 
@@ -110,7 +109,11 @@ describe('call_operation in the gateway', () => {
 
   it('runs nothing that charges for a caller that may not spend, whatever channel it came by, and everything free', async () => {
     const { rest, call, gateway } = setup();
-    const readOnly: Caller = { ...caller, canSpend: false };
+    // An OAuth sign-in granted mcp:read only (the runner's prepareCall reads the scopes from the principal).
+    const readOnly: Caller = {
+      principal: { ...caller.principal, oauth: { clientId: 'assistant', scopes: ['mcp:read'] } },
+      requestId: 'req-1',
+    };
     const charging = [
       page(2),
       { operationId: 'triggerEnrichment', payload: { audienceId: '7', maxProspectsToEnrich: 5 } },
@@ -134,6 +137,7 @@ describe('call_operation in the gateway', () => {
     }
     // Nothing was priced, asked or run for them: not even the free estimate or the balance.
     expect(rest.forwards).toEqual([]);
+    expect(rest.balanceReads).toEqual([]);
     expect(rest.balance).toBe(1_000);
 
     const free = await call({ operationId: 'getCreditBalance', payload: {} }, token, readOnly);
@@ -150,6 +154,9 @@ describe('call_operation in the gateway', () => {
     const second = await call(page(8));
     expect(second.structured.warnings?.[0]).toMatch(/Low balance: about 47 credits left/);
     expect(rest.balance).toBe(47);
+    // The balance was read once, through the narrow reader, not run as the getCreditBalance operation.
+    expect(rest.balanceReads).toEqual([caller]);
+    expect(rest.forwardsOf('getCreditBalance')).toEqual([]);
   });
 
   it('refuses a call the balance cannot cover, before forwarding it, saying how to fit', async () => {

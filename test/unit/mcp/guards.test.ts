@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { findOperation, operations } from '../../../operations/index.js';
-import type { BackendAnswer } from '../../../src/mcp/backend.js';
 import { estimatorOf } from '../../../src/mcp/gateway.js';
 import { BalanceCache } from '../../../src/mcp/guards/balance.js';
 import { ConfirmationTokens } from '../../../src/mcp/guards/confirmation.js';
 import { payloadHash } from '../../../src/mcp/guards/payload-hash.js';
 import { estimateTokens, largestArrayField, sliceToBudget } from '../../../src/mcp/guards/response-size.js';
-import { restError } from '../../../src/mcp/messages.js';
+import { operationError } from '../../../src/mcp/messages.js';
+import { outcomeOfAnswer, type OperationOutcome } from '../../../src/runner/run-operation.js';
 import { canAskByForm } from '../../../src/mcp/server.js';
 import { Clock, MemoryUsedConfirmations } from './stores.js';
 
@@ -143,17 +143,17 @@ describe('what the gateway decides from the registry', () => {
 
   it('says when to retry a rate-limited call, and what to do after each REST refusal', () => {
     const search = findOperation('companySearch')!;
-    const limited: BackendAnswer = {
-      status: 429,
-      body: { error: { code: 'rate_limited', message: 'Slow down.' } },
-      json: null,
-      retryAfterSeconds: 12,
+    const errorOf = (outcome: OperationOutcome) => {
+      if (outcome.ok) throw new Error('expected a refusal');
+      return outcome.error;
     };
-    const refused = restError(search, limited).structuredContent as { error: Record<string, unknown> };
+    // As a REST API at BACKEND_URL answers: over HTTP, mapped to the value an in-process run gives.
+    const limited = errorOf(outcomeOfAnswer(429, { error: { code: 'rate_limited', message: 'Slow down.' } }, null, 12));
+    const refused = operationError(search, limited).structuredContent as { error: Record<string, unknown> };
     expect(refused.error).toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: 12 });
     expect(refused.error.nextStep).toContain('retry after 12 s');
-    const proxyPage: BackendAnswer = { status: 503, body: '<html>busy</html>', json: null, retryAfterSeconds: null };
-    const unavailable = restError(search, proxyPage).structuredContent as { error: Record<string, unknown> };
+    const proxyPage = errorOf(outcomeOfAnswer(503, '<html>busy</html>', null, null));
+    const unavailable = operationError(search, proxyPage).structuredContent as { error: Record<string, unknown> };
     expect(unavailable.error).toMatchObject({ code: 'upstream_unavailable' });
     expect(unavailable.error.message).toContain('<html>busy</html>');
   });
