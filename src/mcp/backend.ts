@@ -1,4 +1,3 @@
-import type { AnyOperation } from '../../operations/define.js';
 import type { Principal } from '../core/principal.js';
 import type { Surface } from '../core/request-log.js';
 import type { OperationOutcome, PreparedCall } from '../runner/run-operation.js';

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { AnyOperation } from '../../operations/define.js';
 import { findOperation } from '../../operations/index.js';
-import { operationCharges } from '../auth/scopes.js';
 import type { RetentionTask } from '../job-queue/index.js';
 import type { Logger } from '../log.js';
 import type { Queryable } from '../store/db.js';
