@@ -11,6 +11,7 @@ import { startService, type RunningService } from '../src/service.js';
 import { openDatabase } from '../src/store/db.js';
 import { embeddedSettingsOf, startEmbeddedPostgres, type EmbeddedServer } from '../src/store/embedded.js';
 import { migrate } from '../src/store/migrate.js';
+import { fillTitleTerms } from '../src/seed/title-terms.js';
 
 /** Small helpers shared by the benchmarks: timing, percentiles and the machine line. */
 export function percentile(sortedMs: number[], p: number): number {
@@ -124,6 +125,9 @@ export async function openBenchDatabase(options: {
     const db = openDatabase(url.toString(), 4);
     try {
       await migrate(db.pool);
+      // A database seeded before migration 150 gets its titles read as words here, where a long
+      // fill is part of preparing, rather than in the measured service's start.
+      if (reusable) await fillTitleTerms(db);
       if (!reusable) {
         const seeded = await seedCatalog(db, {
           companies: options.companies,
