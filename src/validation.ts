@@ -9,7 +9,7 @@ import { AppError, type FieldIssue } from './errors.js';
  */
 export function describeIssues(error: z.ZodError, schema?: z.ZodType): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  for (const issue of error.issues) {
+  for (const issue of error.issues.flatMap(closestBranch)) {
     const base = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
       const known = schema ? keysAt(schema, issue.path) : [];
@@ -25,6 +25,18 @@ export function describeIssues(error: z.ZodError, schema?: z.ZodType): FieldIssu
     issues.push({ field: base || '(body)', message: readableMessage(issue) });
   }
   return issues;
+}
+
+/**
+ * A value that fits none of a union's shapes (a currentCompanies entry is a reference or a company
+ * record) is described by the shape it came closest to, the first of those with the fewest issues,
+ * so that the message names the field at fault rather than the entry as a whole.
+ */
+function closestBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union' || !issue.errors.length) return [issue];
+  const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
+  if (!closest.length) return [issue];
+  return closest.flatMap((inner) => closestBranch({ ...inner, path: [...issue.path, ...inner.path] }));
 }
 
 function readableMessage(issue: z.core.$ZodIssue): string {

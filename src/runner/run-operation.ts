@@ -319,7 +319,11 @@ export class OperationRunner implements RunsOperations, OperationPort {
       if (retryAfterSeconds !== null) headers['Retry-After'] = String(retryAfterSeconds);
       return {
         answer: { status: appError.status, body, json, headers, retryAfterSeconds },
-        outcome: { ok: false, error: errorOf(appError) },
+        // The details as the body gives them: a 429's limit numbers reach MCP's tool errors too.
+        outcome: {
+          ok: false,
+          error: { ...errorOf(appError), details: (body.error.details ?? {}) as Record<string, unknown> },
+        },
         errorCode: appError.code,
         credits: 0,
       };

@@ -22,7 +22,10 @@ import { clientInfo, modernRevision, rawDispatch, rpc } from './tasks-wire.js';
 describe('MCP tasks with the official requester library', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ env: { ...testEnv, MCP_TASK_POLL_INTERVAL_MS: '100', JOB_STEP_DELAY_MS: '150' } });
+    // A build is confirmed on its caps (5 companies + 20 prospects): below the default threshold.
+    app = await startTestApp({
+      env: { ...testEnv, MCP_TASK_POLL_INTERVAL_MS: '100', JOB_STEP_DELAY_MS: '150', CONFIRM_ABOVE_CREDITS: '10' },
+    });
   });
   afterAll(async () => {
     await app?.stop();

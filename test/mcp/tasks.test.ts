@@ -22,7 +22,14 @@ describe('MCP tasks on the wire', () => {
   const pollIntervalMs = 100;
   beforeAll(async () => {
     app = await startTestApp({
-      env: { ...testEnv, ...metricsEnv, JOB_WORKER: 'false', MCP_TASK_POLL_INTERVAL_MS: String(pollIntervalMs) },
+      env: {
+        ...testEnv,
+        ...metricsEnv,
+        JOB_WORKER: 'false',
+        MCP_TASK_POLL_INTERVAL_MS: String(pollIntervalMs),
+        // A build is confirmed on its caps (5 companies + 20 prospects): below the default threshold.
+        CONFIRM_ABOVE_CREDITS: '10',
+      },
     });
     workerDir = await mkdtemp(path.join(os.tmpdir(), 'pds-tasks-worker-'));
     const config = app.service.context.config;
@@ -95,7 +102,7 @@ describe('MCP tasks on the wire', () => {
     expect(asked.status).toBe('input_required');
     const [key, request] = Object.entries(asked.inputRequests as Record<string, any>)[0]!;
     expect(request).toMatchObject({ method: 'elicitation/create', params: { mode: 'form' } });
-    expect(request.params.message).toContain('cannot be known before it runs');
+    expect(request.params.message).toContain('costs up to 25 credits');
     // Nothing ran, nothing was charged: the audience is still a draft and no job exists.
     expect((await jobsOf(accountId)).length).toBe(0);
     expect(ok(await app.request('GET', `/v1/audiences/${audienceId}?apiKey=${apiKey}`)).body.output.status).toBe(

@@ -5,5 +5,5 @@ import { handle } from '../../../src/runner/handler.js';
 
 export const run = handle(getAudienceStatus, async (input, { context, principal }) => {
   const row = await requireAudience(context.db.pool, principal.accountId, input.audienceId);
-  return { output: { ...audiences.audienceStatusView(row), buildWorstCaseCredits: audiences.buildWorstCase(row) } };
+  return { output: audiences.audienceStatusView(row) };
 });

@@ -49,12 +49,18 @@ export function summarize(row: AudienceRow): AudienceSummary {
 }
 
 /** What getAudienceStatus answers, and what the audience.build events carry. */
+/** What getAudienceStatus answers, and the audience webhook events carry. */
 export function audienceStatusView(row: AudienceRow) {
-  return { ...summarize(row), failureReason: row.failure_reason, builtAt: row.built_at?.toISOString() ?? null };
+  return {
+    ...summarize(row),
+    failureReason: row.failure_reason,
+    builtAt: row.built_at?.toISOString() ?? null,
+    buildWorstCaseCredits: buildWorstCase(row),
+  };
 }
 
 /** The most a build of the audience's filters can charge: its caps (companies are searched for NORMAL audiences only). */
-export function buildWorstCase(row: AudienceRow): number {
+function buildWorstCase(row: AudienceRow): number {
   if (!row.filters_set_at) return 0;
   return (row.creation_method === 'NORMAL' ? row.max_companies : 0) + row.max_prospects;
 }
