@@ -128,7 +128,10 @@ function structuredOf(answer: RawAnswer): Record<string, any> {
   return (JSON.parse(answer.raw) as { result: { structuredContent: Record<string, any> } }).result.structuredContent;
 }
 
-describe('MCP direct path', () => {
+// The file compares the two paths itself: the pass with the direct path off (npm run test:mcp-sdk-path) has nothing to add.
+const bothPaths = describe.skipIf(process.env.MCP_DIRECT_PATH === 'false');
+
+bothPaths('MCP direct path', () => {
   let app: TestApp;
   let sdkOnly: RunningService;
   let sdkOnlyDataDir: string;
@@ -642,7 +645,7 @@ describe('MCP direct path', () => {
   });
 });
 
-describe('the direct path and the SDK around a tool that throws', () => {
+bothPaths('the direct path and the SDK around a tool that throws', () => {
   // The real direct path in front of the real SDK handler, both from one table whose tool fails:
   // a branch no tool of the service takes on purpose, answered the same way by both.
   const explode: McpTool = {
@@ -725,7 +728,7 @@ describe('the direct path and the SDK around a tool that throws', () => {
   }
 });
 
-describe("the direct path's route check", () => {
+bothPaths("the direct path's route check", () => {
   it("gives a tools/call the era the SDK's classifier gives it, or none where the SDK routes it otherwise", () => {
     const verdicts = new RouteVerdicts();
     const envelopes: Array<Record<string, unknown> | undefined> = [
