@@ -79,8 +79,9 @@ describe('API4 unrestricted resource consumption', () => {
       );
       socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n${lines}Connection: close\r\n\r\n`);
     });
-    // Node reads the first maxHeadersCount lines and drops the rest: the request is answered, the rest ignored.
-    expect(many.received).toMatch(/^HTTP\/1\.1 200/);
+    // Node 20 reads the first maxHeadersCount lines and drops the rest (the request is answered); Node 22 refuses the
+    // request with 431. Either way the lines past the count are never kept.
+    expect(many.received).toMatch(/^HTTP\/1\.1 (200|431)/);
     const large = await rawConnection((socket) => {
       socket.write(
         `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Large: ${'a'.repeat(httpLimits.maxHeaderSize + 1)}\r\nConnection: close\r\n\r\n`,
