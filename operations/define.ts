@@ -42,7 +42,12 @@ export interface CreditRule<Input> {
    * and the worst case from its output. The worst case is then a ceiling the caller set, charged
    * later only for what is found, so it is stated to the user but no reason to refuse the call.
    */
-  pricedBy?: { operationId: string; worstCase: (output: Record<string, unknown>) => number | null };
+  pricedBy?: {
+    operationId: string;
+    worstCase: (output: Record<string, unknown>) => number | null;
+    /** What the call would cost with today's data, when the free read can tell (a build counted, not run). */
+    expected?: (output: Record<string, unknown>) => number | null;
+  };
 }
 
 export interface WorkflowPosition {

@@ -325,7 +325,13 @@ export class Gateway {
     }
     const estimate = (outcome.output ?? {}) as Record<string, unknown>;
     if (pricedBy)
-      return { credits: pricedBy.worstCase(estimate), time: null, ceiling: true, pricedBy: estimator.operationId };
+      return {
+        credits: pricedBy.worstCase(estimate),
+        time: null,
+        ceiling: true,
+        pricedBy: estimator.operationId,
+        expectedCredits: pricedBy.expected?.(estimate) ?? null,
+      };
     const time = (estimate.timeEstimate as { formatted?: unknown } | undefined)?.formatted;
     return {
       credits: typeof estimate.totalCredits === 'number' ? estimate.totalCredits : null,

@@ -25,6 +25,8 @@ export interface CostEstimate {
   ceiling?: boolean;
   /** The free read the ceiling came from (operations' credits.pricedBy). */
   pricedBy?: string;
+  /** What the call would cost with today's data, when that free read could count it; null when it could not. */
+  expectedCredits?: number | null;
 }
 
 export function unknownOperation(operationId: string): CallToolResult {
@@ -86,7 +88,11 @@ export function confirmationQuestion(operation: AnyOperation, cost: CostEstimate
   const basis = cost.estimatedBy
     ? ` (from ${cost.estimatedBy} with the same values)`
     : cost.pricedBy
-      ? ` (worst case for this payload: the caps of its stored filters, read with ${cost.pricedBy}; ${operation.credits.rule.replace(/\.$/, '')}, so it is usually less. companyCount and peopleCount with the same filters tell how many would be found)`
+      ? ` (worst case for this payload: the caps of its stored filters, read with ${cost.pricedBy}; ${operation.credits.rule.replace(/\.$/, '')}, so it is usually less${
+          typeof cost.expectedCredits === 'number'
+            ? `. With today's data it would find records for ${cost.expectedCredits} credits`
+            : '. companyCount and peopleCount with the same filters tell how many would be found'
+        })`
       : ' (worst case for this payload)';
   const monthly = cost.monthlyCredits
     ? ` Its schedule keeps running: up to ${cost.monthlyCredits} credits a month, until it is stopped.`
@@ -196,6 +202,7 @@ export function confirmationRequired(
         ...(cost.monthlyCredits ? { monthlyCredits: cost.monthlyCredits } : {}),
         time: cost.time,
         ...(cost.estimate ? { estimate: cost.estimate, estimatedBy: cost.estimatedBy } : {}),
+        ...(cost.pricedBy ? { expectedCredits: cost.expectedCredits ?? null } : {}),
         balance,
         question,
         confirmationToken: minted.token,

@@ -91,6 +91,15 @@ describe('audience workflow over HTTP', () => {
     );
     expect(expectedProspects.length).toBeGreaterThan(20);
 
+    // --- what a build would charge, counted free before it runs, and charged after
+    const draft = ok(await app.request('GET', `/v1/audiences/${id}?apiKey=${apiKey}`));
+    expect(draft.body.chargeInfo.method).toBe('free');
+    expect(draft.body.output).toMatchObject({
+      status: 'DRAFT',
+      buildWorstCaseCredits: 40 + 5000,
+      buildExpectedCredits: 40 + expectedProspects.length,
+    });
+
     // --- build
     const before = await balanceOf(app, apiKey);
     const build = ok(await app.request('POST', `/v1/audiences/${id}/build`, { apiKey }));
@@ -108,6 +117,7 @@ describe('audience workflow over HTTP', () => {
     });
     const cost = 40 + expectedProspects.length;
     expect(await balanceOf(app, apiKey)).toBe(before - cost);
+    expect(built.buildExpectedCredits).toBeNull();
     const buildCharges = await sql<{ amount: number }>(
       `SELECT amount FROM credit_ledger WHERE account_id = $1 AND idempotency_key = $2`,
       [accountId, `audience-build:${id}`],
@@ -374,6 +384,8 @@ describe('audience workflow over HTTP', () => {
       await sql(`SELECT id FROM people WHERE country3 = 'GBR' AND title_words LIKE '% manager %' ORDER BY id`),
     );
     expect(all.length).toBeGreaterThan(150);
+    const draft = ok(await app.request('GET', `/v1/audiences/${id}?apiKey=${apiKey}`)).body.output;
+    expect(draft).toMatchObject({ buildWorstCaseCredits: 150, buildExpectedCredits: 150 });
     const before = await balanceOf(app, apiKey);
     ok(await app.request('POST', `/v1/audiences/${id}/build`, { apiKey }));
     const built = await waitFor('NORMAL', async () => {

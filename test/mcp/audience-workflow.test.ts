@@ -96,6 +96,13 @@ describe('audience workflow through MCP', () => {
         balance: 50_000,
       });
       expect(summaryOf(unconfirmed)).toContain(`costs up to ${caps.maxCompanies + caps.maxProspects} credits`);
+      // Beside the ceiling, what the build would charge with today's data, from a free count: what it does charge below.
+      const expectedCredits = unconfirmed.structuredContent.confirmationRequired.expectedCredits as number;
+      expect(expectedCredits).toBeGreaterThan(0);
+      expect(expectedCredits).toBeLessThan(caps.maxCompanies + caps.maxProspects);
+      expect(summaryOf(unconfirmed)).toContain(
+        `With today's data it would find records for ${expectedCredits} credits`,
+      );
       // A change made through the gateway makes the cached status stale: the next poll asks the service.
       const build = await call(
         client,
@@ -122,6 +129,9 @@ describe('audience workflow through MCP', () => {
       );
       const done = await call(client, 'getAudienceStatus', { audienceId });
       expect(done.structuredContent.output.status).toBe('NORMAL');
+      expect(done.structuredContent.output.numCompanies + done.structuredContent.output.numProspects).toBe(
+        expectedCredits,
+      );
       expect(done.structuredContent.polling.servedFromCache).toBe(false);
 
       // Once the interval has passed (simulated by ageing the cached row), the service is asked again.
@@ -138,7 +148,7 @@ describe('audience workflow through MCP', () => {
   });
 
   it('triggerEnrichment: the gateway estimates, asks by elicitation, and a decline charges nothing', async () => {
-    const { apiKey } = await app.createAccount({ credits: 50_000 });
+    const { apiKey, accountId } = await app.createAccount({ credits: 50_000 });
     const { audienceId } = await buildByRest(app, apiKey, { filters });
     const estimate = ok(
       await app.request('POST', `/v1/audiences/${audienceId}/enrichment/estimate`, { apiKey, ...enrichment }),
@@ -187,6 +197,21 @@ describe('audience workflow through MCP', () => {
       const progress = await call(client, 'getEnrichmentStatus', { audienceId });
       expect(progress.isError).toBeFalsy();
       expect(progress.structuredContent.polling.nextPollAfterSeconds).toBe(30);
+
+      // Once the enrichment's job has finished, the next poll says so, within the interval.
+      await waitFor(
+        "the enrichment's job",
+        async () =>
+          (
+            await app.db.pool.query(
+              `SELECT 1 FROM jobs WHERE account_id = $1 AND kind = 'audience.enrichment' AND finished_at IS NOT NULL`,
+              [accountId],
+            )
+          ).rowCount === 1,
+      );
+      const finished = await call(client, 'getEnrichmentStatus', { audienceId });
+      expect(finished.structuredContent.polling.servedFromCache).toBe(false);
+      expect(finished.structuredContent.output.status).toBe('DONE');
     } finally {
       await client.close();
     }

@@ -41,6 +41,7 @@ export const buildAudience = defineOperation({
     pricedBy: {
       operationId: 'getAudienceStatus',
       worstCase: (output) => (typeof output.buildWorstCaseCredits === 'number' ? output.buildWorstCaseCredits : null),
+      expected: (output) => (typeof output.buildExpectedCredits === 'number' ? output.buildExpectedCredits : null),
     },
     example:
       'A build that finds 120 companies and 900 prospects costs 1,020 credits; its worst case is maxCompanies + maxProspects.',

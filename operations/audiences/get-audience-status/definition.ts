@@ -47,6 +47,14 @@ export const getAudienceStatus = defineOperation({
       .describe(
         'The most a build of its filters can charge: maxCompanies + maxProspects (maxProspects alone for START_FROM_PROSPECTS); 0 before filters are set.',
       ),
+    buildExpectedCredits: z
+      .number()
+      .int()
+      .nonnegative()
+      .nullable()
+      .describe(
+        'While DRAFT with filters set: what a build would charge if it ran now (its own selection counted, 1 credit per company and per prospect; the data may change before it runs). Null in other states, or when counting takes longer than 2 seconds.',
+      ),
   }),
   credits: free(),
   rateLimitClass: 'status',

@@ -102,24 +102,18 @@ async function buildSteps(deps: BuildDeps, run: JobRun<{ audienceId: number }>):
   // An earlier attempt already finished it (the process died between its commit and the job's
   // completion), or the audience was deleted while it was building.
   if (audience?.status !== 'BUILDING') return;
-  const filters = storedFilters(audience);
-
   const companies = await deps.db.transaction(async (tx) => {
     if (!(await stillBuilding(tx, accountId, audienceId))) return null;
     await removeMembers(tx, accountId, audienceId);
     if (audience.creation_method !== 'NORMAL') return 0;
-    const sql = await companyConditions(tx, accountId, {
-      searchParams: filters.company ?? {},
-      companyExclusionListIDs: audience.company_exclusion_list_ids.map(String),
-    });
+    const selection = await companySelection(tx, accountId, audience);
     return insertMembers(
       tx,
       accountId,
       audienceId,
       `INSERT INTO audience_companies (account_id, audience_id, company_id)
-       SELECT ${sql.bind(accountId)}, ${sql.bind(audienceId)}, c.id FROM companies c ${sql.where()}
-        ORDER BY c.id LIMIT ${sql.bind(audience.max_companies)}`,
-      sql.params,
+       SELECT ${selection.sql.bind(accountId)}, ${selection.sql.bind(audienceId)}, c.id ${selection.from}`,
+      selection.sql.params,
       'num_companies = $3, num_prospects = 0',
     );
   });
@@ -135,26 +129,19 @@ async function buildSteps(deps: BuildDeps, run: JobRun<{ audienceId: number }>):
       audienceId,
     ]);
     if (audience.creation_method === 'NORMAL' && companies === 0) return 0;
-    const sql = await peopleConditions(tx, accountId, {
-      searchParams: filters.prospect ?? peopleSearchParams.parse({}),
-      companyExclusionListIDs: audience.company_exclusion_list_ids.map(String),
-      prospectExclusionListIDs: audience.prospect_exclusion_list_ids.map(String),
+    const selection = await prospectSelection(tx, accountId, audience, (sql) => {
+      const account = sql.bind(accountId);
+      const id = sql.bind(audienceId);
+      return `SELECT ac.company_id FROM audience_companies ac WHERE ac.account_id = ${account} AND ac.audience_id = ${id}`;
     });
-    if (!sql) return 0;
-    const account = sql.bind(accountId);
-    const id = sql.bind(audienceId);
-    if (audience.creation_method === 'NORMAL') {
-      sql.add(
-        `p.company_id IN (SELECT ac.company_id FROM audience_companies ac WHERE ac.account_id = ${account} AND ac.audience_id = ${id})`,
-      );
-    }
+    if (!selection) return 0;
+    const { sql } = selection;
     return insertMembers(
       tx,
       accountId,
       audienceId,
       `INSERT INTO audience_prospects (account_id, audience_id, person_id, company_id)
-       SELECT ${account}, ${id}, p.id, p.company_id FROM people p ${sql.where()}
-        ORDER BY p.id LIMIT ${sql.bind(audience.max_prospects)}`,
+       SELECT ${sql.bind(accountId)}, ${sql.bind(audienceId)}, p.id, p.company_id ${selection.from}`,
       sql.params,
       'num_prospects = $3',
     );
@@ -166,6 +153,90 @@ async function buildSteps(deps: BuildDeps, run: JobRun<{ audienceId: number }>):
 
   const settled = await settleBuild(deps.db, accountId, audienceId);
   await run.progress({ step: settled.status === 'NORMAL' ? 'done' : 'failed', companies, prospects });
+}
+
+type Conditions = NonNullable<Awaited<ReturnType<typeof peopleConditions>>>;
+
+/** The companies step 1 takes: `FROM … ORDER BY … LIMIT` over the company filters, with the parameters in `sql`. */
+async function companySelection(tx: Queryable, accountId: number, audience: AudienceRow) {
+  const sql = await companyConditions(tx, accountId, {
+    searchParams: storedFilters(audience).company ?? {},
+    companyExclusionListIDs: audience.company_exclusion_list_ids.map(String),
+  });
+  return { sql, from: `FROM companies c ${sql.where()} ORDER BY c.id LIMIT ${sql.bind(audience.max_companies)}` };
+}
+
+/**
+ * The people step 2 takes, or null when the prospect filters can match nobody. For NORMAL audiences
+ * `companies` gives the subquery of the step-1 companies, written with the same parameters.
+ */
+async function prospectSelection(
+  tx: Queryable,
+  accountId: number,
+  audience: AudienceRow,
+  companies: (sql: Conditions) => string,
+) {
+  const sql = await peopleConditions(tx, accountId, {
+    searchParams: storedFilters(audience).prospect ?? peopleSearchParams.parse({}),
+    companyExclusionListIDs: audience.company_exclusion_list_ids.map(String),
+    prospectExclusionListIDs: audience.prospect_exclusion_list_ids.map(String),
+  });
+  if (!sql) return null;
+  if (audience.creation_method === 'NORMAL') sql.add(`p.company_id IN (${companies(sql)})`);
+  return { sql, from: `FROM people p ${sql.where()} ORDER BY p.id LIMIT ${sql.bind(audience.max_prospects)}` };
+}
+
+export interface BuildEstimate {
+  companies: number;
+  prospects: number;
+  credits: number;
+}
+
+/**
+ * What building the audience now would find and charge: the build's own two selections, counted
+ * and not kept, in one read-only transaction stopped after `budgetMs` (then null: the worst case
+ * is all that is known). Null too when the audience is not DRAFT with filters set.
+ */
+export async function estimateBuild(
+  db: Database,
+  accountId: number,
+  audience: AudienceRow,
+  budgetMs: number,
+): Promise<BuildEstimate | null> {
+  if (audience.status !== 'DRAFT' || !audience.filters_set_at) return null;
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.query('SET TRANSACTION READ ONLY');
+      await tx.query(`SELECT set_config('statement_timeout', $1, true)`, [String(budgetMs)]);
+      let companyIds: string[] = [];
+      if (audience.creation_method === 'NORMAL') {
+        const selection = await companySelection(tx, accountId, audience);
+        const found = await tx.query<{ id: string }>(`SELECT c.id ${selection.from}`, selection.sql.params);
+        companyIds = found.rows.map((row) => row.id);
+        if (!companyIds.length) return { companies: 0, prospects: 0, credits: 0 };
+      }
+      const selection = await prospectSelection(
+        tx,
+        accountId,
+        audience,
+        (sql) => `SELECT unnest(${sql.bind(companyIds)}::bigint[])`,
+      );
+      const prospects = selection
+        ? Number(
+            (
+              await tx.query<{ n: string }>(
+                `SELECT count(*) AS n FROM (SELECT p.id ${selection.from}) chosen`,
+                selection.sql.params,
+              )
+            ).rows[0]?.n ?? 0,
+          )
+        : 0;
+      return { companies: companyIds.length, prospects, credits: companyIds.length + prospects };
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === '57014') return null;
+    throw error;
+  }
 }
 
 /**

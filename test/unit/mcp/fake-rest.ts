@@ -24,6 +24,8 @@ export class FakeRest implements Backend {
   estimateCredits = 40;
   /** What getAudienceStatus says a build of audience 7 can charge at most (its caps). */
   buildWorstCaseCredits = 1_100;
+  /** What it says a build would charge with today's data; null when its count ran out of time. */
+  buildExpectedCredits: number | null = 340;
   buildStatus = 'DRAFT';
 
   constructor(public balance: number) {}
@@ -68,7 +70,12 @@ export class FakeRest implements Backend {
       case 'getAudienceStatus':
         if (payload.audienceId !== '7') return error(404, 'not_found', 'No audience with this id.');
         return ok(
-          { audienceId: '7', status: this.buildStatus, buildWorstCaseCredits: this.buildWorstCaseCredits },
+          {
+            audienceId: '7',
+            status: this.buildStatus,
+            buildWorstCaseCredits: this.buildWorstCaseCredits,
+            buildExpectedCredits: this.buildExpectedCredits,
+          },
           { method: 'free' },
         );
       case 'buildAudience':

@@ -402,10 +402,22 @@ describe('confirmations state the cost of this payload', () => {
     expect(asked.text).toContain('costs up to 1100 credits');
     expect(asked.text).toContain('caps of its stored filters, read with getAudienceStatus');
     expect(asked.text).toContain('charges nothing and ends FAILED');
+    // The expected cost from the free count beside the ceiling.
+    expect(asked.structured.confirmationRequired.expectedCredits).toBe(340);
+    expect(asked.text).toContain("With today's data it would find records for 340 credits");
     expect(rest.forwardsOf('buildAudience')).toEqual([]);
     const run = await call({ ...build, confirmationToken: asked.structured.confirmationRequired.confirmationToken });
     expect(run.result.isError).toBeFalsy();
     expect(rest.forwardsOf('buildAudience')).toHaveLength(1);
+  });
+
+  it('a build whose count ran out of time states the ceiling and points to the free counts', async () => {
+    const { rest, call } = setup({ balance: 5_000 });
+    rest.buildExpectedCredits = null;
+    const asked = await call(build);
+    expect(asked.structured.confirmationRequired).toMatchObject({ credits: 1_100, expectedCredits: null });
+    expect(asked.text).not.toContain("today's data");
+    expect(asked.text).toContain('companyCount and peopleCount with the same filters');
   });
 
   it('a build within the threshold asks nobody', async () => {
