@@ -16,7 +16,7 @@ import { sessionRetention } from './dashboard/sessions.js';
 import { finishedJobsRetention, type RetentionTask } from './job-queue/index.js';
 import { createLogger, type Logger } from './log.js';
 import { pollCacheRetention } from './mcp/guards/polling.js';
-import { taskRetention } from './mcp/tasks.js';
+import { taskRetention } from './mcp/task-store.js';
 import { storedResultsRetention } from './mcp/guards/stored-results.js';
 import { createAuthorizationServer, oauthRetention } from './auth/index.js';
 import { loadLinkSigner } from './core/audiences/links.js';

@@ -2,15 +2,8 @@ import type express from 'express';
 import { grantUsage } from '../auth/grant-usage.js';
 import { listGrants, revokeGrants } from '../auth/identities.js';
 import { scopeWords } from '../auth/scopes.js';
-import {
-  createInvitation,
-  listInvitations,
-  listMembers,
-  removeMember,
-  revokeInvitation,
-  workingKeysMadeBy,
-  type Role,
-} from '../core/account-members.js';
+import { createInvitation, listInvitations, revokeInvitation } from '../core/account-invitations.js';
+import { listMembers, removeMember, workingKeysMadeBy, type Role } from '../core/account-members.js';
 import { AppError } from '../errors.js';
 import { idParam } from './account-pages.js';
 import { localsOf, requireAccount, type DashboardDeps } from './deps.js';

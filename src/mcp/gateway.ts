@@ -32,7 +32,8 @@ import {
   type CostEstimate,
 } from './messages.js';
 import { toolResult } from './results.js';
-import type { McpTasks, WireTask } from './tasks.js';
+import type { WireTask } from './task-store.js';
+import type { McpTasks } from './tasks.js';
 import { storedSliceResult, truncatedResult } from './truncation.js';
 
 /**
