@@ -18,7 +18,11 @@ export async function fillTitleTerms(db: Database, onProgress?: (filled: number)
       `SELECT id, title FROM people WHERE title_words IS NULL AND id > $1 ORDER BY id LIMIT ${BATCH}`,
       [after],
     );
-    if (!batch.rows.length) return filled;
+    if (!batch.rows.length) {
+      // The planner's statistics of the new columns (the seniority and function filters' estimates) come from here.
+      if (filled) await db.pool.query('ANALYZE people');
+      return filled;
+    }
     const columns = batch.rows.map((row) => titleColumns(row.title));
     await db.pool.query(
       `UPDATE people p SET title_words = t.words, title_mask = t.mask, seniority = t.seniority, job_function = t.job_function
