@@ -195,7 +195,8 @@ export interface BuildEstimate {
 /**
  * What building the audience now would find and charge: the build's own two selections, counted
  * and not kept, in one read-only transaction stopped after `budgetMs` (then null: the worst case
- * is all that is known). Null too when the audience is not DRAFT with filters set.
+ * is all that is known). Null too when the audience is not DRAFT with filters set, or when the
+ * build would refuse its filters.
  */
 export async function estimateBuild(
   db: Database,
@@ -234,7 +235,10 @@ export async function estimateBuild(
       return { companies: companyIds.length, prospects, credits: companyIds.length + prospects };
     });
   } catch (error) {
+    // Past its budget; or filters the build itself would refuse (stored before a rule, a deleted exclusion list),
+    // which the build's own call says: the status answers without an estimate.
     if ((error as { code?: string }).code === '57014') return null;
+    if (error instanceof AppError && (error.code === 'invalid_request' || error.code === 'not_found')) return null;
     throw error;
   }
 }
