@@ -48,7 +48,6 @@ export function summarize(row: AudienceRow): AudienceSummary {
   };
 }
 
-/** What getAudienceStatus answers, and what the audience.build events carry. */
 /** What getAudienceStatus answers, and the audience webhook events carry. */
 export function audienceStatusView(row: AudienceRow) {
   return {
@@ -56,6 +55,8 @@ export function audienceStatusView(row: AudienceRow) {
     failureReason: row.failure_reason,
     builtAt: row.built_at?.toISOString() ?? null,
     buildWorstCaseCredits: buildWorstCase(row),
+    // Counted only when getAudienceStatus answers for a DRAFT audience (estimateBuild in build.ts): an event never is.
+    buildExpectedCredits: null as number | null,
   };
 }
 
