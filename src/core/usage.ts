@@ -310,7 +310,10 @@ const isoDayOf = (ms: number): IsoDay => new Date(ms).toISOString().slice(0, 10)
  * The range asked for, with its defaults: `to` today (UTC), `from` 30 days before it, today included; refused, naming
  * the field, when `from` is after `to` or the range is longer than a year.
  */
-export function usageRange(asked: { from?: IsoDay | undefined; to?: IsoDay | undefined }, now = new Date()): {
+export function usageRange(
+  asked: { from?: IsoDay | undefined; to?: IsoDay | undefined },
+  now = new Date(),
+): {
   from: IsoDay;
   to: IsoDay;
 } {
@@ -337,6 +340,10 @@ function sumBy<Row>(cells: SpendCell[], keyOf: (cell: SpendCell) => unknown, row
   }
   return [...sums.values()].map(({ row, credits }) => ({ ...row, credits }));
 }
+
+/** Rows in order of their day, and the largest first within a day. */
+const byDayThenMost = <Row extends { day?: IsoDay; credits: number }>(rows: Row[]) =>
+  rows.sort((a, b) => (a.day ?? '').localeCompare(b.day ?? '') || b.credits - a.credits);
 
 const keyOfCell = (cell: SpendCell): UsageKey | null =>
   cell.apiKeyId === null ? null : { keyId: String(cell.apiKeyId), name: cell.keyName, prefix: cell.keyPrefix };
@@ -374,14 +381,19 @@ export async function usageReport(
     ),
     groupBy,
     rows: groupBy
-      ? sumBy(
-          cells,
-          (c) => groupBy.map((dimension) => (dimension === 'day' ? c.day : dimension === 'key' ? c.apiKeyId : [c.operationId, c.unit])),
-          (c) => ({
-            ...(groupBy.includes('day') ? { day: c.day } : {}),
-            ...(groupBy.includes('operation') ? { operationId: c.operationId, unit: c.unit } : {}),
-            ...(groupBy.includes('key') ? { key: keyOfCell(c) } : {}),
-          }),
+      ? byDayThenMost(
+          sumBy(
+            cells,
+            (c) =>
+              groupBy.map((dimension) =>
+                dimension === 'day' ? c.day : dimension === 'key' ? c.apiKeyId : [c.operationId, c.unit],
+              ),
+            (c) => ({
+              ...(groupBy.includes('day') ? { day: c.day } : {}),
+              ...(groupBy.includes('operation') ? { operationId: c.operationId, unit: c.unit } : {}),
+              ...(groupBy.includes('key') ? { key: keyOfCell(c) } : {}),
+            }),
+          ),
         )
       : null,
   };
