@@ -278,8 +278,9 @@ export class OperationRunner implements RunsOperations, OperationPort {
       // the ledger names the operation it was made for.
       const { key } = principal;
       const result = await chargeFor(operation.operationId, () =>
-        spendWith(key ? { accountId: principal.accountId, keyId: key.id, dailyCreditCap: key.dailyCreditCap } : null, () =>
-          this.handlerOf(operation).run(input, requestContext),
+        spendWith(
+          key ? { accountId: principal.accountId, keyId: key.id, dailyCreditCap: key.dailyCreditCap } : null,
+          () => this.handlerOf(operation).run(input, requestContext),
         ),
       );
       const status = result.status ?? 200;

@@ -13,7 +13,9 @@ const usageKey = z
     prefix: z.string().nullable().describe('The first characters of the key, to recognise it by (never the key).'),
   })
   .nullable()
-  .describe('The API key that made the charges; null: no key (an assistant signed in with OAuth, or a background job).');
+  .describe(
+    'The API key that made the charges; null: no key (an assistant signed in with OAuth, or a background job).',
+  );
 
 const operationId = z
   .string()
