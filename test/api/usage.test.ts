@@ -238,6 +238,8 @@ describe('usage and the request log through the API', () => {
       ['/v1/request-log?status=4x', 'status', '4xx'],
       ['/v1/request-log?keyId=abc', 'keyId', 'decimal'],
       ['/v1/request-log?from=2026-11-01', 'from', 'ISO 8601'],
+      ['/v1/request-log?to=0000-02-29T23:04:58Z', 'to', 'year 0000'],
+      ['/v1/usage?from=0000-02-29&to=0001-01-01', 'from', 'year 0000'],
       ['/v1/request-log?pageSize=201', 'pageSize', ''],
     ];
     for (const [path, field, expected] of cases) {

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { defineOperation, free } from '../../define.js';
 import { cursor, isoTimestamp } from '../../schemas/common.js';
 
-const timestamp = z.iso.datetime({ offset: true, message: 'expected an ISO 8601 time such as 2026-11-30T12:00:00Z' });
+// Year 0000 fits the pattern but not PostgreSQL's calendar (it has no year zero): refused here, by the field.
+const timestamp = z.iso
+  .datetime({ offset: true, message: 'expected an ISO 8601 time such as 2026-11-30T12:00:00Z' })
+  .refine((time) => !time.startsWith('0000-'), 'expected a time from the year 0001 on (there is no year 0000)');
 
 export const listRequestLog = defineOperation({
   operationId: 'listRequestLog',
