@@ -1,6 +1,8 @@
 import type { AnyOperation } from './define.js';
 import { createExclusionList } from './exclusion-lists/create-exclusion-list/definition.js';
 import { getCreditBalance } from './account/get-credit-balance/definition.js';
+import { getUsage } from './account/get-usage/definition.js';
+import { listRequestLog } from './account/list-request-log/definition.js';
 import { listIndustries } from './account/list-industries/definition.js';
 import { listJobTitleTaxonomy } from './account/list-job-title-taxonomy/definition.js';
 import { listRegions } from './account/list-regions/definition.js';
@@ -105,6 +107,8 @@ export const operations: readonly AnyOperation[] = [
   liveEnrichCompany,
   liveEnrichPerson,
   getCreditBalance,
+  getUsage,
+  listRequestLog,
   listRegions,
   listIndustries,
   listJobTitleTaxonomy,
@@ -173,6 +177,8 @@ export {
   exportProspects,
   getAudienceStatus,
   getCreditBalance,
+  getUsage,
+  listRequestLog,
   getEnrichmentStatus,
   getExportStatus,
   listAudienceCompanies,

@@ -1,5 +1,7 @@
 import type { BoundHandler } from '../src/runner/handler.js';
 import { run as getCreditBalance } from './account/get-credit-balance/run.js';
+import { run as getUsage } from './account/get-usage/run.js';
+import { run as listRequestLog } from './account/list-request-log/run.js';
 import { run as listCountrySubdivisions } from './account/list-country-subdivisions/run.js';
 import { run as listIndustries } from './account/list-industries/run.js';
 import { run as listLanguages } from './account/list-languages/run.js';
@@ -106,6 +108,8 @@ export const runs: readonly BoundHandler[] = [
   liveEnrichCompany,
   liveEnrichPerson,
   getCreditBalance,
+  getUsage,
+  listRequestLog,
   listRegions,
   listIndustries,
   listJobTitleTaxonomy,

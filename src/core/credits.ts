@@ -37,6 +37,15 @@ export interface SpendingKey {
 }
 
 const spendingKey = new AsyncLocalStorage<SpendingKey>();
+const chargingOperation = new AsyncLocalStorage<string>();
+
+/**
+ * Runs `work` with every ledger entry it writes naming `operationId`: the operation as people call it, which the
+ * metered unit alone cannot tell (peopleSearch and others charge getPersonFromDb).
+ */
+export function chargeFor<T>(operationId: string, work: () => Promise<T>): Promise<T> {
+  return chargingOperation.run(operationId, work);
+}
 
 /** Runs `work` with every charge it makes attributed to `key` (and held to its cap). */
 export function spendWith<T>(key: SpendingKey | null, work: () => Promise<T>): Promise<T> {
@@ -151,8 +160,9 @@ async function takeCredits(
         WHERE account_id = $1 AND balance >= $2::bigint
         RETURNING balance
      ), entry AS (
-       INSERT INTO credit_ledger (account_id, amount, balance_after, unit, reason, reference, idempotency_key, api_key_id)
-       SELECT $1, -$2::bigint, balance, $3, $4, $5, $6, $7 FROM taken
+       INSERT INTO credit_ledger (account_id, amount, balance_after, unit, reason, reference, idempotency_key, api_key_id,
+                                  operation_id)
+       SELECT $1, -$2::bigint, balance, $3, $4, $5, $6, $7, $9 FROM taken
      ), spent AS (
        INSERT INTO api_key_daily_spend AS s (account_id, key_id, day, spent)
        SELECT $1, $7, (now() AT TIME ZONE 'UTC')::date, $2::bigint FROM taken WHERE $7::bigint IS NOT NULL AND NOT $8::boolean
@@ -168,6 +178,7 @@ async function takeCredits(
       entry.idempotencyKey ?? null,
       key?.keyId ?? null,
       key?.dailyCreditCap != null,
+      chargingOperation.getStore() ?? null,
     ],
   );
   const row = taken.rows[0];
@@ -259,9 +270,18 @@ async function appendLedger(
   entry: LedgerEntryInput,
 ): Promise<void> {
   await tx.query(
-    `INSERT INTO credit_ledger (account_id, amount, balance_after, unit, reason, reference, idempotency_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [accountId, amount, balanceAfter, entry.unit, entry.reason, entry.reference ?? null, entry.idempotencyKey ?? null],
+    `INSERT INTO credit_ledger (account_id, amount, balance_after, unit, reason, reference, idempotency_key, operation_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      accountId,
+      amount,
+      balanceAfter,
+      entry.unit,
+      entry.reason,
+      entry.reference ?? null,
+      entry.idempotencyKey ?? null,
+      chargingOperation.getStore() ?? null,
+    ],
   );
 }
 

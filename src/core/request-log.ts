@@ -1,6 +1,7 @@
 import type { RetentionTask } from '../job-queue/index.js';
 import { redactUrl, scrubText } from '../log.js';
 import type { Queryable } from '../store/db.js';
+import type { CursorCodec } from './search/cursor.js';
 
 /**
  * The account's request log: one row per operation run, on any surface (REST, /mcp, /mcp/v2,
@@ -74,6 +75,12 @@ export interface RequestFilter {
   apiKeyId?: number | null;
   clientId?: string | null;
   outcome?: 'ok' | 'error' | null;
+  /** An HTTP status (404), or a class of them (4 for 4xx). */
+  status?: number | null;
+  statusClass?: number | null;
+  /** From this time, included, to this one, excluded. */
+  from?: Date | null;
+  to?: Date | null;
 }
 
 export interface RequestRow {
@@ -130,6 +137,10 @@ export async function listRequests(
         AND ($6::bigint IS NULL OR r.api_key_id = $6)
         AND ($7::text IS NULL OR r.client_id = $7)
         AND ($8::text IS NULL OR ($8 = 'ok') = (r.status < 400))
+        AND ($10::integer IS NULL OR r.status = $10)
+        AND ($11::integer IS NULL OR r.status / 100 = $11)
+        AND ($12::timestamptz IS NULL OR r.at >= $12)
+        AND ($13::timestamptz IS NULL OR r.at < $13)
       ORDER BY r.id DESC LIMIT $9`,
     [
       accountId,
@@ -141,6 +152,10 @@ export async function listRequests(
       filter.clientId || null,
       filter.outcome ?? null,
       page.limit + 1,
+      filter.status ?? null,
+      filter.statusClass ?? null,
+      filter.from?.toISOString() ?? null,
+      filter.to?.toISOString() ?? null,
     ],
   );
   const rows = result.rows.slice(0, page.limit).map((r) => ({
@@ -174,3 +189,52 @@ export const requestLogRetention: RetentionTask = {
     return deleted.rowCount ?? 0;
   },
 };
+
+export interface RequestLogQuery {
+  operationId?: string | undefined;
+  /** 404, or a class: 4xx. */
+  status?: string | undefined;
+  keyId?: string | undefined;
+  requestId?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  pageSize: number;
+  cursor?: string | null | undefined;
+}
+
+/** A page of the log for the API: keyset paging under a signed cursor bound to the filters. */
+export async function requestLogPage(db: Queryable, cursors: CursorCodec, accountId: number, query: RequestLogQuery) {
+  const { pageSize, cursor, ...filters } = query;
+  const pages = cursors.scope(accountId, 'listRequestLog', { accountId, ...filters });
+  const before = pages.decode(cursor);
+  const status = query.status ?? null;
+  const { rows, nextBefore } = await listRequests(
+    db,
+    accountId,
+    {
+      operationId: query.operationId ?? null,
+      requestId: query.requestId ?? null,
+      apiKeyId: query.keyId === undefined ? null : Number(query.keyId),
+      status: status !== null && !status.endsWith('xx') ? Number(status) : null,
+      statusClass: status?.endsWith('xx') ? Number(status[0]) : null,
+      from: query.from === undefined ? null : new Date(query.from),
+      to: query.to === undefined ? null : new Date(query.to),
+    },
+    { before: before || null, limit: pageSize },
+  );
+  return {
+    data: rows.map((r) => ({
+      at: r.at,
+      requestId: r.requestId,
+      operationId: r.operationId,
+      status: r.status,
+      errorCode: r.errorCode,
+      credits: r.credits,
+      surface: r.surface,
+      durationMs: r.durationMs,
+      key: r.apiKeyId === null ? null : { keyId: String(r.apiKeyId), name: r.keyName, prefix: r.keyPrefix },
+      assistant: r.clientId === null ? null : { clientId: r.clientId, name: r.clientName },
+    })),
+    nextCursor: nextBefore === null ? null : pages.encode(nextBefore),
+  };
+}

@@ -110,7 +110,10 @@ export function usagePages(router: express.Router, deps: DashboardDeps): void {
                   <td>${formatTime(e.at)}</td>
                   <td class="num">${e.amount > 0 ? `+${formatCredits(e.amount)}` : formatCredits(e.amount)}</td>
                   <td class="num">${formatCredits(e.balanceAfter)}</td>
-                  <td>${e.unit}</td>
+                  <td>
+                    ${e.operationId ?? '—'}
+                    ${e.operationId !== e.unit ? html`<span class="code-word">${e.unit}</span>` : ''}
+                  </td>
                   <td>${e.apiKeyId !== null ? keyLabel({ name: e.keyName, prefix: e.keyPrefix }) : '—'}</td>
                   <td>
                     ${
@@ -156,7 +159,18 @@ export function usagePages(router: express.Router, deps: DashboardDeps): void {
         'Cache-Control': 'private, no-store',
       });
       res.write(
-        csvRecord(['time', 'credits', 'balance_after', 'unit', 'group', 'key_id', 'key_name', 'request_id', 'reason']),
+        csvRecord([
+          'time',
+          'credits',
+          'balance_after',
+          'operation_id',
+          'unit',
+          'group',
+          'key_id',
+          'key_name',
+          'request_id',
+          'reason',
+        ]),
       );
       let before: number | null = null;
       // At most 100,000 entries: the whole ledger of all but the busiest accounts.
@@ -168,6 +182,7 @@ export function usagePages(router: express.Router, deps: DashboardDeps): void {
               e.at,
               String(e.amount),
               String(e.balanceAfter),
+              e.operationId ?? '',
               e.unit,
               e.group,
               e.apiKeyId === null ? '' : String(e.apiKeyId),

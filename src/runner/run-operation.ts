@@ -2,7 +2,7 @@ import { chargeMethodOf, pathParameters, type AnyOperation, type RateLimitClass 
 import type { Principal } from '../core/principal.js';
 import { scopeSatisfied, scopeToRun, spendScope } from '../auth/scopes.js';
 import type { AppContext } from '../context.js';
-import { getBalance, spendWith } from '../core/credits.js';
+import { chargeFor, getBalance, spendWith } from '../core/credits.js';
 import { assertKeyMayRun } from '../core/api-keys.js';
 import { MonthlyGrants } from '../core/metering.js';
 import { recordRequest, type Surface } from '../core/request-log.js';
@@ -274,11 +274,14 @@ export class OperationRunner implements RunsOperations, OperationPort {
         signal: request.signal ?? neverAborted,
         ledgerKey: claim?.kind === 'run' ? claim.ledgerKey : null,
       };
-      // Every charge the handler makes is the key's too, and a capped key's cap holds in the statement that takes it.
+      // Every charge the handler makes is the key's too, and a capped key's cap holds in the statement that takes it;
+      // the ledger names the operation it was made for.
       const { key } = principal;
-      const result = await spendWith(
-        key ? { accountId: principal.accountId, keyId: key.id, dailyCreditCap: key.dailyCreditCap } : null,
-        () => this.handlerOf(operation).run(input, requestContext),
+      const result = await chargeFor(operation.operationId, () =>
+        spendWith(
+          key ? { accountId: principal.accountId, keyId: key.id, dailyCreditCap: key.dailyCreditCap } : null,
+          () => this.handlerOf(operation).run(input, requestContext),
+        ),
       );
       const status = result.status ?? 200;
       const body = envelope(operation, result);

@@ -247,13 +247,19 @@ describe('dashboard keys on the API and MCP', () => {
     );
     expect(stored).not.toContain(apiKey);
     expect(stored).not.toMatch(/@/);
-    // The ledger names the key, on the page and in its CSV.
+    // The ledger names the operation as it is called, its unit beside it, and the key, on the page and in its CSV.
     const usage = await owner.browser.open(`${app.url}/dashboard/usage`);
-    expect(textOf(usage)).toMatch(new RegExp(`-2 [\\d,]+ getCompanyFromDb logged \\(pds_\\S+…\\) ${okId}`));
+    expect(textOf(usage)).toMatch(
+      new RegExp(`-2 [\\d,]+ companySearch getCompanyFromDb logged \\(pds_\\S+…\\) ${okId}`),
+    );
     const csv = await owner.browser.open(`${app.url}/dashboard/usage/ledger.csv`);
     expect(csv.headers.get('content-type')).toContain('text/csv');
-    expect(csv.text.split(/\r?\n/)[0]).toBe('time,credits,balance_after,unit,group,key_id,key_name,request_id,reason');
-    expect(csv.text).toMatch(new RegExp(`,-2,\\d+,getCompanyFromDb,search,\\d+,logged,${okId},company search`));
+    expect(csv.text.split(/\r?\n/)[0]).toBe(
+      'time,credits,balance_after,operation_id,unit,group,key_id,key_name,request_id,reason',
+    );
+    expect(csv.text).toMatch(
+      new RegExp(`,-2,\\d+,companySearch,getCompanyFromDb,search,\\d+,logged,${okId},company search`),
+    );
   });
 
   it('keeps a member from revoking the keys of others (404), and lets an owner revoke any', async () => {
