@@ -5,6 +5,7 @@ import { cursor, isoTimestamp } from '../../schemas/common.js';
 // Year 0000 fits the pattern but not PostgreSQL's calendar (it has no year zero): refused here, by the field.
 const timestamp = z.iso
   .datetime({ offset: true, message: 'expected an ISO 8601 time such as 2026-11-30T12:00:00Z' })
+  .max(40)
   .refine((time) => !time.startsWith('0000-'), 'expected a time from the year 0001 on (there is no year 0000)');
 
 export const listRequestLog = defineOperation({
@@ -48,6 +49,7 @@ export const listRequestLog = defineOperation({
     operationId: z.string().max(100).optional().describe('Only calls of this operation (peopleSearch).'),
     status: z
       .string()
+      .max(3)
       .regex(/^[1-5]([0-9][0-9]|xx)$/, 'expected an HTTP status (404) or a class of them (4xx)')
       .optional()
       .describe('Only calls answered with this status (429) or a status of this class (2xx, 4xx, 5xx).'),
