@@ -10,6 +10,18 @@ import { connectMcp, summaryOf, type McpTestClient } from './clients.js';
  */
 describe('audience workflow through MCP', () => {
   let app: TestApp;
+
+  /** Waits until the account's one job of this kind has finished. */
+  async function jobFinished(accountId: number, kind: string): Promise<void> {
+    await waitFor(`the ${kind} job`, async () => {
+      const finished = await app.db.pool.query(
+        'SELECT 1 FROM jobs WHERE account_id = $1 AND kind = $2 AND finished_at IS NOT NULL',
+        [accountId, kind],
+      );
+      return finished.rowCount === 1;
+    });
+  }
+
   beforeAll(async () => {
     app = await startTestApp({ env: { ...testEnv, JOB_STEP_DELAY_MS: '400' } });
   });
@@ -117,16 +129,7 @@ describe('audience workflow through MCP', () => {
       expect(afterBuild.structuredContent.output.status).toBe('BUILDING');
 
       // Once the build's job has finished, the next poll says so, within the interval.
-      await waitFor(
-        "the build's job",
-        async () =>
-          (
-            await app.db.pool.query(
-              `SELECT 1 FROM jobs WHERE account_id = $1 AND kind = 'audience.build' AND finished_at IS NOT NULL`,
-              [accountId],
-            )
-          ).rowCount === 1,
-      );
+      await jobFinished(accountId, 'audience.build');
       const done = await call(client, 'getAudienceStatus', { audienceId });
       expect(done.structuredContent.output.status).toBe('NORMAL');
       expect(done.structuredContent.output.numCompanies + done.structuredContent.output.numProspects).toBe(
@@ -199,16 +202,7 @@ describe('audience workflow through MCP', () => {
       expect(progress.structuredContent.polling.nextPollAfterSeconds).toBe(30);
 
       // Once the enrichment's job has finished, the next poll says so, within the interval.
-      await waitFor(
-        "the enrichment's job",
-        async () =>
-          (
-            await app.db.pool.query(
-              `SELECT 1 FROM jobs WHERE account_id = $1 AND kind = 'audience.enrichment' AND finished_at IS NOT NULL`,
-              [accountId],
-            )
-          ).rowCount === 1,
-      );
+      await jobFinished(accountId, 'audience.enrichment');
       const finished = await call(client, 'getEnrichmentStatus', { audienceId });
       expect(finished.structuredContent.polling.servedFromCache).toBe(false);
       expect(finished.structuredContent.output.status).toBe('DONE');
