@@ -73,6 +73,9 @@ export class AccountConcurrency {
 /** Pauses before a refused take is tried again (a slot given back on another instance may be a statement away). */
 const refusalRetriesMs = [20, 60];
 
+/** How long a request waits for the first connection of its slot session before being counted locally. */
+const firstConnectionWaitMs = 2_000;
+
 /** The second key of a slot's advisory lock: requests and searches apart. */
 const searchSlotBase = 1 << 30;
 
@@ -99,6 +102,8 @@ export class SharedAccountConcurrency implements AccountConcurrencyGate {
   private readonly sessions: KeptSession[];
   private readonly held = new Map<number, HeldSlots>();
   private readonly turns: Array<Promise<unknown>> = [];
+  /** Each session's first connection attempt, until it has settled: an instance just started is not yet 'away'. */
+  private readonly firstAttempts: Array<Promise<void> | null>;
 
   constructor(
     db: Database,
@@ -117,7 +122,11 @@ export class SharedAccountConcurrency implements AccountConcurrencyGate {
         },
       }),
     );
-    for (const session of this.sessions) void session.start();
+    this.firstAttempts = this.sessions.map((session, index) =>
+      session.start().finally(() => {
+        this.firstAttempts[index] = null;
+      }),
+    );
   }
 
   async enter(accountId: number, rateLimitClass: RateLimitClass): Promise<() => void> {
@@ -140,6 +149,10 @@ export class SharedAccountConcurrency implements AccountConcurrencyGate {
 
   private async take(index: number, accountId: number, rateLimitClass: RateLimitClass): Promise<() => void> {
     const session = this.sessions[index] as KeptSession;
+    // A request that arrives while the first connection is still being made would otherwise be counted by this
+    // instance alone, unseen by the others; the wait is bounded so that a database that is away is not waited for.
+    const firstAttempt = this.firstAttempts[index];
+    if (firstAttempt && !session.connected) await Promise.race([firstAttempt, delay(firstConnectionWaitMs)]);
     if (!session.connected) return this.local.enter(accountId, rateLimitClass);
     const isSearch = rateLimitClass === 'search';
     const mine = this.held.get(accountId) ?? {

@@ -62,6 +62,8 @@ describe('per-account concurrency caps across instances', () => {
     table: 'companies' | 'audiences',
   ): Promise<{ waiting(count: number): Promise<void>; release(): Promise<void> }> {
     const client = new pg.Client({ connectionString: app.service.context.config.DATABASE_URL as string });
+    // The database stops at the end of the file: a lock still held then must not end the run with an uncaught error.
+    client.on('error', () => undefined);
     await client.connect();
     await client.query('BEGIN');
     await client.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
@@ -85,12 +87,28 @@ describe('per-account concurrency caps across instances', () => {
     };
   }
 
+  /**
+   * Resolves once instances hold that many of the account's request slots (session advisory locks, second key
+   * below 2^30): another statement on a held table (an instance's own) can be the one seen waiting.
+   */
+  async function requestSlotsTaken(accountId: number, count: number): Promise<void> {
+    await waitFor(`${count} of account ${accountId}'s request slots to be taken`, async () => {
+      const result = await app.db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_locks
+          WHERE locktype = 'advisory' AND granted AND classid = $1 AND objid < $2 AND objsubid = 2`,
+        [accountId, 1 << 30],
+      );
+      return (result.rows[0]?.n ?? 0) >= count;
+    });
+  }
+
   it('refuses a search on one instance while the account has its one search running on another, and admits it after', async () => {
     const second = await startInstance();
-    const { apiKey } = await app.createAccount({ credits: 1000 });
+    const { apiKey, accountId } = await app.createAccount({ credits: 1000 });
     const lock = await holdTable('companies');
     const held = call(app.url, apiKey, '/v1/company-search', companySearch);
     await lock.waiting(1);
+    await requestSlotsTaken(accountId, 1);
 
     const refused = await call(second.url, apiKey, '/v1/people-search', peopleSearch);
     expect(refused.status).toBe(429);
@@ -111,7 +129,7 @@ describe('per-account concurrency caps across instances', () => {
 
   it('counts every request against the cap, whichever instance serves it', async () => {
     const second = await startInstance();
-    const { apiKey } = await app.createAccount({ credits: 1000 });
+    const { apiKey, accountId } = await app.createAccount({ credits: 1000 });
     const companies = await holdTable('companies');
     const audiences = await holdTable('audiences');
     // Two requests in flight for the account, one on each instance: a search and an audience creation, each on a lock.
@@ -119,6 +137,7 @@ describe('per-account concurrency caps across instances', () => {
     await companies.waiting(1);
     const creation = call(second.url, apiKey, '/v1/audiences/create', { name: 'Held' });
     await audiences.waiting(1);
+    await requestSlotsTaken(accountId, 2);
     for (const url of [app.url, second.url]) {
       const refused = await call(url, apiKey, '/v1/credits');
       expect(refused.status).toBe(429);
@@ -150,20 +169,24 @@ describe('per-account concurrency caps across instances', () => {
       tsxSources,
     );
     try {
-      const { apiKey } = await app.createAccount({ credits: 1000 });
+      const { apiKey, accountId } = await app.createAccount({ credits: 1000 });
       const companies = await holdTable('companies');
-      const held = call(doomed.url, apiKey, '/v1/company-search', companySearch).catch(() => null);
-      await companies.waiting(1);
-      expect((await call(survivor.url, apiKey, '/v1/people-search', peopleSearch)).status).toBe(429);
-      await doomed.stop('SIGKILL');
-      expect(await held).toBeNull();
-      // Its search still waits on the lock on the server; its slot went with its session.
-      const admitted = await waitFor("the dead instance's slot to be free", async () => {
-        const answer = await call(survivor.url, apiKey, '/v1/people-search', peopleSearch);
-        return answer.status === 200 ? answer : null;
-      });
-      expect(admitted.status).toBe(200);
-      await companies.release();
+      try {
+        const held = call(doomed.url, apiKey, '/v1/company-search', companySearch).catch(() => null);
+        await companies.waiting(1);
+        await requestSlotsTaken(accountId, 1);
+        expect((await call(survivor.url, apiKey, '/v1/people-search', peopleSearch)).status).toBe(429);
+        await doomed.stop('SIGKILL');
+        expect(await held).toBeNull();
+        // Its search still waits on the lock on the server; its slot went with its session.
+        const admitted = await waitFor("the dead instance's slot to be free", async () => {
+          const answer = await call(survivor.url, apiKey, '/v1/people-search', peopleSearch);
+          return answer.status === 200 ? answer : null;
+        });
+        expect(admitted.status).toBe(200);
+      } finally {
+        await companies.release();
+      }
     } finally {
       await doomed.stop('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
