@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 /** A client whose connection takes a while to come up, as on a loaded server or a far one. */
 class SlowClient extends pg.Client {
-  override async connect(): Promise<void> {
+  override async connect(): Promise<pg.Client> {
     await delay(400);
     return super.connect();
   }
