@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countPeople, exactCountBound, isCountTimeout } from '../../src/core/search/count.js';
+import { titlePhrases } from '../../src/core/titles/normalise.js';
 import { waitFor } from '../audiences/helpers.js';
 import { peopleSearchParams } from '../../operations/schemas/filters.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -210,6 +211,51 @@ describe('counts', () => {
       const slow = await held;
       expect(slow.status).toBe(200);
       expect(slow.body.output, path).toEqual(quick.body.output);
+    }
+  });
+
+  it('finds a rare title through its words and a common one in id order, with the same count either way', async () => {
+    // The rarest title of three words or more in the catalog, and a common word.
+    const rare = await app.db.pool.query<{ title: string; n: string }>(
+      `SELECT title, count(*) AS n FROM people WHERE array_length(regexp_split_to_array(btrim(title_words), ' '), 1) >= 3
+        GROUP BY title ORDER BY count(*), title LIMIT 1`,
+    );
+    const rareTitle = rare.rows[0]?.title as string;
+    const cases = [
+      { title: rareTitle, byWords: true },
+      { title: 'engineer', byWords: false },
+    ];
+    for (const { title, byWords } of cases) {
+      const searchParams = peopleSearchParams.parse({ jobTitleV2: { included: [title] } });
+      const client = await app.db.pool.connect();
+      const reads: string[] = [];
+      // The real connection, its statements noted: which form of the conditions the count read with.
+      const recording = new Proxy(client, {
+        get: (target, property, receiver) =>
+          property === 'query'
+            ? (text: string, params?: unknown[]) => {
+                reads.push(text);
+                return target.query(text, params);
+              }
+            : Reflect.get(target, property, receiver),
+      });
+      let counted;
+      try {
+        counted = await countPeople(recording, 1, { searchParams }, { timeoutMs: 60_000, bound: 1_000_000 });
+      } finally {
+        client.release();
+      }
+      const countRead = reads.filter((text) => text.startsWith('SELECT count(*)'));
+      expect(countRead, title).toHaveLength(1);
+      expect(countRead[0]?.includes('to_tsvector'), title).toBe(byWords);
+      const search = await app.request('POST', '/v1/people-search/count', { apiKey: app.apiKey, searchParams });
+      const truth = await sqlCount(`SELECT count(*) AS n FROM people WHERE title_words LIKE ANY($1::text[])`, [
+        // Every phrase the filter is read as (an abbreviation and its words), as the service reads it.
+        titlePhrases(title).map((phrase) => `% ${phrase.join(' ')} %`),
+      ]);
+      expect(counted, title).toEqual({ count: truth, exact: true });
+      if (truth <= exactCountBound) expect(search.body.output, title).toMatchObject({ count: truth, exact: true });
+      else expect(search.body.output, title).toMatchObject({ exact: false });
     }
   });
 

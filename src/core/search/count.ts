@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Queryable } from '../../store/db.js';
 import { companyConditions, type CompanyQuery } from './company-search.js';
 import { peopleConditions, type PeopleQuery } from './people-search.js';
-import { hasShortTitlePhrase } from './people-filters.js';
+import { hasIncludedTitle, hasShortTitlePhrase } from './people-filters.js';
 import type { SqlConditions } from './sql.js';
 
 /**
@@ -68,6 +68,9 @@ export async function countPeople(
     return countWhere(client, 'people p', sql, {
       ...options,
       unindexableSubstring: hasShortTitlePhrase(query.searchParams) || anyShort(education?.schools ?? []),
+      titlesByWords: hasIncludedTitle(query.searchParams)
+        ? async () => (await peopleConditions(client, accountId, query, { titlesByWords: true })) ?? sql
+        : undefined,
     });
   });
 }
@@ -85,7 +88,11 @@ async function countWhere(
   client: Queryable,
   from: 'companies c' | 'people p',
   sql: SqlConditions,
-  options: CountOptions & { unindexableSubstring: boolean },
+  options: CountOptions & {
+    unindexableSubstring: boolean;
+    /** The same conditions with titles found by their words (people-filters.ts, PeopleConditionOptions). */
+    titlesByWords?: (() => Promise<SqlConditions>) | undefined;
+  },
 ): Promise<CountResult> {
   const bound = options.bound ?? exactCountBound;
   const select = `SELECT 1 FROM ${from} ${sql.where()}`;
@@ -95,13 +102,23 @@ async function countWhere(
       String(Math.max(1, Math.round(options.timeoutMs))),
     ]);
     if (options.unindexableSubstring) await client.query('SET LOCAL enable_bitmapscan = off');
+    // A count reads at most bound + 1 rows: a parallel worker takes longer to start than it saves.
+    await client.query('SET LOCAL max_parallel_workers_per_gather = 0');
     // In id order, as search pages read: the planner then walks the primary key and stops at the
     // bound for broad filters, instead of building a bitmap of every match first.
     const alias = from.slice(-1);
-    const result = await client.query<{ n: number }>(
-      `SELECT count(*)::bigint AS n FROM (SELECT ${alias}.id FROM ${from} ${sql.where()} ORDER BY ${alias}.id LIMIT ${bound + 1}) matches`,
-      sql.params,
-    );
+    const boundedRead = (conditions: SqlConditions) =>
+      `SELECT count(*)::bigint AS n FROM (SELECT ${alias}.id FROM ${from} ${conditions.where()} ORDER BY ${alias}.id LIMIT ${bound + 1}) matches`;
+    let read = sql;
+    // A rare title: the planner finds its matches through the trigram index, whose scan of a phrase of
+    // ordinary words reads lists of millions; the same titles are found through their words' lists.
+    if (
+      options.titlesByWords &&
+      !options.unindexableSubstring &&
+      (await planUsesIndex(client, boundedRead(sql), sql.params, titleTrigramIndex))
+    )
+      read = await options.titlesByWords();
+    const result = await client.query<{ n: number }>(boundedRead(read), read.params);
     const counted = Number(result.rows[0]?.n ?? 0);
     if (counted <= bound) {
       await client.query('COMMIT');
@@ -114,6 +131,20 @@ async function countWhere(
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
+}
+
+/** The index a phrase's titles are found by, by their trigrams (migration 150). */
+const titleTrigramIndex = 'people_title_words_trgm';
+
+/** Whether the planner's plan for a query reads the named index. */
+async function planUsesIndex(client: Queryable, query: string, params: unknown[], index: string): Promise<boolean> {
+  const result = await client.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${query}`, params);
+  const reads = (node: unknown): boolean => {
+    if (!node || typeof node !== 'object') return false;
+    if ((node as { 'Index Name'?: unknown })['Index Name'] === index) return true;
+    return Object.values(node).some((value) => (Array.isArray(value) ? value.some(reads) : reads(value)));
+  };
+  return reads(result.rows[0]?.['QUERY PLAN']);
 }
 
 /** The planner's estimate of the rows a query returns. */

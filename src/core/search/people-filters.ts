@@ -3,12 +3,27 @@ import { addRange } from './company-filters.js';
 import { titlePhrases, wordMask } from '../titles/normalise.js';
 import { containsPattern, type SqlConditions } from './sql.js';
 
+export interface PeopleConditionOptions {
+  /**
+   * Find an included title's candidates through the text-search index of its words (migration
+   * 185) rather than its trigrams. The planner's estimate of the two tests together is their
+   * product, far below the truth for a phrase of words that go together, so this form is asked for
+   * only when the planner has chosen, on the usual form, to find the titles by index
+   * (src/core/search/count.ts). What matches is the same.
+   */
+  titlesByWords?: boolean;
+}
+
 /**
  * Adds the conditions of the people filters, on table alias `p`. Titles match as words: any
  * included title selects, any excluded title suppresses.
  */
-export function addPeopleConditions(sql: SqlConditions, params: PeopleSearchParams): void {
-  addTitleConditions(sql, params.jobTitleV2?.included ?? [], params.jobTitleV2?.excluded ?? []);
+export function addPeopleConditions(
+  sql: SqlConditions,
+  params: PeopleSearchParams,
+  options: PeopleConditionOptions = {},
+): void {
+  addTitleConditions(sql, params.jobTitleV2?.included ?? [], params.jobTitleV2?.excluded ?? [], options);
   // bpchar matches the char(3) column: text would cast the column, hiding its statistics and index.
   // One country is an equality, which reads people_country_cover in id order within the country;
   // `= ANY` of several is read from people_search_cover in id order, all countries at once.
@@ -29,6 +44,11 @@ export function addPeopleConditions(sql: SqlConditions, params: PeopleSearchPara
       `EXISTS (SELECT 1 FROM unnest(p.schools) AS school WHERE school ILIKE ANY(${sql.bind(params.education.schools.map(containsPattern))}::text[]))`,
     );
   }
+}
+
+/** Does a title filter include any phrase (so that a count may find its titles by their words)? */
+export function hasIncludedTitle(params: PeopleSearchParams): boolean {
+  return (params.jobTitleV2?.included ?? []).some((title) => titlePhrases(title).length > 0);
 }
 
 /** Does a title filter hold a phrase too short for a trigram, which the trigram index cannot narrow? */
@@ -65,7 +85,12 @@ export function hasShortTitlePhrase(params: PeopleSearchParams): boolean {
  * - an excluded phrase is `(mask lacks a bit = 1 OR NOT phrase)`, one top-level test each: the
  *   phrase test runs only on titles that have all of the phrase's words.
  */
-function addTitleConditions(sql: SqlConditions, included: readonly string[], excluded: readonly string[]): void {
+function addTitleConditions(
+  sql: SqlConditions,
+  included: readonly string[],
+  excluded: readonly string[],
+  { titlesByWords = false }: PeopleConditionOptions,
+): void {
   // `least(missing bits, 1)`: 0 when the title's mask has every bit of the phrase's, else 1.
   const missing = (phrase: readonly string[]) => `least(~p.title_mask & ${sql.bind(wordMask(phrase))}::bigint, 1)`;
   const pattern = (phrase: readonly string[]) => sql.bind(`% ${phrase.join(' ')} %`);
@@ -75,8 +100,15 @@ function addTitleConditions(sql: SqlConditions, included: readonly string[], exc
     }
   }
   if (!included.length) return;
+  // plainto_tsquery reads the words as to_tsvector read the stored ones, and ANDs them: the index answers it exactly.
+  const words = (phrase: readonly string[]) =>
+    titlesByWords
+      ? `to_tsvector('simple', p.title_words) @@ plainto_tsquery('simple', ${sql.bind(phrase.join(' '))}) AND `
+      : '';
   const arms = included.flatMap((title) =>
-    titlePhrases(title).map((phrase) => `(${missing(phrase)} <> 1 AND p.title_words LIKE ${pattern(phrase)})`),
+    titlePhrases(title).map(
+      (phrase) => `(${words(phrase)}${missing(phrase)} <> 1 AND p.title_words LIKE ${pattern(phrase)})`,
+    ),
   );
   // The schema refuses a title of stop words alone; should one reach here, it matches nobody.
   if (!arms.length) arms.push('false');

@@ -5,7 +5,7 @@ import { resolveCompanies } from '../company-resolution.js';
 import { requireExclusionLists } from '../exclusion-lists.js';
 import type { Page } from './company-search.js';
 import type { CursorCodec } from './cursor.js';
-import { addPeopleConditions } from './people-filters.js';
+import { addPeopleConditions, type PeopleConditionOptions } from './people-filters.js';
 import { profileColumns, toProfileRecord, type ProfileRow } from './records.js';
 import { notInExclusionLists, SqlConditions } from './sql.js';
 
@@ -24,9 +24,10 @@ export async function peopleConditions(
   db: Queryable,
   accountId: number,
   query: PeopleQuery,
+  options: PeopleConditionOptions = {},
 ): Promise<SqlConditions | null> {
   const sql = new SqlConditions();
-  addPeopleConditions(sql, query.searchParams);
+  addPeopleConditions(sql, query.searchParams, options);
   if (query.currentCompanies?.length) {
     const companyIds = [...new Set((await resolveCompanies(db, query.currentCompanies)).flat())];
     if (companyIds.length === 0) return null;
