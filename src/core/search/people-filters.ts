@@ -101,8 +101,10 @@ function addTitleConditions(
   }
   if (!included.length) return;
   // plainto_tsquery reads the words as to_tsvector read the stored ones, and ANDs them: the index answers it exactly.
+  // Only ASCII words: the text-search parser's idea of a letter beyond them depends on the server's locale, and a
+  // phrase it read as no word at all would match nobody.
   const words = (phrase: readonly string[]) =>
-    titlesByWords
+    titlesByWords && phrase.every((word) => /^[a-z0-9]+$/.test(word))
       ? `to_tsvector('simple', p.title_words) @@ plainto_tsquery('simple', ${sql.bind(phrase.join(' '))}) AND `
       : '';
   const arms = included.flatMap((title) =>

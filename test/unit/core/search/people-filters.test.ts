@@ -62,4 +62,21 @@ describe('people filters compiled to SQL, titles aside', () => {
     expect(clauses.join(' ')).not.toContain('DROP');
     expect(params).toEqual(["X'); DROP TABLE people; --"]);
   });
+
+  it('find titles by their words only when asked, and only for words the text-search parser reads alike everywhere', () => {
+    const titles = (included: string[], titlesByWords: boolean) => {
+      const sql = new SqlConditions();
+      addPeopleConditions(sql, { jobTitleV2: { included } } as PeopleSearchParams, { titlesByWords });
+      return { where: sql.where(), params: sql.params };
+    };
+    expect(titles(['Chief Revenue Officer'], false).where).not.toContain('to_tsvector');
+    const byWords = titles(['Chief Revenue Officer'], true);
+    expect(byWords.where).toContain(`to_tsvector('simple', p.title_words) @@ plainto_tsquery('simple', $1)`);
+    expect(byWords.params[0]).toBe('chief revenue officer');
+    // The phrase test stays: the words say which titles to read, the LIKE which of them match.
+    expect(byWords.params).toContain('% chief revenue officer %');
+    const cyrillic = titles(['Директор по продажам'], true);
+    expect(cyrillic.where).not.toContain('to_tsvector');
+    expect(cyrillic.where).toContain('p.title_words LIKE');
+  });
 });
