@@ -139,6 +139,11 @@ const scenarios: Scenario[] = [
   },
   {
     search: 'people',
+    query: 'title "Chief Compliance Officer" (rare)',
+    body: () => ({ searchParams: { jobTitleV2: { included: ['Chief Compliance Officer'] } } }),
+  },
+  {
+    search: 'people',
     query: 'tag decision-maker, country USA',
     body: () => ({ searchParams: { tags: { anyOf: ['decision-maker'] }, country3LetterCode: ['USA'] } }),
   },

@@ -4,6 +4,7 @@ import { companyConditions, type CompanyQuery } from './company-search.js';
 import { peopleConditions, type PeopleQuery } from './people-search.js';
 import { hasIncludedTitle, hasShortTitlePhrase } from './people-filters.js';
 import type { SqlConditions } from './sql.js';
+import { readsTitlesByTrigrams } from './title-index.js';
 
 /**
  * Counts of what a search would match, for sizing a market before paying for records.
@@ -110,12 +111,10 @@ async function countWhere(
     const boundedRead = (conditions: SqlConditions) =>
       `SELECT count(*)::bigint AS n FROM (SELECT ${alias}.id FROM ${from} ${conditions.where()} ORDER BY ${alias}.id LIMIT ${bound + 1}) matches`;
     let read = sql;
-    // A rare title: the planner finds its matches through the trigram index, whose scan of a phrase of
-    // ordinary words reads lists of millions; the same titles are found through their words' lists.
     if (
       options.titlesByWords &&
       !options.unindexableSubstring &&
-      (await planUsesIndex(client, boundedRead(sql), sql.params, titleTrigramIndex))
+      (await readsTitlesByTrigrams(client, boundedRead(sql), sql.params))
     )
       read = await options.titlesByWords();
     const result = await client.query<{ n: number }>(boundedRead(read), read.params);
@@ -131,20 +130,6 @@ async function countWhere(
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
-}
-
-/** The index a phrase's titles are found by, by their trigrams (migration 150). */
-const titleTrigramIndex = 'people_title_words_trgm';
-
-/** Whether the planner's plan for a query reads the named index. */
-async function planUsesIndex(client: Queryable, query: string, params: unknown[], index: string): Promise<boolean> {
-  const result = await client.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${query}`, params);
-  const reads = (node: unknown): boolean => {
-    if (!node || typeof node !== 'object') return false;
-    if ((node as { 'Index Name'?: unknown })['Index Name'] === index) return true;
-    return Object.values(node).some((value) => (Array.isArray(value) ? value.some(reads) : reads(value)));
-  };
-  return reads(result.rows[0]?.['QUERY PLAN']);
 }
 
 /** The planner's estimate of the rows a query returns. */

@@ -47,7 +47,7 @@ export function addPeopleConditions(
 }
 
 /** Does a title filter include any phrase (so that a count may find its titles by their words)? */
-export function hasIncludedTitle(params: PeopleSearchParams): boolean {
+export function hasIncludedTitle(params: Pick<PeopleSearchParams, 'jobTitleV2'>): boolean {
   return (params.jobTitleV2?.included ?? []).some((title) => titlePhrases(title).length > 0);
 }
 

@@ -5,9 +5,10 @@ import { resolveCompanies } from '../company-resolution.js';
 import { requireExclusionLists } from '../exclusion-lists.js';
 import type { Page } from './company-search.js';
 import type { CursorCodec } from './cursor.js';
-import { addPeopleConditions, type PeopleConditionOptions } from './people-filters.js';
+import { addPeopleConditions, hasIncludedTitle, type PeopleConditionOptions } from './people-filters.js';
 import { profileColumns, toProfileRecord, type ProfileRow } from './records.js';
 import { notInExclusionLists, SqlConditions } from './sql.js';
+import { readsTitlesByTrigrams } from './title-index.js';
 
 export interface PeopleQuery {
   searchParams: PeopleSearchParams;
@@ -69,17 +70,26 @@ export async function searchPeople(
     companyLists: query.companyExclusionListIDs ?? [],
   });
   const after = pages.decode(query.cursor);
-  const sql = await peopleConditions(db, accountId, query);
-  if (!sql) return { data: [], nextCursor: null };
-  sql.add(`p.id > ${sql.bind(after)}`);
+  const pageOf = async (options: PeopleConditionOptions) => {
+    const sql = await peopleConditions(db, accountId, query, options);
+    if (!sql) return null;
+    sql.add(`p.id > ${sql.bind(after)}`);
+    const ids = `SELECT p.id FROM people p ${sql.where()} ORDER BY p.id LIMIT ${sql.bind(query.pageSize + 1)}`;
+    return { sql, ids };
+  };
+  let read = await pageOf({});
+  if (!read) return { data: [], nextCursor: null };
+  // A rare title: found through its words rather than its trigrams (decision 0008).
+  if (hasIncludedTitle(filters) && (await readsTitlesByTrigrams(db, read.ids, read.sql.params)))
+    read = (await pageOf({ titlesByWords: true })) ?? read;
   // The page's ids first, then its rows: the filters most used are then read from a covering index
   // (people_search_cover, people_company_cover) without visiting the wide rows that do not match.
   const result = await db.query<ProfileRow>(
     `SELECT ${profileColumns(details)}
-       FROM (SELECT p.id FROM people p ${sql.where()} ORDER BY p.id LIMIT ${sql.bind(query.pageSize + 1)}) page
+       FROM (${read.ids}) page
        JOIN people p ON p.id = page.id
       ORDER BY p.id`,
-    sql.params,
+    read.sql.params,
   );
   const { rows, nextCursor } = pages.page(result.rows, query.pageSize, (row) => row.id);
   return {
