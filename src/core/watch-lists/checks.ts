@@ -52,6 +52,13 @@ type CheckDeps = DbDeps & ServicesDeps<'networkSource' | 'networkClock'>;
 export const watchListCheckJob = defineJob({
   ...checkJobKind,
   run: (run, context: CheckDeps) => checkDueItems(context, run),
+  // A list whose checks keep failing is paused with the reason, never left unchecked without a word.
+  exhausted: async (job, error, context: CheckDeps) => {
+    await context.db.pool.query(
+      `UPDATE watch_lists SET paused = true, paused_reason = $3, updated_at = now() WHERE account_id = $1 AND id = $2`,
+      [accountOf(job), job.payload.watchListId, `checks stopped after repeated errors (${error.slice(0, 200)})`],
+    );
+  },
 });
 
 interface DueItem {
