@@ -25,7 +25,7 @@ import { CursorCodec } from './core/search/cursor.js';
 import { createMetrics } from './http/metrics.js';
 import { untilReady } from './http/starting.js';
 import { createContactServices, type ContactServices } from './providers/contacts/services.js';
-import { networkClock } from './core/network-clock.js';
+import { startNetworkClock } from './core/network-clock.js';
 import { localExportStorage } from './providers/export-storage.js';
 import { createMailer } from './providers/mailer.js';
 import { createWebhookSender } from './providers/webhook-sender.js';
@@ -149,7 +149,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
 export async function buildServices(base: ServiceBase, overrides: Partial<Services>): Promise<Services> {
   const { config, db, log } = base;
   const signingKey = overrides.signingKey ?? (await loadSigningKey(db.pool, config));
-  const clock = overrides.networkClock ?? networkClock(config.NETWORK_SIMULATION_DAYS_PER_SECOND);
+  const clock = overrides.networkClock ?? (await startNetworkClock(db.pool, config.NETWORK_SIMULATION_DAYS_PER_SECOND));
   const contacts: ContactServices = createContactServices(config, db.pool, log, clock);
   const networkSource = overrides.networkSource ?? contacts.networkSource;
   const contactWaterfall = overrides.contactWaterfall ?? contacts.contactWaterfall;

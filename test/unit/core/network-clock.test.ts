@@ -28,6 +28,15 @@ describe('the network clock', () => {
     expect(clock.realMsUntil(new Date(startedAt))).toBe(0);
   });
 
+  it('goes on from a later network time it is given, never back before the real one', () => {
+    const startedAt = Date.now();
+    const resumed = networkClock(1, startedAt, startedAt + 40 * dayMs);
+    expect(resumed.now().getTime() - startedAt).toBeGreaterThanOrEqual(40 * dayMs);
+    expect(resumed.now().getTime() - startedAt).toBeLessThan(41 * dayMs);
+    const behind = networkClock(1, startedAt, startedAt - 40 * dayMs);
+    expect(behind.now().getTime()).toBeGreaterThanOrEqual(startedAt);
+  });
+
   it('is configured by NETWORK_SIMULATION_DAYS_PER_SECOND, refused with NODE_ENV=production', () => {
     expect(loadConfig({ NETWORK_SIMULATION_DAYS_PER_SECOND: '1' }).NETWORK_SIMULATION_DAYS_PER_SECOND).toBe(1);
     expect(loadConfig({}).NETWORK_SIMULATION_DAYS_PER_SECOND).toBeUndefined();
