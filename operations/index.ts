@@ -63,6 +63,17 @@ import { resendWebhookDelivery } from './webhooks/resend-webhook-delivery/defini
 import { rotateWebhookEndpointSecret } from './webhooks/rotate-webhook-endpoint-secret/definition.js';
 import { testWebhookEndpoint } from './webhooks/test-webhook-endpoint/definition.js';
 import { updateWebhookEndpoint } from './webhooks/update-webhook-endpoint/definition.js';
+import { createWatchList } from './watch-lists/create-watch-list/definition.js';
+import { listWatchLists } from './watch-lists/list-watch-lists/definition.js';
+import { getWatchList } from './watch-lists/get-watch-list/definition.js';
+import { updateWatchList } from './watch-lists/update-watch-list/definition.js';
+import { deleteWatchList } from './watch-lists/delete-watch-list/definition.js';
+import { addWatchListItems } from './watch-lists/add-watch-list-items/definition.js';
+import { removeWatchListItems } from './watch-lists/remove-watch-list-items/definition.js';
+import { listWatchListItems } from './watch-lists/list-watch-list-items/definition.js';
+import { estimateWatchListCost } from './watch-lists/estimate-watch-list-cost/definition.js';
+import { listWatchListChanges } from './watch-lists/list-watch-list-changes/definition.js';
+import { countWatchListChanges } from './watch-lists/count-watch-list-changes/definition.js';
 
 /**
  * Every operation of the service, listed by hand so that adding one is a visible change.
@@ -133,6 +144,17 @@ export const operations: readonly AnyOperation[] = [
   listWebhookDeliveries,
   resendWebhookDelivery,
   setLowBalanceThreshold,
+  createWatchList,
+  listWatchLists,
+  getWatchList,
+  updateWatchList,
+  deleteWatchList,
+  addWatchListItems,
+  removeWatchListItems,
+  listWatchListItems,
+  estimateWatchListCost,
+  listWatchListChanges,
+  countWatchListChanges,
 ];
 
 const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
@@ -206,5 +228,16 @@ export {
   listWebhookDeliveries,
   resendWebhookDelivery,
   setLowBalanceThreshold,
+  createWatchList,
+  listWatchLists,
+  getWatchList,
+  updateWatchList,
+  deleteWatchList,
+  addWatchListItems,
+  removeWatchListItems,
+  listWatchListItems,
+  estimateWatchListCost,
+  listWatchListChanges,
+  countWatchListChanges,
 };
 export type { AnyOperation, OperationDefinition } from './define.js';

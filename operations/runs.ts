@@ -63,6 +63,17 @@ import { run as resendWebhookDelivery } from './webhooks/resend-webhook-delivery
 import { run as rotateWebhookEndpointSecret } from './webhooks/rotate-webhook-endpoint-secret/run.js';
 import { run as testWebhookEndpoint } from './webhooks/test-webhook-endpoint/run.js';
 import { run as updateWebhookEndpoint } from './webhooks/update-webhook-endpoint/run.js';
+import { run as createWatchList } from './watch-lists/create-watch-list/run.js';
+import { run as listWatchLists } from './watch-lists/list-watch-lists/run.js';
+import { run as getWatchList } from './watch-lists/get-watch-list/run.js';
+import { run as updateWatchList } from './watch-lists/update-watch-list/run.js';
+import { run as deleteWatchList } from './watch-lists/delete-watch-list/run.js';
+import { run as addWatchListItems } from './watch-lists/add-watch-list-items/run.js';
+import { run as removeWatchListItems } from './watch-lists/remove-watch-list-items/run.js';
+import { run as listWatchListItems } from './watch-lists/list-watch-list-items/run.js';
+import { run as estimateWatchListCost } from './watch-lists/estimate-watch-list-cost/run.js';
+import { run as listWatchListChanges } from './watch-lists/list-watch-list-changes/run.js';
+import { run as countWatchListChanges } from './watch-lists/count-watch-list-changes/run.js';
 
 /**
  * The function that runs each operation, in the order of `operations` (index.ts). Each is written
@@ -134,4 +145,15 @@ export const runs: readonly BoundHandler[] = [
   listWebhookDeliveries,
   resendWebhookDelivery,
   setLowBalanceThreshold,
+  createWatchList,
+  listWatchLists,
+  getWatchList,
+  updateWatchList,
+  deleteWatchList,
+  addWatchListItems,
+  removeWatchListItems,
+  listWatchListItems,
+  estimateWatchListCost,
+  listWatchListChanges,
+  countWatchListChanges,
 ];

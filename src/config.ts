@@ -63,6 +63,8 @@ export const environmentSchema = z
         issue('OIDC_DEV_PROVIDER', 'is for development only and refused with NODE_ENV=production');
       if (env.OAUTH_CIMD_ALLOW_LOOPBACK)
         issue('OAUTH_CIMD_ALLOW_LOOPBACK', 'is for development only and refused with NODE_ENV=production');
+      if (env.NETWORK_SIMULATION_DAYS_PER_SECOND !== undefined)
+        issue('NETWORK_SIMULATION_DAYS_PER_SECOND', 'is for demos and tests only and refused with NODE_ENV=production');
       if (env.WEBHOOK_ALLOW_PRIVATE_TARGETS)
         issue(
           'WEBHOOK_ALLOW_PRIVATE_TARGETS',

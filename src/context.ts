@@ -11,6 +11,7 @@ import type { CursorCodec } from './core/search/cursor.js';
 import type { ExportStorage } from './core/ports/export-storage.js';
 import type { Mailer } from './core/ports/mailer.js';
 import type { NetworkSource } from './core/ports/network-source.js';
+import type { NetworkClock } from './core/network-clock.js';
 import type { WebhookSender } from './core/ports/webhook-sender.js';
 import type { ServiceMetrics } from './http/metrics.js';
 import type { Logger } from './log.js';
@@ -53,6 +54,8 @@ export interface Services {
   mailer: Mailer;
   /** The professional network's live data (live enrichment). */
   networkSource: NetworkSource;
+  /** The network's clock: real time, or faster with NETWORK_SIMULATION_DAYS_PER_SECOND (watch-list checks and the simulated source). */
+  networkClock: NetworkClock;
   /** Contact-data providers in waterfall order, with validation (reveal, batch, audience enrichment). */
   contactWaterfall: ContactWaterfall;
   /** Whether a mail domain can receive mail (built-in rules, or DNS with CONTACT_EMAIL_VALIDATION=dns): the waterfall's validation and validateEmail. */

@@ -25,6 +25,7 @@ import { CursorCodec } from './core/search/cursor.js';
 import { createMetrics } from './http/metrics.js';
 import { untilReady } from './http/starting.js';
 import { createContactServices, type ContactServices } from './providers/contacts/services.js';
+import { startNetworkClock } from './core/network-clock.js';
 import { localExportStorage } from './providers/export-storage.js';
 import { createMailer } from './providers/mailer.js';
 import { createWebhookSender } from './providers/webhook-sender.js';
@@ -148,7 +149,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
 export async function buildServices(base: ServiceBase, overrides: Partial<Services>): Promise<Services> {
   const { config, db, log } = base;
   const signingKey = overrides.signingKey ?? (await loadSigningKey(db.pool, config));
-  const contacts: ContactServices = createContactServices(config, db.pool, log);
+  const clock = overrides.networkClock ?? (await startNetworkClock(db.pool, config.NETWORK_SIMULATION_DAYS_PER_SECOND));
+  const contacts: ContactServices = createContactServices(config, db.pool, log, clock);
   const networkSource = overrides.networkSource ?? contacts.networkSource;
   const contactWaterfall = overrides.contactWaterfall ?? contacts.contactWaterfall;
   const authorizationServer = overrides.authorizationServer ?? createAuthorizationServer(base, signingKey);
@@ -159,6 +161,7 @@ export async function buildServices(base: ServiceBase, overrides: Partial<Servic
     exportStorage: overrides.exportStorage ?? localExportStorage(config.exportDir),
     mailer: overrides.mailer ?? createMailer(config, log),
     networkSource,
+    networkClock: clock,
     contactWaterfall,
     mailDomainChecker: overrides.mailDomainChecker ?? contacts.mailDomainChecker,
     audienceContactSource: overrides.audienceContactSource ?? waterfallAudienceContactSource(contactWaterfall),

@@ -45,6 +45,11 @@ const scenarios: Array<{ name: string; title: string; script: string }> = [
     title: 'Webhooks through a receiver that goes down and a service killed with SIGKILL mid-delivery',
     script: 'dist/bench/reliability/webhooks.js',
   },
+  {
+    name: 'watch-lists',
+    title: 'Watch-list checks on a fast network clock, the service killed with SIGKILL mid-batch',
+    script: 'dist/bench/reliability/watch-lists.js',
+  },
 ];
 
 await mkdir('bench/results', { recursive: true });

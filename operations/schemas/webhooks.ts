@@ -19,6 +19,13 @@ export const webhookEvents = {
   'contacts.batch.failed': 'a batch contact enrichment stopped FAILED (data: as contacts.batch.completed).',
   'saved_search.new_matches': 'a saved-search run delivered new records (data: getSavedSearchRun, with the name).',
   'saved_search.run.failed': 'a saved-search run FAILED, nothing charged (data: getSavedSearchRun, with the name).',
+  'person.job_changed':
+    'a watch-list check found a tracked person at another company (data: the change, as listWatchListChanges lists it).',
+  'person.title_changed': 'a watch-list check found a new title for a tracked person (data: the change).',
+  'company.funding_raised': 'a watch-list check found a new funding round of a tracked company (data: the change).',
+  'company.headcount_changed':
+    "a watch-list check found a tracked company's headcount moved beyond its list's threshold (data: the change).",
+  'company.moved': 'a watch-list check found a tracked company headquartered elsewhere (data: the change).',
   'credits.low':
     'a charge took the balance below the threshold set with setLowBalanceThreshold (data: the balance and the threshold).',
 } as const;

@@ -24,6 +24,14 @@ export const sourcesShape = {
     .default(0)
     .describe('Simulated source only: the share of live fetches that fail.'),
   NETWORK_SOURCE_LATENCY_MS: nonNegativeInt.default(0).describe('Simulated source only: the delay of each live fetch.'),
+  NETWORK_SIMULATION_DAYS_PER_SECOND: z.coerce
+    .number()
+    .positive()
+    .max(10_000)
+    .optional()
+    .describe(
+      "Demos and tests: the network's clock (watch-list checks and the simulated source's drift) runs this many days per real second from the start of the process. Unset: real time. Refused with `NODE_ENV=production`.",
+    ),
   CONTACT_PROVIDER_URL: z
     .url()
     .optional()

@@ -8,6 +8,7 @@ import type { ContactWaterfall } from './contacts/waterfall.js';
 import type { ExportStorage } from './ports/export-storage.js';
 import type { Mailer } from './ports/mailer.js';
 import type { NetworkSource } from './ports/network-source.js';
+import type { NetworkClock } from './network-clock.js';
 import type { WebhookSender } from './ports/webhook-sender.js';
 import type { CursorCodec } from './search/cursor.js';
 
@@ -39,6 +40,7 @@ export interface CoreServices {
   audienceLiveSource: AudienceLiveSource;
   webhookSender: WebhookSender;
   networkSource: NetworkSource;
+  networkClock: NetworkClock;
 }
 
 /** Some of the services, by name: `ServicesDeps<'mailer'>` is `{ services: { mailer: Mailer } }`. */

@@ -7,11 +7,14 @@ import { batchContactsJob } from './contacts/batch-job.js';
 import { exportFilesPurgeJob } from './audiences/delete.js';
 import { savedSearchRunJob, scheduleJob } from './saved-searches/runs.js';
 import { webhookDeliveryJob } from './webhooks/delivery.js';
+import { watchListCheckJob } from './watch-lists/checks.js';
 import type { LogDeps, ServicesDeps } from './deps.js';
 import type { EnrichmentDeps } from './audiences/enrichment-run.js';
 
 /** What the jobs below use between them: the worker passes the service's context, which has all of it. */
-export type JobDeps = EnrichmentDeps & LogDeps & ServicesDeps<'mailer' | 'contactWaterfall' | 'webhookSender'>;
+export type JobDeps = EnrichmentDeps &
+  LogDeps &
+  ServicesDeps<'mailer' | 'contactWaterfall' | 'webhookSender' | 'networkSource' | 'networkClock'>;
 
 /**
  * Every kind of job the service runs, for the one job worker (src/worker). To add a kind:
@@ -27,6 +30,7 @@ export const jobDefinitions: readonly AnyJobDefinition<JobDeps>[] = [
   exportFilesPurgeJob,
   savedSearchRunJob,
   scheduleJob,
+  watchListCheckJob,
 ];
 
 /**

@@ -17,5 +17,5 @@ export {
   type JobRun,
   type RunAgain,
 } from './define.js';
-export { cancelJobs, enqueue } from './queue.js';
+export { cancelJobs, enqueue, expediteJobs } from './queue.js';
 export { finishedJobsRetention, type RetentionTask } from './retention.js';

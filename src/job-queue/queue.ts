@@ -203,3 +203,27 @@ export async function cancelJobs(
   );
   return result.rowCount ?? 0;
 }
+
+/**
+ * Makes the queued jobs of a kind whose payload contains `payload` due now (a job waiting to run
+ * again later, when new work arrived for it), waking the workers at the commit. Returns how many
+ * are queued or running: 0 means the caller has to enqueue one.
+ */
+export async function expediteJobs(
+  db: Queryable,
+  kind: string,
+  accountId: number,
+  payload: Record<string, unknown>,
+): Promise<number> {
+  const result = await db.query<{ active: number }>(
+    `WITH active AS (
+       SELECT id, status FROM jobs WHERE kind = $1 AND account_id = $2 AND payload @> $3::jsonb AND status IN ('queued', 'running')
+     ), woken AS (
+       UPDATE jobs SET run_after = now(), updated_at = now() WHERE id IN (SELECT id FROM active WHERE status = 'queued')
+       RETURNING pg_notify('${jobsChannel}', kind)
+     )
+     SELECT (SELECT count(*) FROM active)::int AS active, (SELECT count(*) FROM woken)::int AS woken`,
+    [kind, accountId, JSON.stringify(payload)],
+  );
+  return result.rows[0]?.active ?? 0;
+}

@@ -48,6 +48,15 @@ export interface LiveCompany {
   countryCode: string | null;
   /** YYYY-MM-DD. */
   foundedOn: string | null;
+  /** The latest funding round the network shows (null: none); left out by a source that says nothing of funding. */
+  latestFunding?: LiveFundingRound | null;
+}
+
+export interface LiveFundingRound {
+  stage: string | null;
+  amountUsd: number | null;
+  /** YYYY-MM-DD. */
+  announcedOn: string | null;
 }
 
 export interface LiveProfile {

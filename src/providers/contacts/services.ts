@@ -4,6 +4,7 @@ import type { Queryable } from '../../store/db.js';
 import { HttpNetworkSource } from '../network/http-source.js';
 import { SimulatedNetworkSource } from '../network/simulated-source.js';
 import type { NetworkSource } from '../../core/ports/network-source.js';
+import type { NetworkClock } from '../../core/network-clock.js';
 import { DatasetContactProvider } from './dataset-provider.js';
 import { HttpContactProvider } from './http-provider.js';
 import { PatternEmailProvider } from './pattern-provider.js';
@@ -25,7 +26,12 @@ export interface ContactServices {
  * catalog; the contact waterfall dataset → HTTP vendor (when CONTACT_PROVIDER_URL is set) →
  * pattern guesser, validated by CONTACT_EMAIL_VALIDATION (embedded rules or real DNS).
  */
-export function createContactServices(config: Config, db: Queryable, log?: Logger): ContactServices {
+export function createContactServices(
+  config: Config,
+  db: Queryable,
+  log?: Logger,
+  clock?: NetworkClock,
+): ContactServices {
   const networkSource: NetworkSource = config.NETWORK_SOURCE_URL
     ? new HttpNetworkSource({
         baseUrl: config.NETWORK_SOURCE_URL,
@@ -35,6 +41,7 @@ export function createContactServices(config: Config, db: Queryable, log?: Logge
     : new SimulatedNetworkSource(db, {
         failureRate: config.NETWORK_SOURCE_FAILURE_RATE,
         latencyMs: config.NETWORK_SOURCE_LATENCY_MS,
+        ...(clock ? { now: () => clock.now() } : {}),
       });
   const providers: ContactProvider[] = [new DatasetContactProvider(db)];
   if (config.CONTACT_PROVIDER_URL) {

@@ -8,6 +8,8 @@ import {
   NetworkSourceError,
   type CompanyRef,
   type LiveCompany,
+  type LiveFundingRound,
+  type WorkExperienceEntry,
   type LiveProfile,
   type NetworkSource,
   type ProfileRef,
@@ -26,17 +28,22 @@ export interface SimulatedNetworkOptions {
 const dayMs = 86_400_000;
 
 /**
- * The embedded default of the network source, for running without a network: the "network"
- * is the stored catalog as it would look today. A record not refreshed since the start of the
- * current UTC day has drifted (headcount up or down a few percent; for some people a
- * promotion), deterministically from its id and the day, so the same call on the same day
- * gives the same answer. Once the caller stores the refreshed record, the network has nothing
- * newer to say until the next day. Failures and latency are simulated as configured.
+ * The embedded default of the network source, for running without a network: the "network" is
+ * the stored catalog as it would look now. A stored record was true when it was last written
+ * (`updated_at`: the seed, an import, a live refresh); each UTC day since then, deterministically
+ * from its id and the day, a little happens to it, as it does in the trade each month: a share of
+ * people move to another company (some of them to its city) or are promoted; companies grow or
+ * shrink a few percent a month (crossing a headcount band now and then), and a share raise a
+ * round, move their headquarters or rename. The same call at the same time gives the same
+ * answer; once the caller stores the refreshed record, the network has nothing newer to say until
+ * the next day. Time is the caller's clock (`now`: the network clock, which runs fast with
+ * NETWORK_SIMULATION_DAYS_PER_SECOND). Failures and latency are simulated as configured.
  */
 export class SimulatedNetworkSource implements NetworkSource {
   readonly name = 'simulated';
   private readonly random: () => number;
   private readonly now: () => Date;
+  private companyIdSpan: Promise<number> | null = null;
 
   constructor(
     private readonly db: Queryable,
@@ -63,11 +70,31 @@ export class SimulatedNetworkSource implements NetworkSource {
       stateName: row.state_name,
       countryCode: row.country_code,
       foundedOn: row.founded_on,
+      latestFunding:
+        row.stage || row.last_funding_usd
+          ? { stage: row.stage, amountUsd: row.last_funding_usd, announcedOn: row.last_funded_on }
+          : null,
     };
-    if (this.refreshedToday(row.live_fetched_at)) return company;
-    const drifted = driftHeadcount(row.id, row.employee_count_min, row.employee_count_max, this.day());
+    const days = this.daysSince(row.updated_at);
+    if (days.length === 0) return company;
+    const drifted = driftHeadcount(row.id, row.employee_count_min, row.employee_count_max, days.length);
     company.employeeCountMin = drifted.min;
     company.employeeCountMax = drifted.max;
+    for (const day of days) {
+      const roll = unitHash(`company-event:${row.id}:${day}`);
+      if (roll < monthlyShare.fundingRound / 30) {
+        company.latestFunding = nextRound(row.id, company.latestFunding ?? null, day);
+      } else if (roll < (monthlyShare.fundingRound + monthlyShare.companyMove) / 30) {
+        const elsewhere = await this.someCompany(`company-move:${row.id}:${day}`);
+        if (elsewhere && elsewhere.city !== company.city) {
+          company.city = elsewhere.city;
+          company.stateName = elsewhere.state_name;
+          company.countryCode = elsewhere.country_code;
+        }
+      } else if (roll < (monthlyShare.fundingRound + monthlyShare.companyMove + monthlyShare.rename) / 30) {
+        company.name = renamed(company.name, day);
+      }
+    }
     return company;
   }
 
@@ -92,18 +119,38 @@ export class SimulatedNetworkSource implements NetworkSource {
       education: row.education,
       workExperiences: row.work_experiences,
     };
-    if (this.refreshedToday(row.live_fetched_at)) return profile;
-    const promoted = unitHash(`profile:${row.id}:${this.day()}`) < 0.25 ? promotedTitle(row.title) : null;
-    if (!promoted) return profile;
-    const today = this.now().toISOString().slice(0, 10);
-    profile.title = promoted;
-    profile.headline = row.headline.includes(row.title) ? row.headline.replace(row.title, promoted) : row.headline;
-    const current = row.work_experiences.find((p) => p.is_current);
-    if (current) {
-      profile.workExperiences = [
-        { ...current, title: promoted, start_date: today, end_date: null, is_current: true },
-        ...row.work_experiences.map((p) => (p === current ? { ...p, end_date: today, is_current: false } : p)),
-      ];
+    for (const day of this.daysSince(row.updated_at)) {
+      const roll = unitHash(`person-event:${row.id}:${day}`);
+      const date = new Date(day * dayMs).toISOString().slice(0, 10);
+      if (roll < monthlyShare.jobChange / 30) {
+        const next = await this.someCompany(`job-change:${row.id}:${day}`);
+        if (!next || next.network_primary_slug === profile.currentCompany?.slug) continue;
+        const company = { name: next.preferred_name, slug: next.network_primary_slug, domain: next.domains[0] ?? null };
+        profile.currentCompany = company;
+        // Some take a step up with the move; some move to the new company's city.
+        if (unitHash(`job-change-title:${row.id}:${day}`) < 0.4)
+          profile.title = promotedTitle(profile.title) ?? profile.title;
+        if (next.city && unitHash(`job-change-city:${row.id}:${day}`) < 0.4) {
+          profile.city = next.city;
+          profile.countryCode = next.country_code;
+        }
+        profile.workExperiences = startPosition(profile.workExperiences, date, {
+          company_name: company.name,
+          company_slug: company.slug,
+          company_domain: company.domain,
+          title: profile.title,
+        });
+      } else if (roll < (monthlyShare.jobChange + monthlyShare.promotion) / 30) {
+        const promoted = promotedTitle(profile.title);
+        if (!promoted) continue;
+        profile.headline = profile.headline.includes(profile.title)
+          ? profile.headline.replace(profile.title, promoted)
+          : profile.headline;
+        const current = profile.workExperiences.find((p) => p.is_current);
+        profile.title = promoted;
+        if (current)
+          profile.workExperiences = startPosition(profile.workExperiences, date, { ...current, title: promoted });
+      }
     }
     return profile;
   }
@@ -121,12 +168,26 @@ export class SimulatedNetworkSource implements NetworkSource {
     }
   }
 
-  private day(): number {
-    return Math.floor(this.now().getTime() / dayMs);
+  /** The UTC days after the one a record was stored in, up to today, at most ten years of them. */
+  private daysSince(storedAt: Date): number[] {
+    const today = Math.floor(this.now().getTime() / dayMs);
+    const first = Math.max(Math.floor(storedAt.getTime() / dayMs) + 1, today - 3650);
+    return Array.from({ length: Math.max(0, today - first + 1) }, (_, i) => first + i);
   }
 
-  private refreshedToday(at: Date | null): boolean {
-    return at !== null && at.getTime() >= this.day() * dayMs;
+  /** A company picked by `key` among all (a new employer, a new headquarters' city). */
+  private async someCompany(key: string): Promise<OtherCompany | undefined> {
+    this.companyIdSpan ??= this.db
+      .query<{ top: number | null }>('SELECT max(id) AS top FROM companies')
+      .then((result) => result.rows[0]?.top ?? 0);
+    const top = await this.companyIdSpan;
+    if (top <= 0) return undefined;
+    const found = await this.db.query<OtherCompany>(
+      `SELECT preferred_name, network_primary_slug, domains, city, state_name, country_code FROM companies
+        WHERE id >= $1 AND network_primary_slug IS NOT NULL ORDER BY id LIMIT 1`,
+      [1 + Math.floor(unitHash(key) * top)],
+    );
+    return found.rows[0];
   }
 
   private findCompany(ref: CompanyRef): Promise<CompanyRow | undefined> {
@@ -161,6 +222,72 @@ export class SimulatedNetworkSource implements NetworkSource {
   }
 }
 
+/**
+ * What happens in a month, as a share of people or companies: roughly what the trade sees (about
+ * one person in four changes employer in a year).
+ */
+const monthlyShare = {
+  jobChange: 0.02,
+  promotion: 0.015,
+  fundingRound: 0.01,
+  companyMove: 0.003,
+  rename: 0.002,
+};
+
+interface OtherCompany {
+  preferred_name: string;
+  network_primary_slug: string | null;
+  domains: string[];
+  city: string | null;
+  state_name: string | null;
+  country_code: string | null;
+}
+
+/** Positions with the current one closed on `date` and `next` opened on it. */
+function startPosition(
+  positions: WorkExperienceEntry[],
+  date: string,
+  next: Pick<WorkExperienceEntry, 'company_name' | 'company_slug' | 'company_domain' | 'title'>,
+): WorkExperienceEntry[] {
+  return [
+    { ...next, start_date: date, end_date: null, is_current: true },
+    ...positions.map((p) => (p.is_current ? { ...p, end_date: date, is_current: false } : p)),
+  ];
+}
+
+const fundingLadder = ['PRE_SEED', 'SEED', 'SERIES_A', 'SERIES_B', 'SERIES_C', 'LATE_STAGE'] as const;
+/** Typical size of a round at each step, in millions of US dollars (low, high). */
+const roundSizeMillions: Record<(typeof fundingLadder)[number], readonly [number, number]> = {
+  PRE_SEED: [0.2, 1],
+  SEED: [1, 4],
+  SERIES_A: [5, 20],
+  SERIES_B: [15, 60],
+  SERIES_C: [30, 120],
+  LATE_STAGE: [50, 300],
+};
+
+/** The round after `last`: the next step of the ladder (a late-stage company raises late-stage again). */
+function nextRound(id: number, last: LiveFundingRound | null, day: number): LiveFundingRound {
+  const at = fundingLadder.indexOf((last?.stage ?? '') as (typeof fundingLadder)[number]);
+  const stage = fundingLadder[Math.min(at + 1, fundingLadder.length - 1)] as (typeof fundingLadder)[number];
+  const [low, high] = roundSizeMillions[stage];
+  const millions = low + (high - low) * unitHash(`round-size:${id}:${day}`);
+  return {
+    stage,
+    amountUsd: Math.round(millions * 10) * 100_000,
+    announcedOn: new Date(day * dayMs).toISOString().slice(0, 10),
+  };
+}
+
+const renameSuffixes = ['Group', 'Labs', 'Technologies', 'Holdings', 'Global'];
+
+/** A new name: a suffix added, or the one it has dropped. */
+function renamed(name: string, day: number): string {
+  const suffix = renameSuffixes.find((s) => name.endsWith(` ${s}`));
+  if (suffix) return name.slice(0, -suffix.length - 1);
+  return `${name} ${renameSuffixes[Math.floor(unitHash(`rename:${name}:${day}`) * renameSuffixes.length)]}`;
+}
+
 /** What the simulated network reads of a stored company. */
 const companyColumns = [
   'id',
@@ -176,7 +303,10 @@ const companyColumns = [
   'state_name',
   'country_code',
   'founded_on',
-  'live_fetched_at',
+  'stage',
+  'last_funding_usd',
+  'last_funded_on',
+  'updated_at',
 ] as const satisfies ReadonlyArray<keyof (StoredCompanyRow & CompanyMaintainedColumns)>;
 type CompanyRow = Pick<StoredCompanyRow & CompanyMaintainedColumns, (typeof companyColumns)[number]>;
 
@@ -197,7 +327,7 @@ const profileColumns = [
   'languages',
   'education',
   'work_experiences',
-  'live_fetched_at',
+  'updated_at',
 ] as const satisfies ReadonlyArray<keyof (PersonRow & PersonMaintainedColumns)>;
 type ProfileRow = Pick<PersonRow & PersonMaintainedColumns, Exclude<(typeof profileColumns)[number], 'languages'>> & {
   languages: LiveProfile['languages'];
@@ -221,19 +351,20 @@ const headcountBands: ReadonlyArray<readonly [number, number]> = [
 ];
 
 /**
- * The network shows headcount in bands. A company's actual headcount sits somewhere in its
- * band (fixed by its id) and grows or shrinks a few percent (-3 % to +8 %, by id and day); when
- * that crosses an edge, the band changes. A range that is not a band (imported data) is
- * scaled by the same growth.
+ * The network shows headcount in bands. A company's actual headcount sits somewhere in its band
+ * (fixed by its id) and grows or shrinks at a steady rate of its own (-2 % to +4 % a month, fixed
+ * by its id) for the days since it was stored; when that crosses an edge, the band changes. A
+ * range that is not a band (imported data) is scaled by the same growth.
  */
 export function driftHeadcount(
   id: number,
   min: number | null,
   max: number | null,
-  day: number,
+  days: number,
 ): { min: number | null; max: number | null } {
-  if (min === null) return { min, max };
-  const growth = -0.03 + 0.11 * unitHash(`company:${id}:${day}`);
+  if (min === null || days <= 0) return { min, max };
+  const monthly = -0.02 + 0.06 * unitHash(`company-growth:${id}`);
+  const growth = Math.pow(1 + monthly, days / 30) - 1;
   const band = headcountBands.findIndex(([low, high]) => low === min && high === max);
   if (band < 0) {
     const scale = (n: number) => Math.max(1, Math.round(n * (1 + growth)));

@@ -18,6 +18,7 @@ const categories = [
   'exclusion-lists',
   'saved-searches',
   'search',
+  'watch-lists',
   'webhooks',
 ];
 
