@@ -65,10 +65,11 @@ export class ApiKeyAuthenticator {
         label: string | null;
         read_only: boolean;
         daily_credit_cap: number | null;
+        expires_at: Date | null;
       }>(
-        `SELECT k.account_id, a.name, a.plan, a.email, k.id, k.label, k.read_only, k.daily_credit_cap
+        `SELECT k.account_id, a.name, a.plan, a.email, k.id, k.label, k.read_only, k.daily_credit_cap, k.expires_at
            FROM api_keys k JOIN accounts a ON a.id = k.account_id
-          WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+          WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
         [hash],
       );
     const principalOf = (row: Awaited<ReturnType<typeof lookUp>>['rows'][number] | undefined): Principal | null =>
@@ -92,21 +93,26 @@ export class ApiKeyAuthenticator {
     }
     const principal = principalOf(result.rows[0]);
     if (this.cachesVerdicts && this.forgotten === forgottenBefore) {
-      if (principal) this.known.set(cacheKey, principal);
+      // A key that expires soon is trusted no longer than until its expiry (the end of a rotation's overlap).
+      const expiresInMs = result.rows[0]?.expires_at ? result.rows[0].expires_at.getTime() - Date.now() : Infinity;
+      if (principal && expiresInMs > 0)
+        this.known.set(cacheKey, principal, { ttl: Math.max(1, Math.min(this.known.ttl, expiresInMs)) });
       else this.unknown.set(cacheKey, true);
     }
     return principal;
   }
 
-  /** When a key that no longer authenticates was revoked (ISO time), or null when it is unknown. For refusal messages only. */
-  async revokedAt(key: string): Promise<string | null> {
+  /** Why a key that no longer authenticates is refused: when it was revoked or expired, or null when it is unknown. For refusal messages only. */
+  async refusedSince(key: string): Promise<{ revokedAt: string } | { expiredAt: string } | null> {
     if (key.length > 200) return null;
-    const result = await this.db.query<{ revoked_at: Date | null }>(
-      'SELECT revoked_at FROM api_keys WHERE key_hash = $1',
+    const result = await this.db.query<{ revoked_at: Date | null; expires_at: Date | null }>(
+      'SELECT revoked_at, expires_at FROM api_keys WHERE key_hash = $1',
       [hashApiKey(key)],
     );
-    const revoked = result.rows[0]?.revoked_at;
-    return revoked ? revoked.toISOString() : null;
+    const row = result.rows[0];
+    if (row?.revoked_at) return { revokedAt: row.revoked_at.toISOString() };
+    if (row?.expires_at && row.expires_at.getTime() <= Date.now()) return { expiredAt: row.expires_at.toISOString() };
+    return null;
   }
 
   forget(key: string): void {

@@ -73,7 +73,7 @@ export function keySpendCapError(cap: number, spentToday: number, required: numb
   return new AppError(
     'key_spend_cap',
     `This API key may spend at most ${cap} credits a day; it has spent ${spentToday} today and this needs ${required}. ` +
-      `Nothing was charged. The cap resets at ${resetsAt.toISOString()} (midnight UTC); an owner of the account can raise it in the dashboard.`,
+      `Nothing was charged. The cap resets at ${resetsAt.toISOString()} (midnight UTC); an owner of the account, or the person who created the key, can raise or remove it on the dashboard's API keys page (/dashboard/keys, then Change).`,
     {
       details: {
         dailyCreditCap: cap,

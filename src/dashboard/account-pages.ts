@@ -6,17 +6,7 @@ import { createApiKey, gatewayKeyLabel, listApiKeys, revokeApiKeyById, type ApiK
 import { dailySpend, nextMonthlyGrant } from '../core/usage.js';
 import { AppError } from '../errors.js';
 import { localsOf, requireAccount, type DashboardDeps } from './deps.js';
-import {
-  buttonForm,
-  csrfField,
-  dataTable,
-  formatCredits,
-  formatDay,
-  formatTime,
-  html,
-  mount,
-  sendHtml,
-} from './layout.js';
+import { csrfField, dataTable, formatCredits, formatDay, formatTime, html, mount, sendHtml } from './layout.js';
 
 /** The account's own pages: overview and API keys (usage and the request log: usage-pages.ts). */
 
@@ -31,6 +21,18 @@ export function keyLabel(
   // The credential the MCP gateway derived for /mcp/v3 sign-ins (until 095 revoked them) was no person's key: say what it stood for.
   if (key.name === gatewayKeyLabel) return 'a connected assistant (/mcp/v3)';
   return `${key.name ?? 'unnamed'} (${key.prefix ?? '?'}…)`;
+}
+
+/** A key just issued (created or rotated), shown this once. */
+export function newKeySection(apiKey: string, name: string | null) {
+  return html`<section class="new-key" aria-labelledby="new-key-title">
+    <h2 id="new-key-title">Your new key${name ? html` “${name}”` : ''}</h2>
+    <p>Copy it now: it is shown this once, and stored only as a hash.</p>
+    <div class="copy-row">
+      <output id="new-api-key" data-testid="new-api-key">${apiKey}</output>
+      <button type="button" class="copy" data-copy="new-api-key" hidden>Copy</button>
+    </div>
+  </section>`;
 }
 
 /** The free plan's credits of this month, granted before the balance is shown (as the API does before it is read). */
@@ -117,26 +119,15 @@ export function accountPages(router: express.Router, deps: DashboardDeps): void 
   ) => {
     const keys = await listApiKeys(db.pool, account.accountId, { excludeNames: [gatewayKeyLabel] });
     const { page } = localsOf(res);
-    const mayRevoke = (key: ApiKeyListing) =>
-      !key.revokedAt && (account.role === 'owner' || key.createdBy?.memberId === account.memberId);
+    const mayManage = (key: ApiKeyListing) =>
+      !key.revokedAt && !key.expired && (account.role === 'owner' || key.createdBy?.memberId === account.memberId);
     const revoked = idParam(req.query.revoked);
     sendHtml(res, created ? 201 : 200, {
       title: 'API keys',
       section: '/keys',
       context: page,
       body: html`<h1>API keys</h1>
-        ${
-          created
-            ? html`<section class="new-key" aria-labelledby="new-key-title">
-                <h2 id="new-key-title">Your new key${created.name ? html` “${created.name}”` : ''}</h2>
-                <p>Copy it now: it is shown this once, and stored only as a hash.</p>
-                <div class="copy-row">
-                  <output id="new-api-key" data-testid="new-api-key">${created.apiKey}</output>
-                  <button type="button" class="copy" data-copy="new-api-key" hidden>Copy</button>
-                </div>
-              </section>`
-            : ''
-        }
+        ${created ? newKeySection(created.apiKey, created.name) : ''}
         ${revoked !== null ? html`<p class="notice" role="status">Key ${revoked} was revoked: it is refused from now on.</p>` : ''}
         <h2>Create a key</h2>
         <form method="post" action="${mount}/keys" class="stack">
@@ -167,7 +158,11 @@ export function accountPages(router: express.Router, deps: DashboardDeps): void 
         <h2>Keys of ${account.accountName}</h2>
         ${dataTable({
           caption: html`Every key of the account;
-          ${account.role === 'owner' ? 'as an owner you can revoke any of them' : 'you can revoke the keys you created'}.`,
+          ${
+            account.role === 'owner'
+              ? 'as an owner you can change or revoke any of them'
+              : 'you can change or revoke the keys you created'
+          }.`,
           columns: ['Name', 'Prefix', 'Created', 'Last used', 'Created by', 'Restrictions', 'Status'],
           rows: keys.map(
             (key) =>
@@ -193,14 +188,19 @@ export function accountPages(router: express.Router, deps: DashboardDeps): void 
                   ${
                     key.revokedAt
                       ? html`revoked ${formatDay(key.revokedAt)}`
-                      : mayRevoke(key)
-                        ? buttonForm(
-                            `${mount}/keys/${key.keyId}/revoke`,
-                            page.csrf,
-                            html`Revoke <span class="visually-hidden">${keyLabel(key)}</span>`,
-                            { danger: true },
-                          )
-                        : 'active'
+                      : key.expired
+                        ? html`expired ${formatTime(key.expiresAt)}`
+                        : html`${key.expiresAt ? html`works until ${formatTime(key.expiresAt)}` : 'active'}
+                          ${
+                            mayManage(key)
+                              ? html`<a href="${mount}/keys/${key.keyId}"
+                                    >Change <span class="visually-hidden">${keyLabel(key)}</span></a
+                                  >
+                                  <a class="danger" href="${mount}/keys/${key.keyId}/revoke"
+                                    >Revoke <span class="visually-hidden">${keyLabel(key)}</span></a
+                                  >`
+                              : ''
+                          }`
                   }
                 </td>
               </tr>`,

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { retryAfterOf } from '../runner/failures.js';
 import { accountPages } from './account-pages.js';
+import { keyPages } from './key-pages.js';
 import { serveAssets } from './assets.js';
 import { dataPages } from './data-pages.js';
 import { localsOf, formBody, type DashboardDeps } from './deps.js';
@@ -50,6 +51,7 @@ export function mountDashboard(app: express.Express, context: AppContext, auth: 
 
   signInRoutes(router, deps);
   accountPages(router, deps);
+  keyPages(router, deps);
   usagePages(router, deps);
   teamPages(router, deps);
   dataPages(router, deps);
@@ -116,6 +118,8 @@ function titleOf(error: AppError): string {
 /** Where "Back" leads after a refusal: the page the form was on, when it is ours. */
 function backOf(req: Request): string {
   const path = req.originalUrl.split('?')[0] ?? mount;
+  // A change on one key's page leads back to that page.
+  if (/^\/dashboard\/keys\/\d+\/(name|cap|expiry|rotate)$/.test(path)) return path.replace(/\/[a-z]+$/, '');
   return path.replace(/\/(revoke|remove|disconnect|upload)$/, '').replace(/\/\d+$/, '') || mount;
 }
 

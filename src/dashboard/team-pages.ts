@@ -76,12 +76,13 @@ export function teamPages(router: express.Router, deps: DashboardDeps): void {
                       </dl>
                       ${
                         account.role === 'owner'
-                          ? buttonForm(
-                              `${mount}/assistants/${encodeURIComponent(grant.grantId)}/disconnect`,
-                              page.csrf,
-                              html`Disconnect <span class="visually-hidden">${name}</span>`,
-                              { danger: true },
-                            )
+                          ? html`<p>
+                              <a
+                                class="danger"
+                                href="${mount}/assistants/${encodeURIComponent(grant.grantId)}/disconnect"
+                                >Disconnect <span class="visually-hidden">${name}</span></a
+                              >
+                            </p>`
                           : html`<p class="note">An owner of the account can disconnect it.</p>`
                       }
                     </li>`;
@@ -89,6 +90,43 @@ export function teamPages(router: express.Router, deps: DashboardDeps): void {
                 </ul>`
               : html`<p>No assistant is connected.</p>`
           }`,
+      });
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  /** Asks before disconnecting, naming the assistant; the form posts to the disconnect below. */
+  router.get('/assistants/:grantId/disconnect', async (req, res, next) => {
+    try {
+      const account = requireAccount(req, res);
+      if (!account) return;
+      const grantId = String(req.params.grantId);
+      const grants = /^[A-Za-z0-9_-]{1,200}$/.test(grantId) ? await listGrants(db.pool, account.accountId) : [];
+      const grant = grants.find((g) => g.grantId === grantId);
+      if (!grant) throw new AppError('not_found', 'No such connected assistant.');
+      if (account.role !== 'owner')
+        throw new AppError('forbidden', 'Only an owner of the account can disconnect an assistant.');
+      const name = grant.clientName ?? grant.clientId;
+      const { page } = localsOf(res);
+      sendHtml(res, 200, {
+        title: 'Disconnect an assistant',
+        section: '/assistants',
+        context: page,
+        body: html`<h1>Disconnect ${name}?</h1>
+          <p data-testid="confirm-question">
+            Disconnecting <strong>${name}</strong> ends its access to ${account.accountName} at once: its next call is
+            refused, and it must ask you again to connect.
+          </p>
+          ${buttonForm(
+            `${mount}/assistants/${encodeURIComponent(grant.grantId)}/disconnect`,
+            page.csrf,
+            `Disconnect ${name}`,
+            {
+              danger: true,
+            },
+          )}
+          <p><a href="${mount}/assistants">Keep it connected, back to the assistants</a></p>`,
       });
     } catch (error) {
       next(error);

@@ -129,12 +129,12 @@ function requireApiKey(context: AppContext, path: string) {
       }
       const auth = await apiKeyAuth(context, key, requestId, path === '/mcp' ? 'mcp' : 'mcp/v2');
       if (!auth) {
-        const revoked = await context.authenticator.revokedAt(key);
+        const refused = await context.authenticator.refusedSince(key);
         sendRefusal(res, {
           status: 401,
           code: 'unauthorized',
-          message: revoked
-            ? `Invalid API key: this key was revoked on ${revoked.slice(0, 10)}. Use another key of the account, or create one in the account dashboard (${context.publicUrl}/dashboard/keys).`
+          message: refused
+            ? `Invalid API key: this key ${'revokedAt' in refused ? `was revoked on ${refused.revokedAt.slice(0, 10)}` : `expired at ${refused.expiredAt}`}. Use another key of the account, or create one in the account dashboard (${context.publicUrl}/dashboard/keys).`
             : `Invalid API key: the x-api-key header does not match an active key. Check that the whole key was copied (it starts with pds_), or create one in the account dashboard (${context.publicUrl}/dashboard/keys).`,
           wwwAuthenticate: apiKeyChallenge,
           requestId,

@@ -59,4 +59,16 @@ describe('the API-key cache under a spray of random keys', () => {
     authenticator.forget(apiKey);
     expect(await authenticator.authenticate(apiKey)).toBeNull();
   }, 300_000);
+
+  it('trusts a cached key no longer than its expiry (the end of a rotation window), with nothing forgotten', async () => {
+    const { apiKey } = await createAccount(database.db, { name: 'Expiring', initialCredits: 10 });
+    await database.db.pool.query(
+      `UPDATE api_keys SET expires_at = now() + interval '300 milliseconds' WHERE key_prefix = $1`,
+      [apiKey.slice(0, 10)],
+    );
+    const authenticator = new ApiKeyAuthenticator(database.db.pool, { ttlMs: 10 * 60_000 });
+    expect(await authenticator.authenticate(apiKey)).not.toBeNull();
+    expect(authenticator.cached.known).toBe(1);
+    await expect.poll(() => authenticator.authenticate(apiKey), { timeout: 5_000, interval: 50 }).toBeNull();
+  });
 });

@@ -159,6 +159,15 @@ describe('the dashboard in chromium', () => {
     await audit(page, 'requests');
 
     await page.getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByRole('link', { name: /^Change/ }).click();
+    await page.getByLabel('Name', { exact: true }).fill('renamed in the browser');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    expect(await textOf(page.getByRole('status'))).toContain('renamed');
+    await audit(page, 'key');
+    // Revoking asks first, naming the key; the question changes nothing.
+    await page.getByRole('link', { name: /^Revoke/ }).click();
+    expect(await textOf(page.getByRole('heading', { level: 1 }))).toContain('renamed in the browser');
+    await audit(page, 'revoke-key');
     await page.getByRole('button', { name: /^Revoke/ }).click();
     expect(await textOf(page.getByRole('status'))).toContain('revoked');
     const refused = await page.evaluate(
@@ -210,7 +219,10 @@ describe('the dashboard in chromium', () => {
     expect(await textOf(card)).toContain('spend credits');
     expect(await textOf(card.locator('dd').nth(4))).not.toBe('not yet');
     await audit(page, 'assistants');
-    await card.getByRole('button', { name: /Disconnect/ }).click();
+    await card.getByRole('link', { name: /Disconnect/ }).click();
+    expect(await textOf(page.getByRole('heading', { level: 1 }))).toContain('Browser Test Assistant');
+    await audit(page, 'disconnect-assistant');
+    await page.getByRole('button', { name: /Disconnect/ }).click();
     expect(await textOf(page.getByRole('status'))).toContain('disconnected');
     await expect.poll(() => page.locator('li.card', { hasText: 'Browser Test Assistant' }).count()).toBe(0);
     const token = provider.currentTokens.access_token;
