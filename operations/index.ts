@@ -53,6 +53,7 @@ import { locationTypeahead } from './search/location-typeahead/definition.js';
 import { peopleCount } from './search/people-count/definition.js';
 import { companySearch } from './search/company-search/definition.js';
 import { peopleSearch } from './search/people-search/definition.js';
+import { parseSearchQuery } from './search/parse-search-query/definition.js';
 import { setLowBalanceThreshold } from './account/set-low-balance-threshold/definition.js';
 import { createWebhookEndpoint } from './webhooks/create-webhook-endpoint/definition.js';
 import { deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint/definition.js';
@@ -98,6 +99,7 @@ export const operations: readonly AnyOperation[] = [
   listSavedSearchRunRecords,
   companyTypeahead,
   locationTypeahead,
+  parseSearchQuery,
   startBatchContactEnrichment,
   pollBatchContactEnrichment,
   revealContactSync,
@@ -143,6 +145,7 @@ export function findOperation(operationId: string): AnyOperation | undefined {
 
 export {
   addExclusionListEntries,
+  parseSearchQuery,
   companyCount,
   companyTypeahead,
   createExclusionListFromAudience,
