@@ -54,6 +54,7 @@ import { peopleCount } from './search/people-count/definition.js';
 import { companySearch } from './search/company-search/definition.js';
 import { peopleSearch } from './search/people-search/definition.js';
 import { parseSearchQuery } from './search/parse-search-query/definition.js';
+import { matchCompanies } from './matching/match-companies/definition.js';
 import { setLowBalanceThreshold } from './account/set-low-balance-threshold/definition.js';
 import { createWebhookEndpoint } from './webhooks/create-webhook-endpoint/definition.js';
 import { deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint/definition.js';
@@ -100,6 +101,7 @@ export const operations: readonly AnyOperation[] = [
   companyTypeahead,
   locationTypeahead,
   parseSearchQuery,
+  matchCompanies,
   startBatchContactEnrichment,
   pollBatchContactEnrichment,
   revealContactSync,
@@ -145,6 +147,7 @@ export function findOperation(operationId: string): AnyOperation | undefined {
 
 export {
   addExclusionListEntries,
+  matchCompanies,
   parseSearchQuery,
   companyCount,
   companyTypeahead,
