@@ -55,6 +55,7 @@ import { companySearch } from './search/company-search/definition.js';
 import { peopleSearch } from './search/people-search/definition.js';
 import { parseSearchQuery } from './search/parse-search-query/definition.js';
 import { matchCompanies } from './matching/match-companies/definition.js';
+import { matchPeople } from './matching/match-people/definition.js';
 import { setLowBalanceThreshold } from './account/set-low-balance-threshold/definition.js';
 import { createWebhookEndpoint } from './webhooks/create-webhook-endpoint/definition.js';
 import { deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint/definition.js';
@@ -102,6 +103,7 @@ export const operations: readonly AnyOperation[] = [
   locationTypeahead,
   parseSearchQuery,
   matchCompanies,
+  matchPeople,
   startBatchContactEnrichment,
   pollBatchContactEnrichment,
   revealContactSync,
@@ -148,6 +150,7 @@ export function findOperation(operationId: string): AnyOperation | undefined {
 export {
   addExclusionListEntries,
   matchCompanies,
+  matchPeople,
   parseSearchQuery,
   companyCount,
   companyTypeahead,

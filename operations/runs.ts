@@ -56,6 +56,7 @@ import { run as peopleCount } from './search/people-count/run.js';
 import { run as peopleSearch } from './search/people-search/run.js';
 import { run as parseSearchQuery } from './search/parse-search-query/run.js';
 import { run as matchCompanies } from './matching/match-companies/run.js';
+import { run as matchPeople } from './matching/match-people/run.js';
 import { run as createWebhookEndpoint } from './webhooks/create-webhook-endpoint/run.js';
 import { run as deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint/run.js';
 import { run as getWebhookEndpoint } from './webhooks/get-webhook-endpoint/run.js';
@@ -103,6 +104,7 @@ export const runs: readonly BoundHandler[] = [
   locationTypeahead,
   parseSearchQuery,
   matchCompanies,
+  matchPeople,
   startBatchContactEnrichment,
   pollBatchContactEnrichment,
   revealContactSync,

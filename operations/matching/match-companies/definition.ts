@@ -103,5 +103,5 @@ export const matchCompanies = defineOperation({
   openWorld: false,
   confirmation: 'above-threshold',
   example: { rows: [{ name: 'Acme GmbH', domain: 'https://www.acme.com', location: 'Berlin, Germany' }] },
-  workflow: { before: [], after: ['peopleSearch', 'createExclusionList'] },
+  workflow: { before: [], after: ['matchPeople', 'peopleSearch', 'createExclusionList'] },
 });
