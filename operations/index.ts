@@ -53,6 +53,9 @@ import { locationTypeahead } from './search/location-typeahead/definition.js';
 import { peopleCount } from './search/people-count/definition.js';
 import { companySearch } from './search/company-search/definition.js';
 import { peopleSearch } from './search/people-search/definition.js';
+import { parseSearchQuery } from './search/parse-search-query/definition.js';
+import { matchCompanies } from './matching/match-companies/definition.js';
+import { matchPeople } from './matching/match-people/definition.js';
 import { setLowBalanceThreshold } from './account/set-low-balance-threshold/definition.js';
 import { createWebhookEndpoint } from './webhooks/create-webhook-endpoint/definition.js';
 import { deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint/definition.js';
@@ -109,6 +112,9 @@ export const operations: readonly AnyOperation[] = [
   listSavedSearchRunRecords,
   companyTypeahead,
   locationTypeahead,
+  parseSearchQuery,
+  matchCompanies,
+  matchPeople,
   startBatchContactEnrichment,
   pollBatchContactEnrichment,
   revealContactSync,
@@ -165,6 +171,9 @@ export function findOperation(operationId: string): AnyOperation | undefined {
 
 export {
   addExclusionListEntries,
+  matchCompanies,
+  matchPeople,
+  parseSearchQuery,
   companyCount,
   companyTypeahead,
   createExclusionListFromAudience,

@@ -54,6 +54,9 @@ import { run as companyTypeahead } from './search/company-typeahead/run.js';
 import { run as locationTypeahead } from './search/location-typeahead/run.js';
 import { run as peopleCount } from './search/people-count/run.js';
 import { run as peopleSearch } from './search/people-search/run.js';
+import { run as parseSearchQuery } from './search/parse-search-query/run.js';
+import { run as matchCompanies } from './matching/match-companies/run.js';
+import { run as matchPeople } from './matching/match-people/run.js';
 import { run as createWebhookEndpoint } from './webhooks/create-webhook-endpoint/run.js';
 import { run as deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint/run.js';
 import { run as getWebhookEndpoint } from './webhooks/get-webhook-endpoint/run.js';
@@ -110,6 +113,9 @@ export const runs: readonly BoundHandler[] = [
   listSavedSearchRunRecords,
   companyTypeahead,
   locationTypeahead,
+  parseSearchQuery,
+  matchCompanies,
+  matchPeople,
   startBatchContactEnrichment,
   pollBatchContactEnrichment,
   revealContactSync,

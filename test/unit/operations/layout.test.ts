@@ -16,6 +16,7 @@ const categories = [
   'contacts',
   'enrichment',
   'exclusion-lists',
+  'matching',
   'saved-searches',
   'search',
   'watch-lists',
