@@ -36,4 +36,8 @@ if (args.includes('--cv')) {
   process.stdout.write(`  the written groups w53 and w54: ${figures(group(/^w5[34]$/))}\n`);
   process.stdout.write(`  the webhook groups wh1 to wh11: ${figures(group(/^wh([1-9]|1[01])$/))}\n`);
   process.stdout.write(`  the webhook groups wh12 to wh15: ${figures(group(/^wh1[2-5]$/))}\n`);
+  process.stdout.write(`  the usage groups us1 to us4: ${figures(group(/^us\d$/))}\n`);
+  process.stdout.write(`  the watch-list groups wl1 to wl4: ${figures(group(/^wl\d$/))}\n`);
+  process.stdout.write(`  the parse and match groups pq, mc, mp 1 to 4: ${figures(group(/^(pq|mc|mp)\d$/))}\n`);
+  process.stdout.write(`  every group from before this session's: ${figures(group(/^(?!(wl|pq|mc|mp)\d$)/))}\n`);
 }
