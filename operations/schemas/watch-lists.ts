@@ -118,7 +118,10 @@ export const watchListChange = z.object({
   checkId: z.string().describe('The check that found it.'),
 });
 
-const timestampInput = z.iso.datetime({ offset: true }).max(40);
+const timestampInput = z.iso
+  .datetime({ offset: true, message: 'expected an ISO 8601 time such as 2026-11-30T12:00:00Z' })
+  .max(40)
+  .refine((time) => !time.startsWith('0000-'), 'expected a time from the year 0001 on (there is no year 0000)');
 export const changeFilters = {
   kind: changeKind.optional().describe('Only changes of this kind.'),
   detectedAfter: timestampInput.optional().describe('Only changes detected at or after this time (ISO 8601).'),

@@ -26,6 +26,8 @@ export interface FuzzAccount {
   /** Disabled once its test event's first attempt is logged, so that nothing of the account changes by itself later. */
   webhookEndpoints: string[];
   webhookDeliveries: Array<{ webhookEndpointId: string; deliveryId: string }>;
+  /** Paused and empty: a list with items is checked, and charged, in the background. */
+  watchLists: string[];
   emails: string[];
 }
 
@@ -70,6 +72,7 @@ export async function accountWithResources(
     savedSearchRuns: [],
     webhookEndpoints: [],
     webhookDeliveries: [],
+    watchLists: [],
     emails,
   };
   const call = async (method: string, path: string, body: Record<string, unknown> = {}) => {
@@ -137,6 +140,9 @@ export async function accountWithResources(
     companies: [{ domain: slugs.domains[0] }],
   });
   account.exclusionLists.push(list.exclusionListId as string);
+  const watched = await call('POST', '/v1/watch-lists', { name: 'Champions', kind: 'people', checkEvery: 'month' });
+  await call('PATCH', `/v1/watch-lists/${watched.watchListId as string}`, { paused: true });
+  account.watchLists.push(watched.watchListId as string);
   const saved = await call('POST', '/v1/saved-searches', {
     name: 'Watch',
     kind: 'companies',
@@ -241,6 +247,7 @@ export function hintsFor(account: FuzzAccount, values: RealValues, foreign?: Fuz
       foreign?.savedSearchRuns.map((r) => r.runId) ?? [],
     ),
     webhookEndpointId: pool(account.webhookEndpoints, foreign?.webhookEndpoints ?? []),
+    watchListId: pool(account.watchLists, foreign?.watchLists ?? []),
     deliveryId: pool(
       account.webhookDeliveries.map((d) => d.deliveryId),
       foreign?.webhookDeliveries.map((d) => d.deliveryId) ?? [],

@@ -71,6 +71,7 @@ function idsOf(account: FuzzAccount): Record<string, Set<string>> {
     runId: new Set(account.savedSearchRuns.map((r) => r.runId)),
     webhookEndpointId: new Set(account.webhookEndpoints),
     deliveryId: new Set(account.webhookDeliveries.map((d) => d.deliveryId)),
+    watchListId: new Set(account.watchLists),
   };
 }
 
@@ -152,7 +153,7 @@ describe('valid input over HTTP', () => {
           expect(documentedRefusal(call, answer), what).toBeNull();
         },
       ),
-      fuzzParameters(file, 'free operations', 2500),
+      fuzzParameters(file, 'free operations', 3500),
     );
     // The run reached real resources, not only 404s and refused inputs. Reaching one may be a refusal of
     // its state: with some seeds every draft audience drew filters it refuses, and only built ones remained.
@@ -179,6 +180,7 @@ describe('valid input over HTTP', () => {
       savedSearchRuns: [],
       webhookEndpoints: [],
       webhookDeliveries: [],
+      watchLists: [],
     };
     const make = async (path: string, body: Record<string, unknown>, idField: string): Promise<string> => {
       const made = await wire.send({
@@ -302,7 +304,10 @@ describe('valid input over HTTP', () => {
         { arbitrary: unknownId, weight: 1 },
       ),
     };
-    const later = operations.filter(chargedLater);
+    // A watch list's checks are charged on its schedule for as long as it has items, work that never settles; they
+    // have tests of their own (test/watch-lists/checks.test.ts, the reliability scenario).
+    const standing = new Set(['createWatchList', 'addWatchListItems', 'updateWatchList']);
+    const later = operations.filter((operation) => chargedLater(operation) && !standing.has(operation.operationId));
     const accepted: Array<{ call: RestCase; ids: Set<string>; bound: number }> = [];
     await fc.assert(
       fc.asyncProperty(

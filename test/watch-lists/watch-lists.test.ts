@@ -72,6 +72,21 @@ describe('watch lists', () => {
     expect((await call('GET', `/v1/watch-lists/${id}`)).status).toBe(404);
   });
 
+  it('reads change filters in any UTC offset ISO 8601 allows, beyond those PostgreSQL takes (found by the fuzzer: a 500)', async () => {
+    const { watchListId } = await createList({ name: 'Offsets', kind: 'people', checkEvery: 'month' });
+    const query = `detectedAfter=${encodeURIComponent('2026-01-30T12:16:10-23:08')}&detectedBefore=${encodeURIComponent('2999-02-28T21:25:21+18:24')}`;
+    for (const path of [
+      `/v1/watch-lists/${watchListId}/changes?${query}`,
+      `/v1/watch-lists/${watchListId}/changes/count?${query}`,
+    ]) {
+      const answer = await call('GET', path);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    }
+    const yearZero = await call('GET', `/v1/watch-lists/${watchListId}/changes?detectedAfter=0000-01-01T00:00:00Z`);
+    expect(yearZero.status).toBe(400);
+    expect(JSON.stringify(yearZero.body)).toContain('detectedAfter');
+  });
+
   it('adds people by profile URL, slug, numeric id and bare string, reporting duplicates and unresolved items', async () => {
     const list = await createList({ name: 'People', kind: 'people', checkEvery: 'month' });
     const [a, b, c, d] = people as [(typeof people)[0], (typeof people)[0], (typeof people)[0], (typeof people)[0]];

@@ -162,8 +162,11 @@ export interface ChangeQuery {
 const changeFilter = `c.account_id = $1 AND c.watch_list_id = $2 AND ($3::text IS NULL OR c.kind = $3)
    AND ($4::timestamptz IS NULL OR c.detected_at >= $4) AND ($5::timestamptz IS NULL OR c.detected_at < $5)`;
 
+// As Dates: PostgreSQL refuses a UTC offset beyond ±15:59, which ISO 8601 (and so the schema) allows.
+const instant = (time: string | undefined): Date | null => (time === undefined ? null : new Date(time));
+
 function filterValues(accountId: number, listId: number, query: ChangeQuery) {
-  return [accountId, listId, query.kind ?? null, query.detectedAfter ?? null, query.detectedBefore ?? null];
+  return [accountId, listId, query.kind ?? null, instant(query.detectedAfter), instant(query.detectedBefore)];
 }
 
 /** Changes of a list, newest first. Items removed since keep their changes (with item fields as stored). */

@@ -38,6 +38,7 @@ describe('API1 object-level authorization across accounts', () => {
       runId: run?.runId,
       webhookEndpointId: owner.webhookDeliveries[0]?.webhookEndpointId,
       deliveryId: owner.webhookDeliveries[0]?.deliveryId,
+      watchListId: owner.watchLists[0],
     };
     const id = ids[name];
     if (!id) throw new Error(`no object of the owner for the path parameter ${name}: add it to this table`);
@@ -57,6 +58,9 @@ describe('API1 object-level authorization across accounts', () => {
     runSavedSearch: { maxNewRecords: 3 },
     addExclusionListEntries: { companies: [{ domain: 'taken-over.example' }] },
     removeExclusionListEntries: { companies: [{ domain: 'taken-over.example' }] },
+    updateWatchList: { name: 'Taken over' },
+    addWatchListItems: { items: [{ profileUrl: 'taken-over' }] },
+    removeWatchListItems: { itemIds: ['1'] },
   };
   const withPath = operations.filter((operation) => pathParameters(operation.path).length > 0);
 
