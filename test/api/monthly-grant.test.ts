@@ -156,7 +156,37 @@ describe("the free plan's monthly grant", () => {
       path: `/v1/saved-searches/${await savedSearchOf(accountId)}/runs`,
       body: { maxNewRecords: 5 },
     }),
+    matchCompanies: async () => ({ method: 'POST', path: '/v1/companies/match', body: { rows: [{ name: 'Acme' }] } }),
+    matchPeople: async () => ({
+      method: 'POST',
+      path: '/v1/people/match',
+      body: { rows: [{ profileUrl: personSlug }] },
+    }),
+    createWatchList: async () => ({
+      method: 'POST',
+      path: '/v1/watch-lists',
+      body: { name: 'grant test', kind: 'people', checkEvery: 'month' },
+    }),
+    updateWatchList: async (accountId) => ({
+      method: 'PATCH',
+      path: `/v1/watch-lists/${await watchListOf(accountId)}`,
+      body: { checkEvery: 'week' },
+    }),
+    addWatchListItems: async (accountId) => ({
+      method: 'POST',
+      path: `/v1/watch-lists/${await watchListOf(accountId)}/items`,
+      body: { items: [personSlug] },
+    }),
   };
+
+  /** A watch list of the account, made without a request of the account's own. */
+  async function watchListOf(accountId: number): Promise<string> {
+    const created = await app.db.pool.query<{ id: number }>(
+      `INSERT INTO watch_lists (account_id, name, kind, check_every) VALUES ($1, 'grant test', 'people', 'month') RETURNING id`,
+      [accountId],
+    );
+    return String(created.rows[0]?.id);
+  }
 
   /** A saved search of the account, made without a request of the account's own. */
   async function savedSearchOf(accountId: number): Promise<string> {

@@ -208,7 +208,13 @@ export function issueFields(answer: WireAnswer): string[] {
  * where the nesting passes the limit) a place inside it.
  */
 export function namesField(answer: WireAnswer, field: string, inside = false): boolean {
-  return issueFields(answer).some((named) => named === field || (inside && named.startsWith(`${field}.`)));
+  return issueFields(answer).some(
+    (named) =>
+      named === field ||
+      (inside && named.startsWith(`${field}.`)) ||
+      // An entry of a list that takes a bare string or an object (watch-list items): the entry at fault is named.
+      (/\.\d+$/.test(named) && field.startsWith(`${named}.`)),
+  );
 }
 
 /** The top-level fields a call carries, for refusals of valid input that must name one of them. */
