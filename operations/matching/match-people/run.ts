@@ -1,16 +1,13 @@
 import { matchPeople } from './definition.js';
 import { requestEntry } from '../../../src/core/credits.js';
 import { matchPeople as matchPersonRows } from '../../../src/core/matching/match-people.js';
+import { atConfidence } from '../../../src/core/matching/confidence.js';
 import { chargeForRecords } from '../../../src/core/metering.js';
 import { handle } from '../../../src/runner/handler.js';
 
 export const run = handle(matchPeople, async (input, { context, principal, requestId, signal, ledgerKey }) => {
   const found = await context.db.catalogRead(signal, (db) => matchPersonRows(db, input.rows));
-  // A match below the caller's bar is not given, so it is not charged.
-  const results = found.map((result) =>
-    result.confidence >= input.minConfidence ? result : { ...result, match: null, runnersUp: [] },
-  );
-  const matched = results.filter((result) => result.match !== null).length;
+  const { results, matched } = atConfidence(found, input.minConfidence);
   const creditsCharged = await chargeForRecords(
     context,
     principal,

@@ -10,6 +10,26 @@ export interface Evidence {
   disagreed: string[];
 }
 
+/** Evidence to weigh a candidate by: `agree` and `disagree` name the field and its points. */
+export function collectEvidence(): {
+  evidence: Evidence;
+  agree: (field: string, points: number) => void;
+  disagree: (field: string, points: number) => void;
+} {
+  const evidence: Evidence = { points: 0, agreed: [], disagreed: [] };
+  return {
+    evidence,
+    agree: (field, points) => {
+      evidence.agreed.push(field);
+      evidence.points += points;
+    },
+    disagree: (field, points) => {
+      evidence.disagreed.push(field);
+      evidence.points -= points;
+    },
+  };
+}
+
 export interface Ranked<Candidate> {
   candidate: Candidate;
   evidence: Evidence;
@@ -75,4 +95,15 @@ export function confidenceOf<Candidate, Record, Summary>(
     reasons: { agreed: best.evidence.agreed, disagreed: best.evidence.disagreed },
     runnersUp,
   };
+}
+
+/** The results a caller pays for: a match below its bar is not given, so it is not charged. */
+export function atConfidence<Record, Summary>(
+  results: Array<MatchResult<Record, Summary>>,
+  minConfidence: number,
+): { results: Array<MatchResult<Record, Summary>>; matched: number } {
+  const given = results.map((result) =>
+    result.confidence >= minConfidence ? result : { ...result, match: null, runnersUp: [] },
+  );
+  return { results: given, matched: given.filter((result) => result.match !== null).length };
 }

@@ -3,7 +3,7 @@ import { COUNTRIES } from '../../../reference/countries.js';
 import type { Queryable } from '../../store/db.js';
 import { normaliseDomain, slugFromUrlOrSlug } from '../network-urls.js';
 import { companyColumns, toCompanyRecord, type CompanyRow } from '../search/records.js';
-import { confidenceOf, rankCandidates, type Evidence, type MatchResult } from './confidence.js';
+import { collectEvidence, confidenceOf, rankCandidates, type Evidence, type MatchResult } from './confidence.js';
 import { companyNameCore, domainRoot, plainName, textSimilarity } from './similarity.js';
 
 /**
@@ -42,15 +42,7 @@ function locationAgrees(location: string, row: CompanyRow): boolean | null {
 }
 
 function weigh(row: CompanyMatchRow, keys: Keys, candidate: CompanyRow): Evidence {
-  const evidence: Evidence = { points: 0, agreed: [], disagreed: [] };
-  const agree = (field: string, points: number) => {
-    evidence.agreed.push(field);
-    evidence.points += points;
-  };
-  const disagree = (field: string, points: number) => {
-    evidence.disagreed.push(field);
-    evidence.points -= points;
-  };
+  const { evidence, agree, disagree } = collectEvidence();
   if (keys.slug) {
     if (candidate.network_primary_slug === keys.slug) agree('profileUrl', 4);
     else disagree('profileUrl', 2.5);

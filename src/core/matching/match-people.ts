@@ -5,7 +5,7 @@ import type { Queryable } from '../../store/db.js';
 import { normaliseDomain, profileUrlOf, slugFromUrlOrSlug } from '../network-urls.js';
 import { profileColumns, toProfileRecord, type ProfileRow } from '../search/records.js';
 import { titleMatches } from '../titles/normalise.js';
-import { confidenceOf, rankCandidates, type Evidence, type MatchResult } from './confidence.js';
+import { collectEvidence, confidenceOf, rankCandidates, type Evidence, type MatchResult } from './confidence.js';
 import { companyNameCore, domainRoot, plainName, textSimilarity } from './similarity.js';
 
 /**
@@ -100,15 +100,7 @@ function firstNameAgrees(written: string, actual: string): 'same' | 'nickname' |
 }
 
 function weigh(row: PersonMatchRow, keys: Keys, candidate: Candidate, contacts: Set<string>): Evidence {
-  const evidence: Evidence = { points: 0, agreed: [], disagreed: [] };
-  const agree = (field: string, points: number) => {
-    evidence.agreed.push(field);
-    evidence.points += points;
-  };
-  const disagree = (field: string, points: number) => {
-    evidence.disagreed.push(field);
-    evidence.points -= points;
-  };
+  const { evidence, agree, disagree } = collectEvidence();
   if (keys.slug) {
     if (candidate.network_slug === keys.slug) agree('profileUrl', 4);
     else disagree('profileUrl', 2.5);
