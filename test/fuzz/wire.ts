@@ -208,12 +208,17 @@ export function issueFields(answer: WireAnswer): string[] {
  * where the nesting passes the limit) a place inside it.
  */
 export function namesField(answer: WireAnswer, field: string, inside = false): boolean {
-  return issueFields(answer).some(
-    (named) =>
-      named === field ||
-      (inside && named.startsWith(`${field}.`)) ||
+  return fieldsInclude(issueFields(answer), field, inside);
+}
+
+/** The same judgement over the named fields alone, for answers that reach us as an MCP tool result. */
+export function fieldsInclude(named: readonly string[], field: string, inside = false): boolean {
+  return named.some(
+    (name) =>
+      name === field ||
+      (inside && name.startsWith(`${field}.`)) ||
       // An entry of a list that takes a bare string or an object (watch-list items): the entry at fault is named.
-      (/\.\d+$/.test(named) && field.startsWith(`${named}.`)),
+      (/\.\d+$/.test(name) && field.startsWith(`${name}.`)),
   );
 }
 
