@@ -1,14 +1,13 @@
 import { profileUrl } from '../../operations/schemas/common.js';
 import { currentCompany, type CurrentCompany } from '../../operations/schemas/filters.js';
-import { readCsvText } from './csv-reader.js';
 import type { ExclusionListKind } from './exclusion-lists.js';
 import { normaliseDomain, slugFromUrlOrSlug } from './network-urls.js';
+import { readUploadColumn } from './upload-column.js';
 
 /**
- * A CSV file of exclusion-list entries, as people export them from a CRM or a spreadsheet: one
- * entry per row, a domain or a company URL for a companies list, a profile URL or slug for a
- * prospects list. With a header row, the column named like what it holds (domain, website, url,
- * profile...) is read; without one, the first column. Each value is checked by the same schema
+ * A CSV file of exclusion-list entries: one entry per row, a domain or a company URL for a
+ * companies list, a profile URL or slug for a prospects list, in the column readUploadColumn
+ * finds. Each value is checked by the same schema
  * as the API's addExclusionListEntries; a row that is none of these is reported, with its line
  * and why, and the rest are added.
  */
@@ -23,16 +22,9 @@ export interface UploadedEntries {
 
 export const maxUploadRows = 10_000;
 
-/** Semicolons when the first line has more of them than commas (spreadsheets of some locales write them), else commas. */
-function detectDelimiter(text: string): string {
-  const firstLine = text.slice(0, text.search(/\r?\n|$/));
-  return (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
-}
-
 const companyHeaders =
   /^(domain|domains|website|web ?site|url|company ?url|company ?domain|company|network ?url|company ?website)$/i;
 const prospectHeaders = /^(profile|profile ?url|url|linkedin|network ?url|slug|profile ?slug|person ?url)$/i;
-const anyHeader = /^[a-z][a-z _-]*$/i;
 
 function looksLikeValue(kind: ExclusionListKind, value: string): boolean {
   return kind === 'companies' ? /[./]/.test(value) : value.includes('/') || /^[a-z0-9-]{3,100}$/i.test(value);
@@ -40,29 +32,13 @@ function looksLikeValue(kind: ExclusionListKind, value: string): boolean {
 
 /** The entries of an uploaded CSV for a list of `kind`. */
 export function entriesFromCsv(kind: ExclusionListKind, text: string): UploadedEntries {
-  const records = readCsvText(text, detectDelimiter(text.replace(/^\uFEFF/, '')));
+  const column = readUploadColumn(text, {
+    headers: [kind === 'companies' ? companyHeaders : prospectHeaders],
+    looksLikeValue: (cell) => looksLikeValue(kind, cell),
+    maxRows: maxUploadRows,
+  });
   const out: UploadedEntries = { companies: [], prospects: [], lines: [], notUnderstood: [] };
-  let column = 0;
-  let first = 0;
-  const header = records[0]?.fields.map((cell) => cell.trim()) ?? [];
-  const named = header.findIndex((cell) => (kind === 'companies' ? companyHeaders : prospectHeaders).test(cell));
-  if (named >= 0) {
-    column = named;
-    first = 1;
-  } else if (header.length && header.every((cell) => anyHeader.test(cell) && !looksLikeValue(kind, cell))) {
-    first = 1;
-  }
-  for (const { line, fields, error } of records.slice(first)) {
-    if (error) {
-      out.notUnderstood.push({ line, value: '', reason: error });
-      continue;
-    }
-    const value = (fields[column] ?? '').trim();
-    if (!value) continue;
-    if (out.lines.length + out.notUnderstood.length >= maxUploadRows) {
-      out.notUnderstood.push({ line, value: value.slice(0, 80), reason: `more than ${maxUploadRows} rows: not read` });
-      break;
-    }
+  for (const { line, value } of column.values) {
     const result = kind === 'companies' ? companyEntry(value) : prospectEntry(value);
     if ('reason' in result) {
       out.notUnderstood.push({ line, value: value.slice(0, 80), reason: result.reason });
@@ -72,6 +48,8 @@ export function entriesFromCsv(kind: ExclusionListKind, text: string): UploadedE
     else out.prospects.push(result.prospect);
     out.lines.push(line);
   }
+  out.notUnderstood.push(...column.notRead);
+  out.notUnderstood.sort((a, b) => a.line - b.line);
   return out;
 }
 

@@ -157,6 +157,7 @@ export function accountPages(router: express.Router, deps: DashboardDeps): void 
         </form>
         <h2>Keys of ${account.accountName}</h2>
         ${dataTable({
+          id: 'keys-table',
           caption: html`Every key of the account;
           ${
             account.role === 'owner'

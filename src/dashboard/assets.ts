@@ -28,7 +28,7 @@ const sources: Record<string, { files: string[]; type: string }> = {
     type: 'text/css; charset=utf-8',
   },
   'dashboard.js': { files: [path.join(assetsDir, 'dashboard.js')], type: 'text/javascript; charset=utf-8' },
-  'usage-chart.js': { files: [path.join(assetsDir, 'usage-chart.js')], type: 'text/javascript; charset=utf-8' },
+  'table-chart.js': { files: [path.join(assetsDir, 'table-chart.js')], type: 'text/javascript; charset=utf-8' },
   'uplot.js': { files: [path.join(uplotDir, 'uPlot.iife.min.js')], type: 'text/javascript; charset=utf-8' },
 };
 

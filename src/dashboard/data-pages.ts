@@ -22,7 +22,7 @@ import { csrfField, dataTable, formatCredits, formatDay, formatTime, html, mount
 /** Audiences (status and progress), their ready exports (signed download links), and exclusion lists (CSV in and out). */
 
 /** A CSV upload: the file's text, or what was pasted in the text box. */
-async function uploadedText(body: Record<string, unknown>): Promise<string> {
+export async function uploadedText(body: Record<string, unknown>): Promise<string> {
   const file = body.file;
   if (file instanceof Blob && file.size > 0) return file.text();
   return typeof body.csv === 'string' ? body.csv : '';

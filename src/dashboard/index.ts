@@ -8,6 +8,7 @@ import { accountPages } from './account-pages.js';
 import { keyPages } from './key-pages.js';
 import { serveAssets } from './assets.js';
 import { dataPages } from './data-pages.js';
+import { watchListPages } from './watch-list-pages.js';
 import { localsOf, formBody, type DashboardDeps } from './deps.js';
 import { mount, sendMessage } from './layout.js';
 import { clearCookie, cookieSettings, csrfToken, csrfValid, pageHeaders, readCookie, sameOrigin } from './security.js';
@@ -55,6 +56,7 @@ export function mountDashboard(app: express.Express, context: AppContext, auth: 
   usagePages(router, deps);
   teamPages(router, deps);
   dataPages(router, deps);
+  watchListPages(router, deps);
 
   router.use((_req: Request, res: Response) => {
     sendMessage(res, 404, localsOf(res).page, 'Not found', 'There is no such page in the dashboard.', {

@@ -26,6 +26,7 @@ const sections: { path: string; label: string }[] = [
   { path: '/requests', label: 'Requests' },
   { path: '/assistants', label: 'Assistants' },
   { path: '/data', label: 'Audiences and lists' },
+  { path: '/watch-lists', label: 'Watch lists' },
   { path: '/team', label: 'Team' },
 ];
 
@@ -56,18 +57,20 @@ export function buttonForm(
 
 /**
  * A table of records as every dashboard list shows one: scrolled inside its wrapper on a narrow
- * screen, a caption, one heading a column, and a row saying so when there are no records.
+ * screen, a caption, one heading a column, and a row saying so when there are no records. The
+ * wrapper is a region named by the caption and reachable from the keyboard, so that a person who
+ * cannot use a pointer can scroll a table wider than the screen.
  */
 export function dataTable(table: {
-  id?: string;
+  id: string;
   caption: string | Html;
   columns: string[];
   rows: Html[];
   empty: string | Html;
 }): Html {
-  return html`<div class="table-wrap">
-    <table${table.id ? html` id="${table.id}"` : ''}>
-      <caption>
+  return html`<div class="table-wrap" role="region" tabindex="0" aria-labelledby="${table.id}-caption">
+    <table id="${table.id}">
+      <caption id="${table.id}-caption">
         ${table.caption}
       </caption>
       <thead>

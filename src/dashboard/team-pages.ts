@@ -184,9 +184,9 @@ export function teamPages(router: express.Router, deps: DashboardDeps): void {
             Owners manage members, invitations, every key and connected assistants. Members use keys (and manage their
             own), and see usage.
           </p>
-          <div class="table-wrap">
+          <div class="table-wrap" role="region" tabindex="0" aria-labelledby="members-table-caption">
             <table id="members-table">
-              <caption>
+              <caption id="members-table-caption">
                 People of ${account.accountName}
               </caption>
               <thead>

@@ -40,7 +40,7 @@ export function usagePages(router: express.Router, deps: DashboardDeps): void {
         title: 'Usage',
         section: '/usage',
         context: page,
-        scripts: ['uplot.js', 'usage-chart.js'],
+        scripts: ['uplot.js', 'table-chart.js'],
         body: html`<h1>Usage</h1>
           <p>
             Balance: <strong><span data-testid="credit-balance">${formatCredits(balance)}</span> credits</strong>.
@@ -54,14 +54,16 @@ export function usagePages(router: express.Router, deps: DashboardDeps): void {
           <div
             id="usage-chart"
             class="chart"
+            data-table="usage-table"
+            data-unit="credits"
             role="img"
             aria-label="Chart of the credits spent per day by operation group; the table below holds the same numbers."
           ></div>
           <details class="table-details" ${spend.total ? '' : new Html('open')}>
             <summary>The same numbers as a table</summary>
-            <div class="table-wrap">
+            <div class="table-wrap" role="region" tabindex="0" aria-labelledby="usage-table-caption">
               <table id="usage-table" data-days="${days}">
-                <caption>
+                <caption id="usage-table-caption">
                   Credits spent per day (UTC) by operation group
                 </caption>
                 <thead>

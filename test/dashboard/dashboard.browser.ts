@@ -306,6 +306,46 @@ describe('the dashboard in chromium', () => {
     await context.close();
   });
 
+  it('adds people to a watch list from pasted rows, draws its chart, and passes axe at 1280 and at 390 px', async () => {
+    const { context, page } = await newPerson();
+    await signUpAs(page, newEmail('watching'), 'Watching Co');
+    await page.getByRole('link', { name: 'Watch lists' }).click();
+    await audit(page, 'watch-lists');
+    await page.getByLabel('Name').fill('Champions');
+    await page.getByLabel('Kind').selectOption('people');
+    await page.getByRole('button', { name: 'Create watch list' }).click();
+    expect(await textOf(page.locator('h1'))).toBe('Champions');
+    const listPath = new URL(page.url()).pathname;
+    const slugs = (
+      await app.db.pool.query<{ network_slug: string }>(
+        'SELECT network_slug FROM people WHERE network_slug IS NOT NULL ORDER BY id LIMIT 3',
+      )
+    ).rows.map((r) => r.network_slug);
+    await page.getByLabel('Or paste the rows').fill(['profile', ...slugs, 'nobody-by-this-slug-zz9'].join('\n'));
+    await page.getByRole('button', { name: 'Add items' }).click();
+    expect(await textOf(page.getByTestId('added'))).toBe(String(slugs.length));
+    expect(await textOf(page.getByTestId('unresolved'))).toBe('1');
+    expect(await textOf(page.locator('.report'))).toContain('line 5');
+    await page.locator('#changes-chart[data-drawn="true"] canvas').waitFor();
+    await audit(page, 'watch-list');
+    await page.setViewportSize({ width: 390, height: 800 });
+    await audit(page, 'watch-list at 390 px');
+    await page.goto(`${app.url}/dashboard/watch-lists`);
+    await audit(page, 'watch-lists at 390 px');
+    expect(await page.getByRole('link', { name: 'Champions' }).getAttribute('href')).toBe(listPath);
+    await context.close();
+  });
+
+  it('passes axe at 390 px on every page with a table', async () => {
+    const { context, page } = await newPerson(390);
+    await signUpAs(page, newEmail('narrow-axe'), 'Narrow Axe Co');
+    for (const path of ['', '/keys', '/usage', '/requests', '/assistants', '/data', '/watch-lists', '/team']) {
+      await page.goto(`${app.url}/dashboard${path}`);
+      await audit(page, `${path || '/'} at 390 px`);
+    }
+    await context.close();
+  });
+
   it('refuses to be framed, and refuses a form posted from another site', async () => {
     const { context, page } = await newPerson();
     await signUpAs(page, newEmail('framed'), 'Framed Co');
@@ -331,7 +371,7 @@ describe('the dashboard in chromium', () => {
   it('is legible at 375 px and at 200 % zoom (1280 px seen as 640): no page scrolls sideways', async () => {
     const { context, page } = await newPerson(375);
     await signUpAs(page, newEmail('narrow'), 'Narrow Co');
-    const pages = ['', '/keys', '/usage', '/requests', '/assistants', '/data', '/team', '/terms'];
+    const pages = ['', '/keys', '/usage', '/requests', '/assistants', '/data', '/watch-lists', '/team', '/terms'];
     for (const [width, path] of [375, 640].flatMap((w) => pages.map((p) => [w, p] as const))) {
       await page.setViewportSize({ width, height: 800 });
       await page.goto(`${app.url}/dashboard${path}`);

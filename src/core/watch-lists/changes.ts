@@ -206,3 +206,30 @@ export async function countWatchListChanges(db: Queryable, accountId: number, qu
   const byKind = Object.fromEntries(result.rows.map((row) => [row.kind, row.n]));
   return { watchListId: String(list.id), total: result.rows.reduce((sum, row) => sum + row.n, 0), byKind };
 }
+
+/**
+ * Changes of a list by week (weeks starting on Monday, UTC, on the network clock that stamps them), the `weeks` weeks up to
+ * the one holding `now`, oldest first; a week without changes is there with zero.
+ */
+export async function changesByWeek(db: Queryable, accountId: number, watchListId: number, weeks: number, now: Date) {
+  const result = await db.query<{ week_of: string; total: number; by_kind: Record<string, number> | null }>(
+    `WITH weeks AS (
+       SELECT generate_series(date_trunc('week', $3::timestamptz AT TIME ZONE 'UTC') - ($4::int - 1) * interval '1 week',
+                              date_trunc('week', $3::timestamptz AT TIME ZONE 'UTC'), interval '1 week') AS week),
+     counted AS (
+       SELECT date_trunc('week', detected_at AT TIME ZONE 'UTC') AS week, kind, count(*)::int AS n
+         FROM watch_list_changes
+        WHERE account_id = $1 AND watch_list_id = $2
+          AND detected_at >= (date_trunc('week', $3::timestamptz AT TIME ZONE 'UTC') - ($4::int - 1) * interval '1 week') AT TIME ZONE 'UTC'
+        GROUP BY 1, 2)
+     SELECT to_char(w.week, 'YYYY-MM-DD') AS week_of, coalesce(sum(c.n), 0)::int AS total, jsonb_object_agg(c.kind, c.n) FILTER (WHERE c.kind IS NOT NULL) AS by_kind
+       FROM weeks w LEFT JOIN counted c ON c.week = w.week
+      GROUP BY w.week ORDER BY w.week`,
+    [accountId, watchListId, now, weeks],
+  );
+  return result.rows.map((row) => ({
+    weekOf: row.week_of,
+    total: row.total,
+    byKind: row.by_kind ?? {},
+  }));
+}
