@@ -72,6 +72,7 @@ import { getWatchList } from './watch-lists/get-watch-list/definition.js';
 import { updateWatchList } from './watch-lists/update-watch-list/definition.js';
 import { deleteWatchList } from './watch-lists/delete-watch-list/definition.js';
 import { addWatchListItems } from './watch-lists/add-watch-list-items/definition.js';
+import { addWatchListItemsFromAudience } from './watch-lists/add-watch-list-items-from-audience/definition.js';
 import { removeWatchListItems } from './watch-lists/remove-watch-list-items/definition.js';
 import { listWatchListItems } from './watch-lists/list-watch-list-items/definition.js';
 import { estimateWatchListCost } from './watch-lists/estimate-watch-list-cost/definition.js';
@@ -156,6 +157,7 @@ export const operations: readonly AnyOperation[] = [
   updateWatchList,
   deleteWatchList,
   addWatchListItems,
+  addWatchListItemsFromAudience,
   removeWatchListItems,
   listWatchListItems,
   estimateWatchListCost,
@@ -243,6 +245,7 @@ export {
   updateWatchList,
   deleteWatchList,
   addWatchListItems,
+  addWatchListItemsFromAudience,
   removeWatchListItems,
   listWatchListItems,
   estimateWatchListCost,

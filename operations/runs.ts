@@ -72,6 +72,7 @@ import { run as getWatchList } from './watch-lists/get-watch-list/run.js';
 import { run as updateWatchList } from './watch-lists/update-watch-list/run.js';
 import { run as deleteWatchList } from './watch-lists/delete-watch-list/run.js';
 import { run as addWatchListItems } from './watch-lists/add-watch-list-items/run.js';
+import { run as addWatchListItemsFromAudience } from './watch-lists/add-watch-list-items-from-audience/run.js';
 import { run as removeWatchListItems } from './watch-lists/remove-watch-list-items/run.js';
 import { run as listWatchListItems } from './watch-lists/list-watch-list-items/run.js';
 import { run as estimateWatchListCost } from './watch-lists/estimate-watch-list-cost/run.js';
@@ -157,6 +158,7 @@ export const runs: readonly BoundHandler[] = [
   updateWatchList,
   deleteWatchList,
   addWatchListItems,
+  addWatchListItemsFromAudience,
   removeWatchListItems,
   listWatchListItems,
   estimateWatchListCost,

@@ -177,6 +177,11 @@ describe("the free plan's monthly grant", () => {
       path: `/v1/watch-lists/${await watchListOf(accountId)}/items`,
       body: { items: [personSlug] },
     }),
+    addWatchListItemsFromAudience: async (accountId) => ({
+      method: 'POST',
+      path: `/v1/watch-lists/${await watchListOf(accountId)}/items/from-audience`,
+      body: { audienceId: await builtAudience(accountId) },
+    }),
   };
 
   /** A watch list of the account, made without a request of the account's own. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balanceOf, ok, testEnv } from '../audiences/helpers.js';
+import { balanceOf, buildAudience, ok, testEnv } from '../audiences/helpers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 /**
@@ -179,6 +179,105 @@ describe('watch lists', () => {
     expect(day.totalCredits).toBe(3);
   });
 
+  it("adds a built audience's prospects or companies by the list's kind, counting repeats and records not checkable", async () => {
+    const { audienceId } = await buildAudience(app, apiKey, {
+      filters: { companySearchParams: { headquartersCountryCode: ['US'] }, maxCompanies: 4, maxProspects: 10 },
+    });
+    const draft = ok(await call('POST', '/v1/audiences/create', { name: 'Not built', creationMethod: 'NORMAL' })).body
+      .output.audienceId;
+    const members = async (
+      table: 'audience_prospects' | 'audience_companies',
+      column: string,
+      records: string,
+      slug: string,
+      networkId: string,
+    ) =>
+      (
+        await app.db.pool.query<{ id: number; checkable: boolean }>(
+          `SELECT r.id, (r.${slug} IS NOT NULL OR r.${networkId} IS NOT NULL) AS checkable
+             FROM ${table} a JOIN ${records} r ON r.id = a.${column} WHERE a.audience_id = $1 ORDER BY r.id`,
+          [audienceId],
+        )
+      ).rows;
+    const prospects = await members('audience_prospects', 'person_id', 'people', 'network_slug', 'network_user_id');
+    const firms = await members(
+      'audience_companies',
+      'company_id',
+      'companies',
+      'network_primary_slug',
+      'network_org_id',
+    );
+    expect(prospects.length).toBeGreaterThan(1);
+    expect(firms.length).toBeGreaterThan(1);
+
+    const people = await createList({ name: 'Audience people', kind: 'people', checkEvery: 'week' });
+    const checkable = prospects.filter((p) => p.checkable);
+    // One of them is on the list already. Paused, so that no check is charged meanwhile: adding is free.
+    ok(await call('PATCH', `/v1/watch-lists/${people.watchListId}`, { paused: true }));
+    ok(await call('POST', `/v1/watch-lists/${people.watchListId}/items`, { items: [String(checkable[0]?.id)] }));
+    const before = await balanceOf(app, apiKey);
+    const answer = ok(
+      await call('POST', `/v1/watch-lists/${people.watchListId}/items/from-audience`, { audienceId }),
+    ).body;
+    expect(await balanceOf(app, apiKey)).toBe(before);
+    const added = answer.output;
+    expect(added).toEqual({
+      watchListId: people.watchListId,
+      audienceId,
+      records: prospects.length,
+      added: checkable.length - 1,
+      items: checkable.length,
+      alreadyInList: 1,
+      notCheckable: prospects.length - checkable.length,
+    });
+    const items = ok(await call('GET', `/v1/watch-lists/${people.watchListId}/items?pageSize=100`)).body.output.data;
+    expect(items.map((i: { catalogId: string }) => Number(i.catalogId)).sort((a: number, b: number) => a - b)).toEqual(
+      checkable.map((p) => p.id),
+    );
+    // Again: nothing new.
+    const again = ok(await call('POST', `/v1/watch-lists/${people.watchListId}/items/from-audience`, { audienceId }))
+      .body.output;
+    expect(again).toMatchObject({ added: 0, alreadyInList: checkable.length, items: checkable.length });
+
+    const companiesList = await createList({ name: 'Audience companies', kind: 'companies', checkEvery: 'month' });
+    const addedCompanies = ok(
+      await call('POST', `/v1/watch-lists/${companiesList.watchListId}/items/from-audience`, { audienceId }),
+    ).body.output;
+    expect(addedCompanies).toMatchObject({
+      records: firms.length,
+      added: firms.filter((c) => c.checkable).length,
+      notCheckable: firms.filter((c) => !c.checkable).length,
+    });
+
+    const unbuilt = await call('POST', `/v1/watch-lists/${people.watchListId}/items/from-audience`, {
+      audienceId: draft,
+    });
+    expect(unbuilt.status).toBe(400);
+    expect(unbuilt.body.error.code).toBe('invalid_state');
+    expect(unbuilt.body.error.message).toContain('DRAFT');
+    const strangers = await call(
+      'POST',
+      `/v1/watch-lists/${people.watchListId}/items/from-audience`,
+      { audienceId },
+      other,
+    );
+    expect(strangers.status).toBe(404);
+    const otherList = await createList({ name: 'Theirs', kind: 'people', checkEvery: 'day' }, other);
+    const notTheirAudience = await call(
+      'POST',
+      `/v1/watch-lists/${otherList.watchListId}/items/from-audience`,
+      { audienceId },
+      other,
+    );
+    expect(notTheirAudience.status).toBe(404);
+    expect(notTheirAudience.body.error.message).toContain('Audience');
+    expect(ok(await call('GET', `/v1/watch-lists/${otherList.watchListId}`, {}, other)).body.output.items).toBe(0);
+    ok(await call('DELETE', `/v1/watch-lists/${otherList.watchListId}`, {}, other));
+    const missing = await call('POST', `/v1/watch-lists/${people.watchListId}/items/from-audience`, {});
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.details.issues.map((i: { field: string }) => i.field)).toContain('audienceId');
+  });
+
   it("answers 404 for another account's list on every operation, and changes nothing", async () => {
     const list = await createList({ name: 'Mine', kind: 'people', checkEvery: 'day' });
     const id = list.watchListId;
@@ -187,6 +286,7 @@ describe('watch lists', () => {
       ['PATCH', `/v1/watch-lists/${id}`, { paused: true }],
       ['POST', `/v1/watch-lists/${id}/items`, { items: [people[0]?.network_slug] }],
       ['POST', `/v1/watch-lists/${id}/items/remove`, { items: [people[0]?.network_slug] }],
+      ['POST', `/v1/watch-lists/${id}/items/from-audience`, { audienceId: '1' }],
       ['GET', `/v1/watch-lists/${id}/items`],
       ['GET', `/v1/watch-lists/${id}/cost-estimate`],
       ['GET', `/v1/watch-lists/${id}/changes`],

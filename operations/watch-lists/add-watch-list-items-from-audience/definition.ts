@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { defineOperation } from '../../define.js';
+import { audienceId } from '../../schemas/audiences.js';
+import { checksPerPeriod, watchListCheckCredits, watchListId, watchListItemsLimit } from '../../schemas/watch-lists.js';
+
+export const addWatchListItemsFromAudience = defineOperation({
+  operationId: 'addWatchListItemsFromAudience',
+  title: "Track an audience's prospects or companies on a watch list",
+  summary:
+    'Add every prospect (people list) or company (companies list) of a built audience to a watch list, to hear when they change jobs, raise or grow.',
+  description:
+    "Adds the audience's prospects to a people list, or its companies to a companies list, in one call: every record the network has an identifier for " +
+    `(the others are counted in notCheckable), up to the list's limit of ${watchListItemsLimit} items (past it nothing is added). ` +
+    'Records already on the list are counted in alreadyInList. The audience must be NORMAL (built). New items are checked at once; ' +
+    `adding is free, each item checked costs ${watchListCheckCredits} credit (estimateWatchListCost tells a period's cost).`,
+  category: 'enrichment',
+  keywords: [
+    'watch list',
+    'from audience',
+    'audience',
+    'track audience',
+    'monitor audience',
+    'watch these prospects',
+    'track my prospects',
+    'track these companies',
+    'job changes of my audience',
+    'champions',
+    'add',
+  ],
+  method: 'POST',
+  path: '/v1/watch-lists/{watchListId}/items/from-audience',
+  input: z.strictObject({
+    watchListId,
+    audienceId: audienceId.describe(
+      'The built audience whose prospects (people list) or companies (companies list) to track.',
+    ),
+  }),
+  output: z.object({
+    watchListId: z.string(),
+    audienceId: z.string(),
+    records: z.number().int().describe("The audience's prospects or companies, by the list's kind."),
+    added: z.number().int(),
+    items: z.number().int().describe('Items the list holds now.'),
+    alreadyInList: z.number().int().describe('Records the list already tracked.'),
+    notCheckable: z.number().int().describe('Records the network has no identifier for: not added.'),
+  }),
+  credits: {
+    unit: 'watchListCheck',
+    charged: 'later',
+    rule: `Adding is free; each item is checked on its list's schedule at ${watchListCheckCredits} credit a check.`,
+    worstCase: () => 0,
+    // The audience's size is not in the request: a list filled to its limit on the most frequent schedule.
+    monthlyWorstCase: () => watchListItemsLimit * checksPerPeriod.day.month * watchListCheckCredits,
+    example: `An audience of 200 prospects on a weekly list: at most ${200 * checksPerPeriod.week.month * watchListCheckCredits} credits a month.`,
+  },
+  rateLimitClass: 'standard',
+  readOnly: false,
+  destructive: false,
+  idempotent: true,
+  openWorld: false,
+  confirmation: 'above-threshold',
+  example: { watchListId: '1', audienceId: '1' },
+  workflow: {
+    before: ['getAudienceStatus', 'createWatchList'],
+    after: ['getWatchList', 'estimateWatchListCost', 'listWatchListChanges'],
+  },
+});
