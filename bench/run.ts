@@ -39,6 +39,13 @@ const benches: Array<{ name: string; args: string[]; env?: Record<string, string
   { name: 'audiences', args: ['dist/bench/audiences.js'] },
   // A primary and a streaming replica of Debian's PostgreSQL (or the embedded binaries), on this machine.
   { name: 'replicas', args: ['dist/bench/replicas.js'] },
+  // 100,000 tracked people checked once through the simulated live source at 250 ms a fetch (issue 33): about an hour.
+  {
+    name: 'watch-lists',
+    args: ['dist/bench/watch-lists.js', '--reuse'],
+    env: { DATABASE_URL: '' },
+    onlyWhenNamed: true,
+  },
   // Seeds 1,000,000 companies (a few minutes): run with --only=state-filter.
   { name: 'state-filter', args: ['dist/bench/state-filter.js'], env: { DATABASE_URL: '' }, onlyWhenNamed: true },
 ];

@@ -41,8 +41,8 @@ import { checkJobKind, checkPeriodMs, type WatchListRow } from './watch-lists.js
 
 export const watchListCheckUnit = 'watchListCheck';
 
-const batchSize = 100;
-const fetchConcurrency = 8;
+export const checkBatchSize = 100;
+export const checkFetchConcurrency = 8;
 /** Longest a list's job waits between turns in real time, so that a clock or list changed meanwhile is seen. */
 const longestWaitMs = 60_000;
 const firstRetryMs = 3_600_000;
@@ -86,7 +86,7 @@ async function checkDueItems(context: CheckDeps, run: JobRun<{ watchListId: numb
     const due = await context.db.pool.query<DueItem>(
       `SELECT id, catalog_id, input, ref_slug, ref_network_id, snapshot, next_check_at, failed_checks FROM watch_list_items
         WHERE account_id = $1 AND watch_list_id = $2 AND next_check_at <= $3 ORDER BY next_check_at, id LIMIT $4`,
-      [accountId, watchListId, now.toISOString(), batchSize],
+      [accountId, watchListId, now.toISOString(), checkBatchSize],
     );
     if (due.rows.length === 0) {
       const next = await context.db.pool.query<{ at: Date | null }>(
@@ -146,7 +146,7 @@ async function fetchAll(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(fetchConcurrency, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(checkFetchConcurrency, items.length) }, worker));
   return outcomes;
 }
 
