@@ -24,6 +24,8 @@ const { service, stop } = await startScratchService('screenshots', {
   OIDC_DEV_PROVIDER: 'true',
   JOB_WORKER: 'true',
   JOB_POLL_INTERVAL_MS: '50',
+  // A watch list's changes within a minute, for its chart.
+  NETWORK_SIMULATION_DAYS_PER_SECOND: '3',
 });
 const base = service.url;
 const db = service.context.db.pool;
@@ -245,6 +247,27 @@ try {
   shots.push('docs/dashboard/list-upload-1280.png');
   await shoot(page, 'list', { url: listUrl });
   await shoot(page, 'data', { url: `${base}/dashboard/data` });
+
+  // A watch list of people, its changes found on the fast network clock.
+  await page.goto(`${base}/dashboard/watch-lists`);
+  await page.getByLabel('Name').fill('Champions');
+  await page.getByRole('button', { name: 'Create watch list' }).click();
+  const watchListUrl = page.url();
+  const slugs = (await db.query(`SELECT network_slug FROM people WHERE network_slug IS NOT NULL ORDER BY id LIMIT 30`))
+    .rows;
+  await page
+    .getByLabel('Or paste the rows')
+    .fill(['profile', ...slugs.map((r: { network_slug: string }) => r.network_slug), 'nobody-by-this-slug'].join('\n'));
+  await page.getByRole('button', { name: 'Add items' }).click();
+  await page.screenshot({ path: path.join(out, 'watch-list-upload-1280.png'), fullPage: true });
+  shots.push('docs/dashboard/watch-list-upload-1280.png');
+  // Weekly checks of 30 people on the account's credits: a few changes in a simulated half year.
+  await within('changes on the watch list', 120_000, async () => {
+    const found = await db.query(`SELECT count(*)::int AS n FROM watch_list_changes`);
+    return found.rows[0].n >= 5 ? true : null;
+  });
+  await shoot(page, 'watch-list', { url: watchListUrl });
+  await shoot(page, 'watch-lists', { url: `${base}/dashboard/watch-lists` });
 
   // A colleague invited, and joining.
   await page.goto(`${base}/dashboard/team`);

@@ -41,14 +41,21 @@ function plural(count: number, one: string, many = `${one}s`): string {
   return `${formatCredits(count)} ${count === 1 ? one : many}`;
 }
 
-function describeChange(before: unknown, after: unknown): string {
-  const show = (value: unknown) => {
+/** A change's before and after as a person reads them: a job as its company and title, other values as their parts. */
+function describeChange(kind: string, before: unknown, after: unknown): string {
+  const job = (value: unknown) => {
+    const { company, title } = (value ?? {}) as { company?: { name?: string | null } | null; title?: string };
+    return `${title ?? ''} at ${company?.name ?? 'no company'}`;
+  };
+  const parts = (value: unknown): string => {
     if (value === null || value === undefined) return '—';
     if (typeof value !== 'object') return String(value);
     return Object.values(value as Record<string, unknown>)
-      .filter((v) => v !== null && v !== undefined && typeof v !== 'object')
+      .filter((v) => v !== null && v !== undefined)
+      .map(parts)
       .join(', ');
   };
+  const show = kind === 'job_changed' ? job : parts;
   return `${show(before)} → ${show(after)}`;
 }
 
@@ -220,7 +227,7 @@ export function watchListPages(router: express.Router, deps: DashboardDeps): voi
                   ${change.item.networkUrl ? html`<a href="${change.item.networkUrl}">${change.item.input}</a>` : change.item.input}
                 </td>
                 <td>${kindLabel(change.kind)}</td>
-                <td>${describeChange(change.before, change.after)}</td>
+                <td>${describeChange(change.kind, change.before, change.after)}</td>
               </tr>`,
           ),
           empty: 'No changes yet: the first check of an item records what the network says; later checks find changes.',

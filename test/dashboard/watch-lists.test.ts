@@ -132,6 +132,14 @@ describe('dashboard watch lists', () => {
     expect(headers.slice(1, -1).sort()).toEqual(changes.map((r) => String(r.kind).replace(/_/g, ' ')).sort());
     expect(page.text).toContain('data-table="changes-table"');
     expect(textOf(page)).toContain(`${total} change${total === 1 ? '' : 's'} in the last 12 weeks`);
+    // A job change reads as the title at the company, before and after.
+    const [job] = await stored(
+      `SELECT before, after FROM watch_list_changes WHERE account_id = $1 AND kind = 'job_changed' ORDER BY id DESC LIMIT 1`,
+    );
+    if (job)
+      expect(textOf(page)).toContain(
+        `${job.before.title} at ${job.before.company?.name ?? 'no company'} → ${job.after.title} at ${job.after.company?.name ?? 'no company'}`,
+      );
     const newest = /<table id="watch-list-changes-table">([\s\S]*?)<\/table>/.exec(page.text)?.[1] ?? '';
     expect([...newest.matchAll(/<tr>\s*<td>/g)]).toHaveLength(Math.min(50, total));
 
