@@ -34,6 +34,11 @@ export interface CreditRule<Input> {
    * that spends a little each day spends a lot in a month.
    */
   monthlyWorstCase?: (input: Input) => number;
+  /**
+   * Work charged later to the API key that set it going (a watch list's checks, to the key the list was created with), so
+   * that a capped key's cap holds for it: a capped key may call it, where other work charged later is refused.
+   */
+  heldToCreatingKey?: true;
   /** A worked example of the rule. */
   example: string;
   /**

@@ -355,7 +355,8 @@ export async function rotateApiKey(
 /**
  * Refuses an operation the key may not run: anything that charges or changes something for a
  * read-only key (403 key_read_only), and work charged later for a key with a daily cap (429
- * key_spend_cap), whose cost is not known at the call and lands outside it.
+ * key_spend_cap), whose cost is not known at the call and lands outside it, unless that work is
+ * charged to the key as it runs (heldToCreatingKey).
  */
 export function assertKeyMayRun(key: KeyGrant | null | undefined, operation: AnyOperation): void {
   if (!key) return;
@@ -367,7 +368,7 @@ export function assertKeyMayRun(key: KeyGrant | null | undefined, operation: Any
       { details: { operationId: operation.operationId, readOnly: true } },
     );
   }
-  if (key.dailyCreditCap !== null && operation.credits.charged === 'later') {
+  if (key.dailyCreditCap !== null && operation.credits.charged === 'later' && !operation.credits.heldToCreatingKey) {
     const resetsAt = capResetsAt();
     throw new AppError(
       'key_spend_cap',

@@ -167,6 +167,89 @@ describe('watch-list checks', () => {
     expect(Date.parse(view.nextCheckAt)).toBe(at + dayMs);
   });
 
+  it('holds the checks of a list to the daily cap of the key that created it, charging them to that key', async () => {
+    const account = await app.createAccount({ credits: 1000 });
+    const keyId = Number(
+      (
+        await app.db.pool.query<{ id: number }>(
+          'UPDATE api_keys SET daily_credit_cap = 5 WHERE account_id = $1 RETURNING id',
+          [account.accountId],
+        )
+      ).rows[0]?.id,
+    );
+    const slugs = (
+      await app.db.pool.query<{ network_slug: string }>(
+        'SELECT network_slug FROM people WHERE network_slug IS NOT NULL ORDER BY id DESC LIMIT 12',
+      )
+    ).rows.map((r) => r.network_slug);
+    const list = ok(
+      await call('POST', '/v1/watch-lists', account.apiKey, { name: 'Capped', kind: 'people', checkEvery: 'day' }),
+    ).body.output;
+    ok(await call('POST', `/v1/watch-lists/${list.watchListId}/items`, account.apiKey, { items: slugs }));
+    const checked = async () =>
+      (
+        await app.db.pool.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM watch_list_items WHERE account_id = $1 AND last_checked_at IS NOT NULL',
+          [account.accountId],
+        )
+      ).rows[0]?.n;
+    // The job waits for the key's next day (at most a minute between looks) once the day's 5 credits are spent.
+    const waiting = () =>
+      waitFor('the check job waiting for the cap', async () => {
+        const job = await app.db.pool.query<{ status: string; later: boolean }>(
+          `SELECT status, run_after > now() + interval '20 seconds' AS later FROM jobs
+            WHERE kind = 'watch-list.check' AND account_id = $1`,
+          [account.accountId],
+        );
+        return job.rows[0]?.status === 'queued' && job.rows[0].later;
+      });
+    const capResetSoon = () =>
+      Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1) - Date.now() <
+      120_000;
+    await waiting();
+    if (!capResetSoon()) expect(await checked()).toBe(5);
+    const ledger = await app.db.pool.query<{ amount: number; api_key_id: number }>(
+      `SELECT amount, api_key_id FROM credit_ledger WHERE account_id = $1 AND unit = 'watchListCheck'`,
+      [account.accountId],
+    );
+    expect(ledger.rows.reduce((sum, r) => sum + r.amount, 0)).toBe(-5);
+    expect(ledger.rows.every((r) => Number(r.api_key_id) === keyId)).toBe(true);
+    expect(await balanceOf(app, account.apiKey)).toBe(995);
+    const view = ok(await call('GET', `/v1/watch-lists/${list.watchListId}`, account.apiKey)).body.output;
+    expect(view).toMatchObject({ paused: false, pausedReason: null });
+
+    // The key's next day: its spend starts again, and the next five are checked.
+    await app.db.pool.query('DELETE FROM api_key_daily_spend WHERE account_id = $1', [account.accountId]);
+    await app.db.pool.query(`UPDATE jobs SET run_after = now() WHERE kind = 'watch-list.check' AND account_id = $1`, [
+      account.accountId,
+    ]);
+    await waitFor('five more checked', async () => (await checked()) === 10);
+    await waiting();
+    expect(await checked()).toBe(10);
+    expect(await balanceOf(app, account.apiKey)).toBe(990);
+
+    // A list whose checks another key pays (here one made without a key, as the dashboard makes them): the capped key
+    // may pause it, not set its checks going.
+    const other = await app.db.pool.query<{ id: number }>(
+      `INSERT INTO watch_lists (account_id, name, kind, check_every) VALUES ($1, 'Not this key''s', 'people', 'day') RETURNING id`,
+      [account.accountId],
+    );
+    const otherId = String(other.rows[0]?.id);
+    const refused = await call('POST', `/v1/watch-lists/${otherId}/items`, account.apiKey, {
+      items: slugs.slice(0, 2),
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toContain('charged to the key it was created with');
+    const resumed = await call('PATCH', `/v1/watch-lists/${otherId}`, account.apiKey, { paused: false });
+    expect(resumed.status).toBe(403);
+    ok(await call('PATCH', `/v1/watch-lists/${otherId}`, account.apiKey, { paused: true }));
+    const held = await app.db.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM watch_list_items WHERE account_id = $1 AND watch_list_id = $2',
+      [account.accountId, otherId],
+    );
+    expect(held.rows[0]?.n).toBe(0);
+  });
+
   it('charges nothing for a failed check, records no change, and checks it again later', async () => {
     const account = await app.createAccount({ credits: 1000 });
     const slugs = (

@@ -47,6 +47,7 @@ export const addWatchListItemsFromAudience = defineOperation({
   credits: {
     unit: 'watchListCheck',
     charged: 'later',
+    heldToCreatingKey: true,
     rule: `Adding is free; each item is checked on its list's schedule at ${watchListCheckCredits} credit a check.`,
     worstCase: () => 0,
     // The audience's size is not in the request: a list filled to its limit on the most frequent schedule.

@@ -3,5 +3,11 @@ import { addWatchListItemsFromAudience as addFromAudience } from '../../../src/c
 import { handle } from '../../../src/runner/handler.js';
 
 export const run = handle(addWatchListItemsFromAudience, async (input, { context, principal }) => ({
-  output: await addFromAudience(context.db, context.services.networkClock, principal.accountId, input),
+  output: await addFromAudience(
+    context.db,
+    context.services.networkClock,
+    principal.accountId,
+    input,
+    principal.key ?? null,
+  ),
 }));

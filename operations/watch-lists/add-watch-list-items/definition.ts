@@ -52,6 +52,7 @@ export const addWatchListItems = defineOperation({
   credits: {
     unit: 'watchListCheck',
     charged: 'later',
+    heldToCreatingKey: true,
     rule: `Adding is free; each item is checked on its list's schedule at ${watchListCheckCredits} credit a check.`,
     worstCase: () => 0,
     // The list's schedule is not in the request: the most frequent one.

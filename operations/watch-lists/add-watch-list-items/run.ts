@@ -9,5 +9,6 @@ export const run = handle(addWatchListItems, async (input, { context, principal 
     principal.accountId,
     input.watchListId,
     input.items,
+    principal.key ?? null,
   ),
 }));

@@ -50,6 +50,7 @@ export const createWatchList = defineOperation({
   credits: {
     unit: 'watchListCheck',
     charged: 'later',
+    heldToCreatingKey: true,
     rule: `Creating is free; each item checked later costs ${watchListCheckCredits} credit.`,
     worstCase: () => 0,
     monthlyWorstCase: () => 0,

@@ -44,6 +44,7 @@ export const updateWatchList = defineOperation({
   credits: {
     unit: 'watchListCheck',
     charged: 'later',
+    heldToCreatingKey: true,
     rule: `Changing is free; each item checked later costs ${watchListCheckCredits} credit.`,
     worstCase: () => 0,
     example: 'Resuming a list of 1,000 items checked daily: up to 1,000 credits a day.',

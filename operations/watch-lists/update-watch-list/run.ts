@@ -3,5 +3,5 @@ import * as lists from '../../../src/core/watch-lists/watch-lists.js';
 import { handle } from '../../../src/runner/handler.js';
 
 export const run = handle(updateWatchList, async ({ watchListId, ...changes }, { context, principal }) => ({
-  output: await lists.updateWatchList(context.db, principal.accountId, watchListId, changes),
+  output: await lists.updateWatchList(context.db, principal.accountId, watchListId, changes, principal.key ?? null),
 }));

@@ -4,7 +4,7 @@ import { watchListCheckCredits } from '../../../operations/schemas/watch-lists.j
 import { AppError } from '../../errors.js';
 import { accountOf, defineJob, runAgainAfter, type JobRun, type RunAgain } from '../../job-queue/index.js';
 import type { Database } from '../../store/db.js';
-import { charge } from '../credits.js';
+import { capResetsAt, charge, spendWith, spentToday, type SpendingKey } from '../credits.js';
 import type { DbDeps, ServicesDeps } from '../deps.js';
 import { NetworkSourceError } from '../ports/network-source.js';
 import { emitWebhookEvent } from '../webhooks/events.js';
@@ -83,10 +83,22 @@ async function checkDueItems(context: CheckDeps, run: JobRun<{ watchListId: numb
     const list = await findList(context.db.pool, accountId, watchListId);
     if (!list || list.paused) return;
     const now = clock.now();
+    const key = await spendingKeyOf(context.db.pool, list);
+    // A capped key's checks take what is left of its day, and wait for the next one (midnight UTC) when none is.
+    const headroom =
+      key?.dailyCreditCap != null
+        ? key.dailyCreditCap - (await spentToday(context.db.pool, accountId, key.keyId))
+        : null;
+    if (headroom !== null && headroom < watchListCheckCredits) return untilCapResets();
     const due = await context.db.pool.query<DueItem>(
       `SELECT id, catalog_id, input, ref_slug, ref_network_id, snapshot, next_check_at, failed_checks FROM watch_list_items
         WHERE account_id = $1 AND watch_list_id = $2 AND next_check_at <= $3 ORDER BY next_check_at, id LIMIT $4`,
-      [accountId, watchListId, now.toISOString(), checkBatchSize],
+      [
+        accountId,
+        watchListId,
+        now.toISOString(),
+        headroom === null ? checkBatchSize : Math.min(checkBatchSize, Math.floor(headroom / watchListCheckCredits)),
+      ],
     );
     if (due.rows.length === 0) {
       const next = await context.db.pool.query<{ at: Date | null }>(
@@ -100,10 +112,27 @@ async function checkDueItems(context: CheckDeps, run: JobRun<{ watchListId: numb
     }
     const outcomes = await fetchAll(context, list.kind, due.rows, run.signal);
     run.checkpoint();
-    const settled = await settleBatch(context.db, list, outcomes, now);
+    const settled = await spendWith(key, () => settleBatch(context.db, list, outcomes, now));
     await run.progress({ lastCheckId: settled.checkId, checked: settled.checked, changes: settled.changes });
+    if (settled.capped) return untilCapResets();
     if (settled.stopped) return;
   }
+}
+
+/** The key the list was created with, as its charges spend with it (null: none, or the key is gone). */
+async function spendingKeyOf(db: pg.Pool, list: WatchListRow): Promise<SpendingKey | null> {
+  if (list.api_key_id === null) return null;
+  const found = await db.query<{ daily_credit_cap: number | null }>(
+    'SELECT daily_credit_cap FROM api_keys WHERE account_id = $1 AND id = $2',
+    [list.account_id, list.api_key_id],
+  );
+  const row = found.rows[0];
+  return row ? { accountId: list.account_id, keyId: list.api_key_id, dailyCreditCap: row.daily_credit_cap } : null;
+}
+
+/** Waits (in real time, as caps reset) for the next UTC day, looking again at least every longestWaitMs. */
+function untilCapResets(): RunAgain {
+  return runAgainAfter(Math.min(capResetsAt().getTime() - Date.now(), longestWaitMs));
 }
 
 async function findList(db: pg.Pool, accountId: number, id: number): Promise<WatchListRow | null> {
@@ -156,6 +185,8 @@ interface Settled {
   changes: number;
   /** The list went away, was paused, or could not pay: the job ends. */
   stopped: boolean;
+  /** The key's daily cap could not pay the batch: nothing settled, the items stay due for its next day. */
+  capped?: boolean;
 }
 
 async function settleBatch(db: Database, list: WatchListRow, outcomes: Outcome[], now: Date): Promise<Settled> {
@@ -253,6 +284,9 @@ async function settleBatch(db: Database, list: WatchListRow, outcomes: Outcome[]
       return { checkId: String(checkId), checked: succeeded.length, changes: changeCount, stopped: false };
     });
   } catch (error) {
+    // The key spent the rest of its day meanwhile (its own requests): the batch waits for the next day, unpaid and unsettled.
+    if (error instanceof AppError && error.code === 'key_spend_cap')
+      return { checkId: null, checked: 0, changes: 0, stopped: false, capped: true };
     if (!(error instanceof AppError) || error.code !== 'insufficient_credits') throw error;
     await db.pool.query(
       `UPDATE watch_lists SET paused = true, paused_reason = $3, updated_at = now() WHERE account_id = $1 AND id = $2`,

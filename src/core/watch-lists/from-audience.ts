@@ -4,7 +4,8 @@ import type { Database } from '../../store/db.js';
 import { requireAudience, requireBuilt } from '../audiences/record.js';
 import type { NetworkClock } from '../network-clock.js';
 import { networkBaseUrl } from '../network-urls.js';
-import { ensureCheckJob, requireWatchList } from './watch-lists.js';
+import type { KeyGrant } from '../principal.js';
+import { ensureCheckJob, requireCapHolds, requireWatchList } from './watch-lists.js';
 
 /**
  * A built audience's prospects (for a people list) or companies (for a companies list) added to a
@@ -17,9 +18,11 @@ export async function addWatchListItemsFromAudience(
   clock: NetworkClock,
   accountId: number,
   input: { watchListId: string; audienceId: string },
+  key: KeyGrant | null = null,
 ) {
   return db.transaction(async (tx) => {
     const list = await requireWatchList(tx, accountId, input.watchListId, true);
+    requireCapHolds(list, key);
     const audience = await requireAudience(tx, accountId, input.audienceId);
     const records = list.kind === 'people' ? 'prospects' : 'companies';
     requireBuilt(audience, `add to a watch list the ${records} of`);

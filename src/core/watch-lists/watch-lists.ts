@@ -6,6 +6,7 @@ import {
   type WatchListItemInput,
 } from '../../../operations/schemas/watch-lists.js';
 import { AppError } from '../../errors.js';
+import type { KeyGrant } from '../principal.js';
 import { cancelJobs, enqueue, expediteJobs } from '../../job-queue/index.js';
 import { findAccountRow, type Database, type Queryable } from '../../store/db.js';
 import type { NetworkClock } from '../network-clock.js';
@@ -42,12 +43,14 @@ export interface WatchListRow {
   headcount_change_threshold: number | null;
   paused: boolean;
   paused_reason: string | null;
+  /** The key the list was created with: its daily cap holds for the list's checks. */
+  api_key_id: number | null;
   created_at: Date;
   updated_at: Date;
 }
 
 const listColumns =
-  'account_id, id, name, kind, check_every, headcount_change_threshold, paused, paused_reason, created_at, updated_at';
+  'account_id, id, name, kind, check_every, headcount_change_threshold, paused, paused_reason, api_key_id, created_at, updated_at';
 
 /** The check job of a list: one per list, kept queued while the list has items and is not paused. */
 export const checkJobKind = {
@@ -78,6 +81,21 @@ export async function requireWatchList(
   );
   if (!row) throw new AppError('not_found', `Watch list ${watchListId} not found. listWatchLists lists yours.`);
   return row;
+}
+
+/**
+ * A capped key sets checks going on a list only when they are charged to it, the key the list was created with: the
+ * checks of another key's list would land outside its cap.
+ */
+export function requireCapHolds(list: WatchListRow, key: KeyGrant | null | undefined): void {
+  if (!key || key.dailyCreditCap === null || list.api_key_id === key.id) return;
+  throw new AppError(
+    'forbidden',
+    `This API key has a daily cap of ${key.dailyCreditCap} credits, and the checks of watch list ${list.id} are charged to ` +
+      "the key it was created with, where this key's cap cannot hold them. Nothing was done. Use the key that created " +
+      "the list or a key without a daily cap, or remove the cap on the dashboard's API keys page (/dashboard/keys, then Change).",
+    { details: { dailyCreditCap: key.dailyCreditCap, watchListId: String(list.id) } },
+  );
 }
 
 export async function viewOf(db: Queryable, row: WatchListRow) {
@@ -123,7 +141,13 @@ export interface CreateWatchListInput {
   headcountChangeThreshold?: number | undefined;
 }
 
-export async function createWatchList(db: Queryable, accountId: number, input: CreateWatchListInput) {
+/** `keyId`: the API key the list is created with, whose daily cap then holds for its checks (null: no key's). */
+export async function createWatchList(
+  db: Queryable,
+  accountId: number,
+  input: CreateWatchListInput,
+  keyId: number | null = null,
+) {
   if (input.kind === 'people' && input.headcountChangeThreshold !== undefined) {
     throw new AppError(
       'invalid_request',
@@ -134,9 +158,9 @@ export async function createWatchList(db: Queryable, accountId: number, input: C
     );
   }
   const inserted = await db.query<WatchListRow>(
-    `INSERT INTO watch_lists (account_id, name, kind, check_every, headcount_change_threshold)
-     VALUES ($1, $2, $3, $4, $5) RETURNING ${listColumns}`,
-    [accountId, input.name, input.kind, input.checkEvery, input.headcountChangeThreshold ?? null],
+    `INSERT INTO watch_lists (account_id, name, kind, check_every, headcount_change_threshold, api_key_id)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${listColumns}`,
+    [accountId, input.name, input.kind, input.checkEvery, input.headcountChangeThreshold ?? null, keyId],
   );
   return viewOf(db, inserted.rows[0] as WatchListRow);
 }
@@ -178,9 +202,12 @@ export async function updateWatchList(
   accountId: number,
   watchListId: string,
   input: UpdateWatchListInput,
+  key: KeyGrant | null = null,
 ) {
   return db.transaction(async (tx) => {
     const current = await requireWatchList(tx, accountId, watchListId, true);
+    // Pausing spends nothing: any key may stop checks.
+    if (input.paused !== true) requireCapHolds(current, key);
     if (current.kind === 'people' && input.headcountChangeThreshold != null) {
       throw new AppError(
         'invalid_request',
@@ -234,8 +261,10 @@ export async function addWatchListItems(
   accountId: number,
   watchListId: string,
   items: readonly WatchListItemInput[],
+  key: KeyGrant | null = null,
 ) {
   const list = await requireWatchList(db.pool, accountId, watchListId);
+  requireCapHolds(list, key);
   const resolution = await resolveWatchListItems(db.pool, list.kind, items);
   return db.transaction(async (tx) => {
     await requireWatchList(tx, accountId, watchListId, true);
