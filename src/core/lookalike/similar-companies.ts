@@ -69,10 +69,16 @@ export interface CompanyProfile {
 const countryNames = new Map(COUNTRIES.map((c) => [c.code2, c.name]));
 const words = (text: string | null | undefined) => (text ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u);
 
+/** A word in more descriptions than this share says nothing of what a company does ("customers", "worldwide"). */
+const COMMON_WORD_SHARE = 0.05;
+
 /**
  * The words of the seeds' descriptions that say what they do: the most common over the seeds,
- * longest first among equals; not English stop words (PostgreSQL's own list), not numbers, and not
- * the words of a seed's own name or place, which no other company's description holds.
+ * the rarer in the catalog first among equals. Left out: the words of more than a twentieth of all
+ * descriptions, as the planner's statistics of the column count them (pg_stats keeps the commonest
+ * elements of a tsvector column with their shares; one cheap read, and a word it does not list is
+ * rarer than any it does), English stop words (PostgreSQL's own list), numbers, and the words of a
+ * seed's own name and place, which no other company's description holds.
  */
 async function descriptionTerms(db: Queryable, seeds: readonly SeedRow[]): Promise<string[]> {
   const own = new Set(
@@ -84,14 +90,20 @@ async function descriptionTerms(db: Queryable, seeds: readonly SeedRow[]): Promi
     ]),
   );
   const result = await db.query<{ lexeme: string }>(
-    `SELECT u.lexeme
-       FROM companies c, unnest(c.description_tsv) AS u(lexeme, positions, weights)
+    `WITH common AS (
+       SELECT e.lexeme, e.share
+         FROM pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(lexeme, share)
+        WHERE s.schemaname = ANY(current_schemas(false)) AND s.tablename = 'companies' AND s.attname = 'description_tsv'
+          AND e.lexeme IS NOT NULL)
+     SELECT u.lexeme
+       FROM companies c CROSS JOIN unnest(c.description_tsv) AS u(lexeme, positions, weights)
+       LEFT JOIN common ON common.lexeme = u.lexeme
       WHERE c.id = ANY($1::bigint[]) AND length(u.lexeme) >= 4 AND u.lexeme !~ '^[0-9]+$'
-        AND to_tsvector('english', u.lexeme) <> ''::tsvector
+        AND to_tsvector('english', u.lexeme) <> ''::tsvector AND coalesce(common.share, 0) <= $3
       GROUP BY u.lexeme
-      ORDER BY count(DISTINCT c.id) DESC, length(u.lexeme) DESC, u.lexeme
+      ORDER BY count(DISTINCT c.id) DESC, max(coalesce(common.share, 0)), length(u.lexeme) DESC, u.lexeme
       LIMIT $2`,
-    [seeds.map((s) => s.id), DESCRIPTION_TERMS + own.size],
+    [seeds.map((s) => s.id), DESCRIPTION_TERMS + own.size, COMMON_WORD_SHARE],
   );
   return result.rows
     .map((r) => r.lexeme)
