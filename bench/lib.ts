@@ -235,6 +235,10 @@ export async function startBenchService(
 export interface Fixtures {
   /** Domains of large companies: a target-account list for currentCompanies. */
   largeDomains: string[];
+  /** Domains of three mid-sized software companies: the seeds of findSimilarCompanies. */
+  seedDomains: string[];
+  /** Profile slugs of three engineers at companies of the catalog: the seeds of findSimilarPeople. */
+  seedProfiles: string[];
   companyListId: string;
   prospectListId: string;
 }
@@ -284,7 +288,7 @@ export async function openBenchTarget(
     database,
     bench,
     agent,
-    fixtures: { largeDomains: [], companyListId: '', prospectListId: '' },
+    fixtures: { largeDomains: [], seedDomains: [], seedProfiles: [], companyListId: '', prospectListId: '' },
   };
   target.fixtures = await makeFixtures(target);
   return target;
@@ -304,6 +308,21 @@ async function makeFixtures(target: BenchTarget): Promise<Fixtures> {
         `SELECT domains[1] AS domain FROM companies WHERE cardinality(domains) > 0 AND employee_count_min >= 1000 ORDER BY id LIMIT 25`,
       )
     ).rows.map((r) => r.domain);
+    const seedDomains = (
+      await catalog.query<{ domain: string }>(
+        `SELECT domains[1] AS domain FROM companies
+        WHERE cardinality(domains) > 0 AND employee_count_min BETWEEN 51 AND 200
+          AND standard_industries && '{software-development}'::text[]
+        ORDER BY id LIMIT 3`,
+      )
+    ).rows.map((r) => r.domain);
+    const seedProfiles = (
+      await catalog.query<{ slug: string }>(
+        `SELECT network_slug AS slug FROM people
+        WHERE network_slug IS NOT NULL AND company_id IS NOT NULL AND job_function = 'engineering'
+        ORDER BY id LIMIT 3`,
+      )
+    ).rows.map((r) => r.slug);
     const excludedCompanies = (
       await catalog.query<{ domain: string }>(
         `SELECT domains[1] AS domain FROM companies
@@ -328,7 +347,13 @@ async function makeFixtures(target: BenchTarget): Promise<Fixtures> {
       kind: 'prospects',
       prospects: excludedPeople,
     });
-    return { largeDomains, companyListId: companyList.exclusionListId, prospectListId: prospectList.exclusionListId };
+    return {
+      largeDomains,
+      seedDomains,
+      seedProfiles,
+      companyListId: companyList.exclusionListId,
+      prospectListId: prospectList.exclusionListId,
+    };
   } finally {
     await catalog.end();
   }

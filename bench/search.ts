@@ -57,7 +57,7 @@ async function deepCursor(
 }
 
 interface Scenario {
-  search: 'company' | 'people';
+  search: 'company' | 'people' | 'similar companies' | 'similar people';
   query: string;
   body: (fixtures: Fixtures) => Record<string, unknown>;
 }
@@ -169,7 +169,41 @@ const scenarios: Scenario[] = [
       companyExclusionListIDs: [f.companyListId],
     }),
   },
+  {
+    search: 'similar companies',
+    query: 'seeds: 3 software companies of 51-200 by domain',
+    body: (f) => ({ seeds: f.seedDomains.map((domain) => ({ domain })) }),
+  },
+  {
+    search: 'similar companies',
+    query: 'seeds: 3 software companies of 51-200, country US, minus a 2,000-company exclusion list',
+    body: (f) => ({
+      seeds: f.seedDomains.map((domain) => ({ domain })),
+      searchParams: { headquartersCountryCode: ['US'] },
+      companyExclusionListIDs: [f.companyListId],
+    }),
+  },
+  {
+    search: 'similar people',
+    query: 'seeds: 3 engineers by profile slug',
+    body: (f) => ({ seeds: f.seedProfiles.map((slug) => ({ slug })) }),
+  },
+  {
+    search: 'similar people',
+    query: 'seeds: 3 engineers, at 25 large companies',
+    body: (f) => ({
+      seeds: f.seedProfiles.map((slug) => ({ slug })),
+      currentCompanies: f.largeDomains.map((domain) => ({ domain })),
+    }),
+  },
 ];
+
+const paths: Record<Scenario['search'], string> = {
+  company: '/v1/company-search',
+  people: '/v1/people-search',
+  'similar companies': '/v1/companies/similar',
+  'similar people': '/v1/people/similar',
+};
 
 const size = { companies, people, reuse };
 const targets: BenchTarget[] = [await openBenchTarget(undefined, size, log)];
@@ -204,7 +238,7 @@ async function measureOrNote(
 
 for (const scenario of scenarios.filter((s) => s.query.includes(onlyQueries))) {
   process.stderr.write(`  ${scenario.search}: ${scenario.query}\n`);
-  const pathName = scenario.search === 'company' ? '/v1/company-search' : '/v1/people-search';
+  const pathName = paths[scenario.search];
   const bodies = targets.map((target) => scenario.body(target.fixtures));
   const deep = await Promise.all(
     targets.map((target, i) =>

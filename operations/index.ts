@@ -56,6 +56,8 @@ import { peopleSearch } from './search/people-search/definition.js';
 import { parseSearchQuery } from './search/parse-search-query/definition.js';
 import { matchCompanies } from './matching/match-companies/definition.js';
 import { matchPeople } from './matching/match-people/definition.js';
+import { findSimilarCompanies } from './matching/find-similar-companies/definition.js';
+import { findSimilarPeople } from './matching/find-similar-people/definition.js';
 import { setLowBalanceThreshold } from './account/set-low-balance-threshold/definition.js';
 import { createWebhookEndpoint } from './webhooks/create-webhook-endpoint/definition.js';
 import { deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint/definition.js';
@@ -116,6 +118,8 @@ export const operations: readonly AnyOperation[] = [
   parseSearchQuery,
   matchCompanies,
   matchPeople,
+  findSimilarCompanies,
+  findSimilarPeople,
   startBatchContactEnrichment,
   pollBatchContactEnrichment,
   revealContactSync,

@@ -57,6 +57,8 @@ import { run as peopleSearch } from './search/people-search/run.js';
 import { run as parseSearchQuery } from './search/parse-search-query/run.js';
 import { run as matchCompanies } from './matching/match-companies/run.js';
 import { run as matchPeople } from './matching/match-people/run.js';
+import { run as findSimilarCompanies } from './matching/find-similar-companies/run.js';
+import { run as findSimilarPeople } from './matching/find-similar-people/run.js';
 import { run as createWebhookEndpoint } from './webhooks/create-webhook-endpoint/run.js';
 import { run as deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint/run.js';
 import { run as getWebhookEndpoint } from './webhooks/get-webhook-endpoint/run.js';
@@ -117,6 +119,8 @@ export const runs: readonly BoundHandler[] = [
   parseSearchQuery,
   matchCompanies,
   matchPeople,
+  findSimilarCompanies,
+  findSimilarPeople,
   startBatchContactEnrichment,
   pollBatchContactEnrichment,
   revealContactSync,

@@ -11,6 +11,7 @@ export * from './education.js';
 export * from './languages.js';
 export * from './tags.js';
 export * from './company-names.js';
+export * from './company-sizes.js';
 
 export interface RegionsEnum {
   countries: Array<{ name: string; code2: string; code3: string; region: string; states: string[] }>;

@@ -162,6 +162,16 @@ describe("the free plan's monthly grant", () => {
       path: '/v1/people/match',
       body: { rows: [{ profileUrl: personSlug }] },
     }),
+    findSimilarCompanies: async () => ({
+      method: 'POST',
+      path: '/v1/companies/similar',
+      body: { seeds: [{ slug: companySlug }], pageSize: 5 },
+    }),
+    findSimilarPeople: async () => ({
+      method: 'POST',
+      path: '/v1/people/similar',
+      body: { seeds: [{ slug: personSlug }], pageSize: 5 },
+    }),
     createWatchList: async () => ({
       method: 'POST',
       path: '/v1/watch-lists',

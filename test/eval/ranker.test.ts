@@ -45,7 +45,7 @@ describe('the evaluation sets', () => {
 describe('the labelled sets, each left out of the training in turn', () => {
   // The groups of the operations added on 2026-12-02 (watch lists; parseSearchQuery, matchCompanies, matchPeople): many
   // operations close to each other and to the searches, each group a quarter of its operations' phrasings.
-  const newest = /^(wl|pq|mc|mp)\d$/;
+  const newest = /^(wl|pq|mc|mp|ls)\d$/;
   const sum = (scores: Iterable<Score>): Score => {
     const total: Score = { count: 0, top1: 0, top3: 0, misses: [] };
     for (const each of scores) {

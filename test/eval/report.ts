@@ -39,5 +39,6 @@ if (args.includes('--cv')) {
   process.stdout.write(`  the usage groups us1 to us4: ${figures(group(/^us\d$/))}\n`);
   process.stdout.write(`  the watch-list groups wl1 to wl4: ${figures(group(/^wl\d$/))}\n`);
   process.stdout.write(`  the parse and match groups pq, mc, mp 1 to 4: ${figures(group(/^(pq|mc|mp)\d$/))}\n`);
-  process.stdout.write(`  every group from before this session's: ${figures(group(/^(?!(wl|pq|mc|mp)\d$)/))}\n`);
+  process.stdout.write(`  the lookalike groups ls1 to ls4: ${figures(group(/^ls\d$/))}\n`);
+  process.stdout.write(`  every group from before this session's: ${figures(group(/^(?!(wl|pq|mc|mp|ls)\d$)/))}\n`);
 }

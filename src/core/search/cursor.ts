@@ -13,6 +13,8 @@ interface CursorPayload {
   k: number;
   /** Fingerprint of the query. */
   f: string;
+  /** Rank of the last record, for results in ranked order (rank descending, then id). */
+  r?: number;
 }
 
 export function queryFingerprint(scope: string, query: unknown): string {
@@ -34,6 +36,23 @@ export interface CursorScope {
   ): { rows: Row[]; nextCursor: string | null };
 }
 
+/** A position in results ranked by an integer rank (highest first), then by id. */
+export interface RankedPosition {
+  rank: number;
+  id: number;
+}
+
+/** The cursors of a ranked query: as CursorScope, with the rank of the last record beside its id. */
+export interface RankedCursorScope {
+  /** Null for the first page. */
+  decode(cursor: string | null | undefined): RankedPosition | null;
+  page<Row>(
+    fetched: readonly Row[],
+    pageSize: number,
+    positionOf: (row: Row) => RankedPosition,
+  ): { rows: Row[]; nextCursor: string | null };
+}
+
 export class CursorCodec {
   constructor(private readonly key: Buffer) {}
 
@@ -44,12 +63,7 @@ export class CursorCodec {
 
   scope(accountId: number, scope: string, query: unknown): CursorScope {
     const fingerprint = queryFingerprint(scope, query);
-    const encode = (lastId: number) => {
-      const payload = Buffer.from(JSON.stringify({ v: 2, k: lastId, f: fingerprint } satisfies CursorPayload)).toString(
-        'base64url',
-      );
-      return `${payload}.${this.sign(accountId, payload).toString('base64url')}`;
-    };
+    const encode = (lastId: number) => this.encodePayload(accountId, { v: 2, k: lastId, f: fingerprint });
     return {
       encode,
       page: (fetched, pageSize, keyOf) => {
@@ -59,34 +73,58 @@ export class CursorCodec {
       },
       decode: (cursor) => {
         if (cursor === null || cursor === undefined) return 0;
-        const [payload, signature, extra] = cursor.split('.');
-        if (!payload || !signature || extra !== undefined) throw invalidCursor();
-        const expected = this.sign(accountId, payload);
-        const given = Buffer.from(signature, 'base64url');
-        if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidCursor();
-        let parsed: Partial<CursorPayload>;
-        try {
-          parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<CursorPayload>;
-        } catch {
-          throw invalidCursor();
-        }
-        if (
-          parsed?.v !== 2 ||
-          !Number.isSafeInteger(parsed.k) ||
-          (parsed.k as number) < 0 ||
-          typeof parsed.f !== 'string'
-        )
-          throw invalidCursor();
-        if (parsed.f !== fingerprint) {
-          throw new AppError(
-            'cursor_mismatch',
-            'This cursor was issued for different search parameters. Keep searchParams (and the lists and companies given) identical between pages, or start again without a cursor.',
-            { details: { issues: [{ field: 'cursor', message: 'issued for different search parameters' }] } },
-          );
-        }
-        return parsed.k as number;
+        return this.decodePayload(accountId, fingerprint, cursor).k;
       },
     };
+  }
+
+  /** Cursors of results in ranked order: a keyset of (rank, id), signed and bound to the query as `scope`'s are. */
+  rankedScope(accountId: number, scope: string, query: unknown): RankedCursorScope {
+    const fingerprint = queryFingerprint(scope, query);
+    return {
+      page: (fetched, pageSize, positionOf) => {
+        const rows = fetched.slice(0, pageSize);
+        const last = rows.at(-1);
+        if (fetched.length <= pageSize || last === undefined) return { rows, nextCursor: null };
+        const { rank, id } = positionOf(last);
+        return { rows, nextCursor: this.encodePayload(accountId, { v: 2, k: id, f: fingerprint, r: rank }) };
+      },
+      decode: (cursor) => {
+        if (cursor === null || cursor === undefined) return null;
+        const payload = this.decodePayload(accountId, fingerprint, cursor);
+        if (!Number.isSafeInteger(payload.r)) throw invalidCursor();
+        return { rank: payload.r as number, id: payload.k };
+      },
+    };
+  }
+
+  private encodePayload(accountId: number, payload: CursorPayload): string {
+    const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    return `${encoded}.${this.sign(accountId, encoded).toString('base64url')}`;
+  }
+
+  private decodePayload(accountId: number, fingerprint: string, cursor: string): CursorPayload {
+    const [payload, signature, extra] = cursor.split('.');
+    if (!payload || !signature || extra !== undefined) throw invalidCursor();
+    const expected = this.sign(accountId, payload);
+    const given = Buffer.from(signature, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidCursor();
+    let parsed: Partial<CursorPayload>;
+    try {
+      parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<CursorPayload>;
+    } catch {
+      throw invalidCursor();
+    }
+    if (parsed?.v !== 2 || !Number.isSafeInteger(parsed.k) || (parsed.k as number) < 0 || typeof parsed.f !== 'string')
+      throw invalidCursor();
+    if (parsed.f !== fingerprint) {
+      throw new AppError(
+        'cursor_mismatch',
+        'This cursor was issued for different search parameters. Keep searchParams (and the lists and companies given) identical between pages, or start again without a cursor.',
+        { details: { issues: [{ field: 'cursor', message: 'issued for different search parameters' }] } },
+      );
+    }
+    return parsed as CursorPayload;
   }
 
   private sign(accountId: number, payload: string): Buffer {

@@ -1,4 +1,5 @@
 import {
+  COMPANY_SIZE_BANDS,
   DESCRIPTION_ADJECTIVES,
   DESCRIPTION_CLOSERS,
   DESCRIPTION_MIDDLES,
@@ -54,17 +55,8 @@ export interface GeneratedCompany extends CompanyRow {
   stage: FundingStage | null;
 }
 
-/** The headcount buckets of the professional network; the last one is open-ended in reality. */
-export const EMPLOYEE_BUCKETS: readonly { min: number; max: number }[] = [
-  { min: 1, max: 10 },
-  { min: 11, max: 50 },
-  { min: 51, max: 200 },
-  { min: 201, max: 500 },
-  { min: 501, max: 1000 },
-  { min: 1001, max: 5000 },
-  { min: 5001, max: 10000 },
-  { min: 10001, max: 1000000 },
-];
+/** The headcount buckets of the professional network (reference/company-sizes.ts). */
+export const EMPLOYEE_BUCKETS = COMPANY_SIZE_BANDS;
 
 // Share of companies per bucket: most companies are tiny, a handful are huge.
 const BUCKET_SHARES = [0.52, 0.26, 0.12, 0.05, 0.022, 0.018, 0.005, 0.005];

@@ -72,7 +72,7 @@ describe('the labelled phrasings', () => {
     expect(
       [...sets].filter(
         (set) =>
-          !/^(first|tuning|p[1-8]|w([1-9]|[1-4][0-9]|5[0-4])|wh([1-9]|1[0-5])|jt1|us[1-4]|wl[1-4]|pq[1-4]|mc[1-4]|mp[1-4])$/.test(
+          !/^(first|tuning|p[1-8]|w([1-9]|[1-4][0-9]|5[0-4])|wh([1-9]|1[0-5])|jt1|us[1-4]|wl[1-4]|pq[1-4]|mc[1-4]|mp[1-4]|ls[1-4])$/.test(
             set,
           ),
       ),

@@ -84,6 +84,47 @@ describe('search cursors', () => {
   });
 });
 
+describe('ranked cursors', () => {
+  const rows = [
+    { rank: 90, id: 5 },
+    { rank: 90, id: 8 },
+    { rank: 70, id: 2 },
+  ];
+
+  it('give back the rank and id of the last row of a page, and none on the last page', () => {
+    const scope = codec.rankedScope(7, 'findSimilarCompanies', query);
+    expect(scope.decode(null)).toBeNull();
+    const { rows: page, nextCursor } = scope.page(rows, 2, (row) => row);
+    expect(page).toEqual(rows.slice(0, 2));
+    expect(scope.decode(nextCursor)).toEqual({ rank: 90, id: 8 });
+    expect(scope.page(rows, 3, (row) => row).nextCursor).toBeNull();
+  });
+
+  it("refuse a plain cursor, another query's, another account's and an edited one", () => {
+    const scope = codec.rankedScope(7, 'findSimilarCompanies', query);
+    const cursor = scope.page(rows, 1, (row) => row).nextCursor as string;
+    const plain = codec.scope(7, 'findSimilarCompanies', query).encode(5);
+    expect(codeOf(() => scope.decode(plain))).toBe('invalid_request');
+    expect(codeOf(() => codec.rankedScope(7, 'findSimilarCompanies', { other: 1 }).decode(cursor))).toBe(
+      'cursor_mismatch',
+    );
+    expect(codeOf(() => codec.rankedScope(8, 'findSimilarCompanies', query).decode(cursor))).toBe('invalid_request');
+    const [payload, signature] = cursor.split('.');
+    const edited = Buffer.from(
+      Buffer.from(payload as string, 'base64url')
+        .toString()
+        .replace('"r":90', '"r":99'),
+    ).toString('base64url');
+    expect(codeOf(() => scope.decode(`${edited}.${signature}`))).toBe('invalid_request');
+  });
+
+  it('leave the plain cursors as they were', () => {
+    const cursor = codec.scope(7, 'peopleSearch', query).encode(10);
+    const payload = JSON.parse(Buffer.from(cursor.split('.')[0] as string, 'base64url').toString());
+    expect(Object.keys(payload)).toEqual(['v', 'k', 'f']);
+  });
+});
+
 describe('query fingerprints', () => {
   it('are the same whatever the order of keys, and leave undefined values out', () => {
     expect(queryFingerprint('s', { a: 1, b: { c: 2, d: 3 } })).toBe(queryFingerprint('s', { b: { d: 3, c: 2 }, a: 1 }));
