@@ -81,6 +81,10 @@ export const watchListView = z.object({
     .nullable()
     .describe('Why checks stopped by themselves (the balance could not pay); null when paused by hand or running.'),
   items: z.number().int(),
+  awaitingFirstCheck: z
+    .number()
+    .int()
+    .describe('Items whose first check is still to come (neither done nor failed yet); 0 once every item was checked.'),
   nextCheckAt: isoTimestamp
     .nullable()
     .describe('When the next item is due (on the network clock); null with no items.'),

@@ -257,6 +257,42 @@ describe('MCP tasks on the wire', () => {
     }
   });
 
+  it("runs a watch list's first check of added items as a task: confirmed for its monthly spend, completed with getWatchList", async () => {
+    const { apiKey } = await app.createAccount({ credits: 10_000 });
+    const list = ok(
+      await app.request('POST', '/v1/watch-lists', { apiKey, name: 'Task list', kind: 'people', checkEvery: 'month' }),
+    ).body.output;
+    const slugs = (
+      await app.db.pool.query<{ network_slug: string }>(
+        'SELECT network_slug FROM people WHERE network_slug IS NOT NULL ORDER BY id LIMIT 12',
+      )
+    ).rows.map((r) => r.network_slug);
+    const before = await balanceOf(app, apiKey);
+    const task = (
+      await rpc(mcp(), apiKey, 'tools/call', {
+        name: 'call_operation',
+        arguments: { operationId: 'addWatchListItems', payload: { watchListId: list.watchListId, items: slugs } },
+      })
+    ).result;
+    // Recurring spend above the threshold (12 items, at most 31 checks a month each) is confirmed first.
+    expect(task).toMatchObject({ resultType: 'task', status: 'input_required' });
+    const asked = (await getTask(apiKey, task.taskId)).result;
+    const [key] = Object.keys(asked.inputRequests as Record<string, unknown>);
+    expect(await balanceOf(app, apiKey)).toBe(before);
+    await rpc(mcp(), apiKey, 'tasks/update', {
+      taskId: task.taskId,
+      inputResponses: { [key as string]: { action: 'accept', content: { confirm: true } } },
+    });
+    const done = await settled(apiKey, task.taskId);
+    expect(done.status).toBe('completed');
+    const status = ok(await app.request('GET', `/v1/watch-lists/${list.watchListId}?apiKey=${apiKey}`)).body;
+    expect(status.output).toMatchObject({ items: slugs.length, awaitingFirstCheck: 0 });
+    expect(done.result.structuredContent).toEqual(status);
+    expect(done.statusMessage).toContain(`Every item was checked once (${slugs.length})`);
+    // Each item's first check, charged once.
+    expect(await balanceOf(app, apiKey)).toBe(before - slugs.length);
+  });
+
   it('answers with a plain result to a client without the extension, and refuses its tasks/* with -32021', async () => {
     const { apiKey, accountId } = await app.createAccount({ credits: 10_000 });
     const created = ok(

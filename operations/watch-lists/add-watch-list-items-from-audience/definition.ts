@@ -61,6 +61,8 @@ export const addWatchListItemsFromAudience = defineOperation({
   openWorld: false,
   confirmation: 'above-threshold',
   example: { watchListId: '1', audienceId: '1' },
+  // Its first check of the new items, as a task for a tasks-capable MCP client.
+  startsJob: { statusOperationId: 'getWatchList', statusInput: (input) => ({ watchListId: input.watchListId }) },
   workflow: {
     before: ['getAudienceStatus', 'createWatchList'],
     after: ['getWatchList', 'estimateWatchListCost', 'listWatchListChanges'],

@@ -69,5 +69,7 @@ export const addWatchListItems = defineOperation({
     watchListId: '1',
     items: [{ profileUrl: 'https://network.example.com/in/jane-doe' }, 'john-smith'],
   },
+  // Its first check of the new items, as a task for a tasks-capable MCP client.
+  startsJob: { statusOperationId: 'getWatchList', statusInput: (input) => ({ watchListId: input.watchListId }) },
   workflow: { before: ['createWatchList'], after: ['getWatchList', 'estimateWatchListCost', 'listWatchListChanges'] },
 });

@@ -101,11 +101,14 @@ export function requireCapHolds(list: WatchListRow, key: KeyGrant | null | undef
 export async function viewOf(db: Queryable, row: WatchListRow) {
   const stats = await db.query<{
     items: number;
+    awaiting: number;
     next_check_at: Date | null;
     last_check_at: Date | null;
     changes: number;
   }>(
     `SELECT (SELECT count(*) FROM watch_list_items WHERE account_id = $1 AND watch_list_id = $2)::int AS items,
+            (SELECT count(*) FROM watch_list_items WHERE account_id = $1 AND watch_list_id = $2
+                AND snapshot IS NULL AND failed_checks = 0)::int AS awaiting,
             (SELECT min(next_check_at) FROM watch_list_items WHERE account_id = $1 AND watch_list_id = $2) AS next_check_at,
             (SELECT max(checked_at) FROM watch_list_checks WHERE account_id = $1 AND watch_list_id = $2) AS last_check_at,
             (SELECT count(*) FROM watch_list_changes WHERE account_id = $1 AND watch_list_id = $2)::int AS changes`,
@@ -113,6 +116,7 @@ export async function viewOf(db: Queryable, row: WatchListRow) {
   );
   const stat = stats.rows[0] as {
     items: number;
+    awaiting: number;
     next_check_at: Date | null;
     last_check_at: Date | null;
     changes: number;
@@ -126,6 +130,7 @@ export async function viewOf(db: Queryable, row: WatchListRow) {
     paused: row.paused,
     pausedReason: row.paused_reason,
     items: stat.items,
+    awaitingFirstCheck: stat.awaiting,
     nextCheckAt: stat.next_check_at?.toISOString() ?? null,
     lastCheckAt: stat.last_check_at?.toISOString() ?? null,
     changes: stat.changes,
