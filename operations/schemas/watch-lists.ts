@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inputLimits, isoTimestamp, resourceId } from './common.js';
+import { emailAddress, inputLimits, isoTimestamp, resourceId } from './common.js';
 
 /** Watch lists: tracked people and companies checked on a schedule, and the changes found. */
 
@@ -69,6 +69,10 @@ export const watchListItemInput = z
   );
 export type WatchListItemInput = z.infer<typeof watchListItemInput>;
 
+export const digestEmail = emailAddress.describe(
+  "Mailed once a day (on the network clock) a digest of the changes found that day, when there are any; one of the account's own addresses.",
+);
+
 export const watchListView = z.object({
   watchListId: z.string(),
   name: z.string(),
@@ -90,6 +94,7 @@ export const watchListView = z.object({
     .describe('When the next item is due (on the network clock); null with no items.'),
   lastCheckAt: isoTimestamp.nullable(),
   changes: z.number().int().describe('Changes recorded so far.'),
+  digestEmail: z.string().nullable().describe('Where the daily digest of changes is mailed; null: no digest.'),
   createdAt: isoTimestamp,
   updatedAt: isoTimestamp,
 });

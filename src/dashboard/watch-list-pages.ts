@@ -1,7 +1,7 @@
 import type express from 'express';
 import { createWatchList as createOperation } from '../../operations/index.js';
 import { changeKind, watchListItemsPerCall } from '../../operations/schemas/watch-lists.js';
-import { changesByWeek, listWatchListChanges } from '../core/watch-lists/changes.js';
+import { changesByWeek, describeChange, listWatchListChanges } from '../core/watch-lists/changes.js';
 import { maxWatchListUploadRows, watchListItemsFromCsv } from '../core/watch-lists/upload.js';
 import {
   addWatchListItems,
@@ -39,24 +39,6 @@ interface UploadReport {
 
 function plural(count: number, one: string, many = `${one}s`): string {
   return `${formatCredits(count)} ${count === 1 ? one : many}`;
-}
-
-/** A change's before and after as a person reads them: a job as its company and title, other values as their parts. */
-function describeChange(kind: string, before: unknown, after: unknown): string {
-  const job = (value: unknown) => {
-    const { company, title } = (value ?? {}) as { company?: { name?: string | null } | null; title?: string };
-    return `${title ?? ''} at ${company?.name ?? 'no company'}`;
-  };
-  const parts = (value: unknown): string => {
-    if (value === null || value === undefined) return '—';
-    if (typeof value !== 'object') return String(value);
-    return Object.values(value as Record<string, unknown>)
-      .filter((v) => v !== null && v !== undefined)
-      .map(parts)
-      .join(', ');
-  };
-  const show = kind === 'job_changed' ? job : parts;
-  return `${show(before)} → ${show(after)}`;
 }
 
 export function watchListPages(router: express.Router, deps: DashboardDeps): void {
@@ -128,7 +110,10 @@ export function watchListPages(router: express.Router, deps: DashboardDeps): voi
       if (!account) return;
       const body = req.body as Record<string, unknown>;
       const input = parseWith(createOperation.input, { name: body.name, kind: body.kind, checkEvery: body.checkEvery });
-      const list = await createWatchList(db.pool, account.accountId, input);
+      const list = await createWatchList(db.pool, account.accountId, input, null, {
+        anyRecipient: context.config.MAIL_ANY_RECIPIENT,
+        clock,
+      });
       res.redirect(303, `${mount}/watch-lists/${list.watchListId}`);
     } catch (error) {
       next(error);

@@ -7,6 +7,7 @@ import { balanceOf, ok, testEnv, waitFor } from '../audiences/helpers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { replaceable } from '../helpers/replaceable.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+import { lastMailTo } from '../dashboard/helpers.js';
 
 /**
  * Watch-list checks on the simulated network, whose clock the test moves: the first check of an
@@ -248,6 +249,70 @@ describe('watch-list checks', () => {
       [account.accountId, otherId],
     );
     expect(held.rows[0]?.n).toBe(0);
+  });
+
+  it("mails a daily digest of a day's changes, once, to one of the account's own addresses", async () => {
+    const email = `digest-${Date.now()}@example.org`;
+    const account = await app.createAccount({ credits: 1000, email });
+    const refused = await call('POST', '/v1/watch-lists', account.apiKey, {
+      name: 'Digest',
+      kind: 'people',
+      checkEvery: 'day',
+      digestEmail: 'someone-else@example.org',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.issues[0].field).toBe('digestEmail');
+    const list = ok(
+      await call('POST', '/v1/watch-lists', account.apiKey, {
+        name: 'Digest',
+        kind: 'people',
+        checkEvery: 'day',
+        digestEmail: email,
+      }),
+    ).body.output;
+    expect(list.digestEmail).toBe(email);
+    const slugs = (
+      await app.db.pool.query<{ network_slug: string }>(
+        'SELECT network_slug FROM people WHERE network_slug IS NOT NULL ORDER BY id LIMIT 60 OFFSET 100',
+      )
+    ).rows.map((r) => r.network_slug);
+    ok(await call('POST', `/v1/watch-lists/${list.watchListId}/items`, account.apiKey, { items: slugs }));
+    await checkedNow(account.apiKey, list.watchListId, slugs.length);
+    at += 120 * dayMs;
+    await checkedNow(account.apiKey, list.watchListId, slugs.length);
+    const changes = await allChanges(account.apiKey, list.watchListId);
+    expect(changes.length).toBeGreaterThan(0);
+    const digests = async () =>
+      (
+        await app.db.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM jobs WHERE kind = 'mail.send' AND account_id = $1`,
+          [account.accountId],
+        )
+      ).rows[0]?.n;
+    await waitFor('the digest mailed', async () => {
+      const sent = await app.db.pool.query(
+        `SELECT 1 FROM jobs WHERE kind = 'mail.send' AND account_id = $1 AND status = 'succeeded'`,
+        [account.accountId],
+      );
+      return (sent.rowCount ?? 0) > 0;
+    });
+    const mail = await lastMailTo(app, email);
+    expect(mail).toContain(`Subject: Your watch list ${list.watchListId} found ${changes.length} change`);
+    expect(mail.replace(/=\r?\n/g, '')).toContain(`found ${changes.length} changes from`);
+    const someJob = changes.find((c) => c.kind === 'job_changed');
+    if (someJob) expect(mail.replace(/=\r?\n/g, '')).toContain(`${someJob.item.input}: job changed`);
+    // The day was digested once: a later turn with nothing new sends nothing more.
+    at += 2 * dayMs;
+    await checkedNow(account.apiKey, list.watchListId, slugs.length);
+    const after = await allChanges(account.apiKey, list.watchListId);
+    await waitFor('the digest mark moved on', async () => {
+      const row = await app.db.pool.query<{ through: Date }>(
+        'SELECT digest_through AS through FROM watch_lists WHERE account_id = $1 AND id = $2',
+        [account.accountId, list.watchListId],
+      );
+      return row.rows[0]?.through.getTime() === at;
+    });
+    expect(await digests()).toBe(after.length > changes.length ? 2 : 1);
   });
 
   it('charges nothing for a failed check, records no change, and checks it again later', async () => {

@@ -3,6 +3,7 @@ import { defineOperation } from '../../define.js';
 import { inputLimits } from '../../schemas/common.js';
 import {
   checkEvery,
+  digestEmail,
   headcountChangeThreshold,
   watchListCheckCredits,
   watchListKind,
@@ -45,6 +46,7 @@ export const createWatchList = defineOperation({
     kind: watchListKind,
     checkEvery,
     headcountChangeThreshold: headcountChangeThreshold.optional(),
+    digestEmail: digestEmail.optional(),
   }),
   output: watchListView,
   credits: {

@@ -3,6 +3,7 @@ import { defineOperation } from '../../define.js';
 import { inputLimits } from '../../schemas/common.js';
 import {
   checkEvery,
+  digestEmail,
   headcountChangeThreshold,
   watchListCheckCredits,
   watchListId,
@@ -38,6 +39,7 @@ export const updateWatchList = defineOperation({
     name: z.string().trim().min(1).max(inputLimits.nameLength).optional().describe('New display name.'),
     checkEvery: checkEvery.optional(),
     headcountChangeThreshold: headcountChangeThreshold.nullable().optional(),
+    digestEmail: digestEmail.nullable().optional().describe('Where the daily digest goes; null stops it.'),
     paused: z.boolean().optional().describe('true: stop the checks; false: resume them.'),
   }),
   output: watchListView,

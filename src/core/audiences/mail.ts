@@ -55,6 +55,18 @@ const mailTemplate = z.discriminatedUnion('kind', [
     refundedCredits: count,
   }),
   z.object({
+    kind: z.literal('watch-list-digest'),
+    watchListId: id,
+    watchListName: z.string(),
+    /** The day digested, on the network clock. */
+    from: z.string(),
+    to: z.string(),
+    total: count,
+    byKind: z.record(z.string(), count),
+    /** The first changes, one line each. */
+    lines: z.array(z.string()).max(100),
+  }),
+  z.object({
     kind: z.literal('webhook-endpoint-disabled'),
     endpointId: id,
     /** The endpoint's URL without its query string, which can hold a token. */
@@ -130,6 +142,21 @@ async function render(
         );
       }
       if (template.exportNote) lines.push('', `Export: ${template.exportNote}`);
+      return lines.join('\r\n');
+    }
+    case 'watch-list-digest': {
+      const lines = [
+        `The watch list "${template.watchListName}" (watch list ${template.watchListId}) found ${template.total} changes from ${template.from} to ${template.to}:`,
+        ...Object.entries(template.byKind).map(([kind, n]) => `  ${kind.replace(/_/g, ' ')}: ${n}`),
+        '',
+        ...template.lines.map((line) => `- ${line}`),
+      ];
+      if (template.total > template.lines.length) lines.push(`- and ${template.total - template.lines.length} more`);
+      lines.push(
+        '',
+        `All of them: listWatchListChanges (GET /v1/watch-lists/${template.watchListId}/changes?detectedAfter=${encodeURIComponent(template.from)}), free.`,
+        'To stop this digest: updateWatchList with digestEmail null.',
+      );
       return lines.join('\r\n');
     }
     case 'saved-search-new': {

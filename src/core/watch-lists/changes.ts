@@ -233,3 +233,21 @@ export async function changesByWeek(db: Queryable, accountId: number, watchListI
     byKind: row.by_kind ?? {},
   }));
 }
+
+/** A change's before and after as a person reads them: a job as its title at its company, other values as their parts. */
+export function describeChange(kind: string, before: unknown, after: unknown): string {
+  const job = (value: unknown) => {
+    const { company, title } = (value ?? {}) as { company?: { name?: string | null } | null; title?: string };
+    return `${title ?? ''} at ${company?.name ?? 'no company'}`;
+  };
+  const parts = (value: unknown): string => {
+    if (value === null || value === undefined) return '—';
+    if (typeof value !== 'object') return String(value);
+    return Object.values(value as Record<string, unknown>)
+      .filter((v) => v !== null && v !== undefined)
+      .map(parts)
+      .join(', ');
+  };
+  const show = kind === 'job_changed' ? job : parts;
+  return `${show(before)} → ${show(after)}`;
+}

@@ -7,10 +7,13 @@ import type { Database } from '../../store/db.js';
 import { capResetsAt, charge, spendWith, spentToday, type SpendingKey } from '../credits.js';
 import type { DbDeps, ServicesDeps } from '../deps.js';
 import { NetworkSourceError } from '../ports/network-source.js';
+import { enqueueMail } from '../audiences/mail.js';
 import { emitWebhookEvent } from '../webhooks/events.js';
 import {
   changeEvents,
   changeView,
+  describeChange,
+  type ChangeRow,
   companyChanges,
   companySnapshot,
   personChanges,
@@ -105,6 +108,7 @@ async function checkDueItems(context: CheckDeps, run: JobRun<{ watchListId: numb
         'SELECT min(next_check_at) AS at FROM watch_list_items WHERE account_id = $1 AND watch_list_id = $2',
         [accountId, watchListId],
       );
+      await digestIfDue(context.db, list, now);
       const at = next.rows[0]?.at;
       // No items: the job ends; adding items queues it again.
       if (!at) return;
@@ -117,6 +121,72 @@ async function checkDueItems(context: CheckDeps, run: JobRun<{ watchListId: numb
     if (settled.capped) return untilCapResets();
     if (settled.stopped) return;
   }
+}
+
+const digestDayMs = 86_400_000;
+
+/**
+ * Mails the list's digest when a day (on the network clock) has passed since the last: the changes detected in it, if any.
+ * The mail is queued in the transaction that moves the list's digest mark, so a day is digested once, even by two attempts.
+ */
+async function digestIfDue(db: Database, list: WatchListRow, now: Date): Promise<void> {
+  if (!list.digest_email) return;
+  if (list.digest_through === null) {
+    await db.pool.query('UPDATE watch_lists SET digest_through = $3 WHERE account_id = $1 AND id = $2', [
+      list.account_id,
+      list.id,
+      now.toISOString(),
+    ]);
+    return;
+  }
+  if (now.getTime() - list.digest_through.getTime() < digestDayMs) return;
+  await db.transaction(async (tx) => {
+    const locked = await tx.query<WatchListRow>(
+      'SELECT * FROM watch_lists WHERE account_id = $1 AND id = $2 FOR UPDATE',
+      [list.account_id, list.id],
+    );
+    const row = locked.rows[0];
+    if (!row?.digest_email || row.digest_through?.getTime() !== list.digest_through?.getTime()) return;
+    const from = row.digest_through as Date;
+    const found = await tx.query<ChangeRow>(
+      `SELECT c.id, c.watch_list_id, c.item_id, c.check_id, c.kind, c.before, c.after, c.detected_at,
+              i.input, i.catalog_id, i.ref_slug
+         FROM watch_list_changes c
+         LEFT JOIN watch_list_items i ON i.account_id = c.account_id AND i.watch_list_id = c.watch_list_id AND i.id = c.item_id
+        WHERE c.account_id = $1 AND c.watch_list_id = $2 AND c.detected_at > $3 AND c.detected_at <= $4
+        ORDER BY c.id`,
+      [row.account_id, row.id, from.toISOString(), now.toISOString()],
+    );
+    await tx.query('UPDATE watch_lists SET digest_through = $3 WHERE account_id = $1 AND id = $2', [
+      row.account_id,
+      row.id,
+      now.toISOString(),
+    ]);
+    const total = found.rows.length;
+    if (total === 0) return;
+    const byKind: Record<string, number> = {};
+    for (const change of found.rows) byKind[change.kind] = (byKind[change.kind] ?? 0) + 1;
+    await enqueueMail(tx, row.account_id, {
+      to: row.digest_email,
+      // Caller text (the list's name) stays out of the subject.
+      subject: `Your watch list ${row.id} found ${total} ${total === 1 ? 'change' : 'changes'}`,
+      template: {
+        kind: 'watch-list-digest',
+        watchListId: row.id,
+        watchListName: row.name,
+        from: from.toISOString(),
+        to: now.toISOString(),
+        total,
+        byKind,
+        lines: found.rows
+          .slice(0, 50)
+          .map(
+            (change) =>
+              `${change.input ?? `item ${change.item_id}`}: ${change.kind.replace(/_/g, ' ')}, ${describeChange(change.kind, change.before, change.after)}`,
+          ),
+      },
+    });
+  });
 }
 
 /** The key the list was created with, as its charges spend with it (null: none, or the key is gone). */

@@ -6,6 +6,7 @@ import {
   type WatchListItemInput,
 } from '../../../operations/schemas/watch-lists.js';
 import { AppError } from '../../errors.js';
+import { requireMailRecipient } from '../mail-recipients.js';
 import type { KeyGrant } from '../principal.js';
 import { cancelJobs, enqueue, expediteJobs } from '../../job-queue/index.js';
 import { findAccountRow, type Database, type Queryable } from '../../store/db.js';
@@ -45,12 +46,15 @@ export interface WatchListRow {
   paused_reason: string | null;
   /** The key the list was created with: its daily cap holds for the list's checks. */
   api_key_id: number | null;
+  digest_email: string | null;
+  /** On the network clock: changes detected up to here were digested (or the list was made then). */
+  digest_through: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
 const listColumns =
-  'account_id, id, name, kind, check_every, headcount_change_threshold, paused, paused_reason, api_key_id, created_at, updated_at';
+  'account_id, id, name, kind, check_every, headcount_change_threshold, paused, paused_reason, api_key_id, digest_email, digest_through, created_at, updated_at';
 
 /** The check job of a list: one per list, kept queued while the list has items and is not paused. */
 export const checkJobKind = {
@@ -134,6 +138,7 @@ export async function viewOf(db: Queryable, row: WatchListRow) {
     nextCheckAt: stat.next_check_at?.toISOString() ?? null,
     lastCheckAt: stat.last_check_at?.toISOString() ?? null,
     changes: stat.changes,
+    digestEmail: row.digest_email,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -144,6 +149,13 @@ export interface CreateWatchListInput {
   kind: WatchListKind;
   checkEvery: CheckEvery;
   headcountChangeThreshold?: number | undefined;
+  digestEmail?: string | undefined;
+}
+
+/** What a list's digest needs: an address the account may mail, and the network clock its day is counted on. */
+export interface DigestDeps {
+  anyRecipient: boolean;
+  clock: NetworkClock;
 }
 
 /** `keyId`: the API key the list is created with, whose daily cap then holds for its checks (null: no key's). */
@@ -152,7 +164,12 @@ export async function createWatchList(
   accountId: number,
   input: CreateWatchListInput,
   keyId: number | null = null,
+  digest: DigestDeps | null = null,
 ) {
+  await requireMailRecipient(db, accountId, input.digestEmail, {
+    anyRecipient: digest?.anyRecipient ?? false,
+    field: 'digestEmail',
+  });
   if (input.kind === 'people' && input.headcountChangeThreshold !== undefined) {
     throw new AppError(
       'invalid_request',
@@ -163,9 +180,19 @@ export async function createWatchList(
     );
   }
   const inserted = await db.query<WatchListRow>(
-    `INSERT INTO watch_lists (account_id, name, kind, check_every, headcount_change_threshold, api_key_id)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${listColumns}`,
-    [accountId, input.name, input.kind, input.checkEvery, input.headcountChangeThreshold ?? null, keyId],
+    `INSERT INTO watch_lists (account_id, name, kind, check_every, headcount_change_threshold, api_key_id, digest_email,
+                              digest_through)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${listColumns}`,
+    [
+      accountId,
+      input.name,
+      input.kind,
+      input.checkEvery,
+      input.headcountChangeThreshold ?? null,
+      keyId,
+      input.digestEmail ?? null,
+      (digest?.clock.now() ?? new Date()).toISOString(),
+    ],
   );
   return viewOf(db, inserted.rows[0] as WatchListRow);
 }
@@ -192,6 +219,7 @@ export async function listWatchLists(
 
 export interface UpdateWatchListInput {
   name?: string | undefined;
+  digestEmail?: string | null | undefined;
   checkEvery?: CheckEvery | undefined;
   headcountChangeThreshold?: number | null | undefined;
   paused?: boolean | undefined;
@@ -208,7 +236,12 @@ export async function updateWatchList(
   watchListId: string,
   input: UpdateWatchListInput,
   key: KeyGrant | null = null,
+  digest: DigestDeps | null = null,
 ) {
+  await requireMailRecipient(db.pool, accountId, input.digestEmail ?? undefined, {
+    anyRecipient: digest?.anyRecipient ?? false,
+    field: 'digestEmail',
+  });
   return db.transaction(async (tx) => {
     const current = await requireWatchList(tx, accountId, watchListId, true);
     // Pausing spends nothing: any key may stop checks.
@@ -225,7 +258,10 @@ export async function updateWatchList(
     const paused = input.paused ?? current.paused;
     const updated = await tx.query<WatchListRow>(
       `UPDATE watch_lists SET name = $3, check_every = $4, headcount_change_threshold = $5, paused = $6,
-              paused_reason = CASE WHEN $6 THEN paused_reason ELSE NULL END, updated_at = now()
+              paused_reason = CASE WHEN $6 THEN paused_reason ELSE NULL END, updated_at = now(),
+              digest_email = CASE WHEN $7 THEN $8 ELSE digest_email END,
+              -- A digest started now begins with what is found from now on.
+              digest_through = CASE WHEN $7 AND digest_email IS NULL THEN $9::timestamptz ELSE digest_through END
         WHERE account_id = $1 AND id = $2 RETURNING ${listColumns}`,
       [
         accountId,
@@ -236,6 +272,9 @@ export async function updateWatchList(
           ? current.headcount_change_threshold
           : input.headcountChangeThreshold,
         paused,
+        input.digestEmail !== undefined,
+        input.digestEmail ?? null,
+        (digest?.clock.now() ?? new Date()).toISOString(),
       ],
     );
     if (!paused) await ensureCheckJob(tx, accountId, current.id);
