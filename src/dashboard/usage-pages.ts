@@ -94,9 +94,9 @@ export function usagePages(router: express.Router, deps: DashboardDeps): void {
               <option value="">All keys</option>
               ${keys.map((key) => html`<option value="${key.keyId}" ${filter.apiKeyId === key.keyId ? new Html(' selected') : ''}>${keyLabel(key)}</option>`)}
             </select>
-            <label for="ledger-unit">Operation</label>
+            <label for="ledger-unit">Metered unit</label>
             <select id="ledger-unit" name="unit">
-              <option value="">All operations</option>
+              <option value="">All units</option>
               ${meteredUnits().map((unit) => html`<option value="${unit}" ${filter.unit === unit ? new Html(' selected') : ''}>${unit}</option>`)}
             </select>
             <button type="submit">Filter</button>
