@@ -11,10 +11,9 @@ export const findSimilarCompanies = defineOperation({
   summary:
     'Find companies like the ones given (best customers, won deals): same industry group and size band, ranked by industry, size, country, funding stage and description words.',
   description:
-    'Takes 1 to 100 seed companies, each by domain, slug or id (the last_sort_key of a record), and answers companies like them, most similar first, one page at a time: records as companySearch returns them, each with similarity (0 to 1) and sharedTraits (industry or industryGroup, sizeBand, country, stage, descriptionTerms). ' +
-    "Results come from the seeds' industry groups and size bands; the seeds themselves are never returned. searchParams (companySearch's filters) and companyExclusionListIDs narrow them further. " +
-    'A seed that names no company is listed in unresolvedSeeds and the others are used; when none resolves the call is refused. ' +
-    'Charges 1 credit per company returned. Page with nextCursor, keeping seeds and filters identical.',
+    'Takes 1 to 100 seed companies (domain, slug or id) and answers companies like them, most similar first, as companySearch returns them, with similarity (0 to 1) and sharedTraits. ' +
+    "Results share the seeds' industry groups and size bands; searchParams and companyExclusionListIDs narrow them. " +
+    'Seeds are never returned; unresolvedSeeds lists those that name none. 1 credit per company returned. Page with nextCursor.',
   category: 'search',
   keywords: [
     'lookalike',
@@ -40,7 +39,18 @@ export const findSimilarCompanies = defineOperation({
   path: '/v1/companies/similar',
   input: z.strictObject({
     seeds: companySeeds,
-    searchParams: companySearchParams.prefault({}),
+    // The filters that narrow a likeness: the seeds already say the industry and the size.
+    searchParams: companySearchParams
+      .pick({
+        keywords: true,
+        headquartersCountryCode: true,
+        headquartersStateName: true,
+        headquartersLocation: true,
+        totalFundingUSD: true,
+        stage: true,
+      })
+      .prefault({})
+      .describe("companySearch's keyword, headquarters, funding and stage filters."),
     pageSize,
     cursor,
     companyExclusionListIDs: exclusionListIds('Companies on these exclusion lists are removed from results.'),

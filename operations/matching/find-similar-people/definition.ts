@@ -11,10 +11,9 @@ export const findSimilarPeople = defineOperation({
   summary:
     'Find people like the ones given (a champion, the buyers who signed): same job function at companies like theirs, ranked by title words, seniority, company industry and size, country.',
   description:
-    'Takes 1 to 100 seed people, each by profileUrl, slug or id (the last_sort_key of a record), and answers people like them, most similar first, one page at a time: profiles as peopleSearch returns them, each with similarity (0 to 1) and sharedTraits (titleWords, seniority, jobFunction, industry or industryGroup, sizeBand, country). ' +
-    "Results are in the seeds' job functions at companies of the seeds' companies' industry groups and size bands; with currentCompanies, at those companies instead (the same buyer at these accounts). " +
-    "excludeSeedCompanies leaves out the seeds' own companies; the seeds themselves are never returned. searchParams (peopleSearch's filters) and the exclusion lists narrow further. " +
-    'A seed that names no person is listed in unresolvedSeeds; when none resolves the call is refused. Charges 1 credit per profile returned. Page with nextCursor, keeping everything else identical.',
+    'Takes 1 to 100 seed people (profileUrl, slug or id) and answers people like them, most similar first, as peopleSearch returns profiles, with similarity (0 to 1) and sharedTraits. ' +
+    "They are in the seeds' job functions at companies like the seeds' companies, or at currentCompanies (the same buyer at these accounts); excludeSeedCompanies leaves out the seeds' own. " +
+    'Seeds are never returned; unresolvedSeeds lists those that name no one. 1 credit per profile returned. Page with nextCursor.',
   category: 'search',
   keywords: [
     'lookalike',
@@ -39,7 +38,17 @@ export const findSimilarPeople = defineOperation({
   path: '/v1/people/similar',
   input: z.strictObject({
     seeds: personSeeds,
-    searchParams: peopleSearchParams.prefault({}),
+    // A few of peopleSearch's filters: the seeds already say the title, function and kind of company.
+    searchParams: peopleSearchParams
+      .pick({
+        country3LetterCode: true,
+        seniority: true,
+        yearsOfExperience: true,
+        getDetailedEducation: true,
+        getDetailedWorkExperience: true,
+      })
+      .prefault({})
+      .describe("peopleSearch's country, seniority and experience filters, and its detail switches."),
     currentCompanies: currentCompanies(
       'Restrict to people currently at any of these companies (the same buyer at these accounts).',
     ),

@@ -38,9 +38,9 @@ export const matchCompanies = defineOperation({
   summary:
     'Find the catalog company of each row of loose identifiers (a name, a domain or URL, a profile URL, a location); up to 100 rows.',
   description:
-    'Takes rows as they come from a CRM or a spreadsheet, each with any of name (with or without a legal form such as GmbH or Inc.), domain (or any URL on it), profileUrl (or a slug) and location, and answers one result per row, in order: index, match (the company as companySearch returns it, or null), confidence from 0 to 1, reasons (which fields agreed and which disagreed) and runnersUp (close other candidates, by name, domains and slug). ' +
-    'A typo in a name, a missing field or a URL instead of a domain still match; two equally likely companies lower the confidence. ' +
-    'Only matches at or above minConfidence (default 0.9) are returned and charged, 1 credit each; a row without one costs nothing. Up to 100 rows a call.',
+    'Takes rows as they come from a CRM or a spreadsheet, each with any of name (with or without a legal form such as GmbH), domain (or any URL on it), profileUrl (or a slug) and location. ' +
+    'Answers one result per row, in order: index, match (a company as companySearch returns it, or null), confidence (0 to 1), reasons and runnersUp. Typos, missing fields and URLs still match; two equally likely companies lower the confidence. ' +
+    'Only matches at or above minConfidence (default 0.9) are returned and charged, 1 credit each. Up to 100 rows a call.',
   category: 'search',
   keywords: [
     'match',

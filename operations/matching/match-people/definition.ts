@@ -33,9 +33,9 @@ export const matchPeople = defineOperation({
   summary:
     'Find the catalog profile of each row of loose identifiers (name, company, email, profile URL, phone, location, title); up to 100 rows.',
   description:
-    'Takes rows as they come from a CRM or a spreadsheet, each with any of name (or firstName and lastName), companyName or companyDomain, email (work or personal), profileUrl (or a slug) and phone, with location and title as hints, and answers one result per row, in order: index, match (the profile as peopleSearch returns it, or null), confidence from 0 to 1, reasons (which fields agreed and which disagreed) and runnersUp (close other candidates). ' +
-    'Nicknames (Bob for Robert), typos and a person who has moved on from the company of the row still match, the old company counting as a past one. ' +
-    'Only matches at or above minConfidence (default 0.9) are returned and charged, 1 credit each; a row without one costs nothing. Up to 100 rows a call.',
+    'Takes rows as they come from a CRM or a spreadsheet, each with any of name (or firstName and lastName), companyName or companyDomain, email, profileUrl (or a slug) and phone, with location and title as hints. ' +
+    'Answers one result per row, in order: index, match (a profile as peopleSearch returns it, or null), confidence (0 to 1), reasons and runnersUp. Nicknames, typos and people who moved on still match. ' +
+    'Only matches at or above minConfidence (default 0.9) are returned and charged, 1 credit each. Up to 100 rows a call.',
   category: 'search',
   keywords: [
     'match people',

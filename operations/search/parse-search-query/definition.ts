@@ -15,11 +15,9 @@ export const parseSearchQuery = defineOperation({
   summary:
     'Turn a plain-language request ("Series B fintech companies in Germany with 50 to 200 employees") into companySearch and peopleSearch filters, with a free count; free.',
   description:
-    "Reads one sentence into this service's own filters: companySearchParams (the searchParams of companySearch, companyCount and an audience's companySearchParams) and prospectSearchParams (those of peopleSearch and an audience's prospectSearchParams), and the plan: companies, people, or companies then people (companySearch, then peopleSearch with currentCompanies set to the companies found, or createAudience with both filters). " +
-    'It reads industries and their trade names (fintech, SaaS), countries, regions (DACH, Nordics, Europe), states and cities, funding stages, headcount ("50 to 200 employees", "mid-sized"), funding raised, founding years, company flags (B2B, hiring, remote-first), titles from the title vocabulary ("VPs of engineering"), seniority, job functions, prospect tags (decision makers, open to work), degrees and years of experience. ' +
-    'In a sentence about people a place is where the people are (people search filters by country, so a city is read as its country, with a note); "headquartered in" puts it on the companies. ' +
-    'interpretations says which words became which filter; notUnderstood lists the words it could not read; unsupported what it understood but no filter carries (languages). ' +
-    'It is deterministic (the same sentence gives the same filters) and free, count included; edit the filters before spending credits on a search.',
+    "Reads one sentence into this service's own filters: companySearchParams (companySearch, companyCount, an audience), prospectSearchParams (peopleSearch, an audience) and the plan: companies, people, or companies then people (peopleSearch with currentCompanies, or createAudience with both). " +
+    'It reads industries and trade names, places, funding stages and amounts, headcount, founding years, company flags, titles, seniority, job functions, tags, degrees and experience; in a sentence about people a place is where the people are, "headquartered in" puts it on the companies. ' +
+    'interpretations says which words became which filter, notUnderstood what it could not read. Deterministic and free, count included.',
   category: 'search',
   keywords: [
     'plain language',

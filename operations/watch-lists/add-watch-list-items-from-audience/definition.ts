@@ -9,10 +9,9 @@ export const addWatchListItemsFromAudience = defineOperation({
   summary:
     'Add every prospect (people list) or company (companies list) of a built audience to a watch list, to hear when they change jobs, raise or grow.',
   description:
-    "Adds the audience's prospects to a people list, or its companies to a companies list, in one call: every record the network has an identifier for " +
-    `(the others are counted in notCheckable), up to the list's limit of ${watchListItemsLimit} items (past it nothing is added). ` +
-    'Records already on the list are counted in alreadyInList. The audience must be NORMAL (built). New items are checked at once; ' +
-    `adding is free, each item checked costs ${watchListCheckCredits} credit (estimateWatchListCost tells a period's cost).`,
+    "Adds a built audience's prospects to a people list, or its companies to a companies list: every record the network can be asked about " +
+    `(others counted in notCheckable; those already tracked in alreadyInList), up to ${watchListItemsLimit} items a list. ` +
+    `New items are checked at once. Adding is free; each check costs ${watchListCheckCredits} credit.`,
   category: 'enrichment',
   keywords: [
     'watch list',

@@ -15,10 +15,9 @@ export const addWatchListItems = defineOperation({
   summary:
     'Track more people (profile URL, slug or id) or companies (domain, slug or id) on a watch list; unresolved items are reported, never fatal.',
   description:
-    `Adds up to ${watchListItemsPerCall} items a call (a list holds at most ${watchListItemsLimit}): for a people list {profileUrl}, {slug}, {id} or the bare string; ` +
-    'for a companies list {domain}, {slug}, {id} or the bare string. Each is matched to the catalog; one that matches nothing is reported in unresolved with the reason, ' +
-    'one already in the list in duplicates, and neither fails the call. New items are checked at once: that first check records what the network says, ' +
-    `and each later one records what changed. Adding is free; each item checked costs ${watchListCheckCredits} credit.`,
+    `Adds up to ${watchListItemsPerCall} items a call (${watchListItemsLimit} a list): people as {profileUrl}, {slug}, {id} or a bare string; ` +
+    'companies as {domain}, {slug}, {id} or a bare string. Items matching nothing are reported in unresolved, those already there in duplicates; neither fails the call. ' +
+    `New items are checked at once (the first check records what the network says). Adding is free; each check costs ${watchListCheckCredits} credit.`,
   category: 'enrichment',
   keywords: [
     'watch list',

@@ -17,9 +17,8 @@ export const createWatchList = defineOperation({
     'Track people (job changes, new titles, moves) or companies (funding rounds, headcount, headquarters, renames) on a schedule.',
   description:
     'Creates an empty watch list of people or companies, checked every day, week or month through the live network source. ' +
-    'Add items with addWatchListItems; each item checked costs ' +
-    `${watchListCheckCredits} credit (estimateWatchListCost tells a period's cost, free). The first check of an item records what the network says; ` +
-    'later checks record each change (listWatchListChanges) and send webhook events (person.job_changed, company.funding_raised, ...). Creating is free.',
+    `Add items with addWatchListItems; each item checked costs ${watchListCheckCredits} credit (estimateWatchListCost tells a period's cost). ` +
+    'The first check of an item records what the network says; later ones record each change (listWatchListChanges) and send webhook events. Free.',
   category: 'enrichment',
   keywords: [
     'watch list',

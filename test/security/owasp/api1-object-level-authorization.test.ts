@@ -60,6 +60,8 @@ describe('API1 object-level authorization across accounts', () => {
     removeExclusionListEntries: { companies: [{ domain: 'taken-over.example' }] },
     updateWatchList: { name: 'Taken over' },
     addWatchListItems: { items: [{ profileUrl: 'taken-over' }] },
+    // The list is looked up first: whose audience this is cannot change the answer.
+    addWatchListItemsFromAudience: { audienceId: '1' },
     removeWatchListItems: { itemIds: ['1'] },
   };
   const withPath = operations.filter((operation) => pathParameters(operation.path).length > 0);
