@@ -87,8 +87,8 @@ export function watchListPages(router: express.Router, deps: DashboardDeps): voi
             <input id="watch-list-name" name="name" required maxlength="200" />
             <label for="watch-list-kind">Kind</label>
             <select id="watch-list-kind" name="kind">
-              <option value="people">People (job changes, titles, locations)</option>
-              <option value="companies">Companies (funding, headcount, moves, renames)</option>
+              <option value="people">People: jobs, titles, places</option>
+              <option value="companies">Companies: funding, size, moves</option>
             </select>
             <label for="watch-list-every">Checked every</label>
             <select id="watch-list-every" name="checkEvery">
