@@ -5,15 +5,10 @@ import { getBalance } from '../core/credits.js';
 import { createApiKey, gatewayKeyLabel, listApiKeys, revokeApiKeyById, type ApiKeyListing } from '../core/api-keys.js';
 import { dailySpend, nextMonthlyGrant } from '../core/usage.js';
 import { AppError } from '../errors.js';
-import { localsOf, requireAccount, type DashboardDeps } from './deps.js';
+import { idParam, localsOf, requireAccount, type DashboardDeps } from './deps.js';
 import { csrfField, dataTable, formatCredits, formatDay, formatTime, html, mount, sendHtml } from './layout.js';
 
 /** The account's own pages: overview and API keys (usage and the request log: usage-pages.ts). */
-
-/** A numeric id from a path or a query, or null (which pages answer as not found). */
-export function idParam(value: unknown): number | null {
-  return typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : null;
-}
 
 export function keyLabel(
   key: Pick<ApiKeyListing, 'name' | 'prefix'> | { name: string | null; prefix: string | null },

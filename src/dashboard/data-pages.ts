@@ -13,10 +13,8 @@ import {
   requireExclusionList,
   type EntriesAdded,
 } from '../core/exclusion-lists.js';
-import { AppError } from '../errors.js';
 import { parseWith } from '../validation.js';
-import { idParam } from './account-pages.js';
-import { localsOf, requireAccount, type DashboardDeps } from './deps.js';
+import { accountRecordRoute, localsOf, requireAccount, type DashboardDeps } from './deps.js';
 import { csrfField, dataTable, formatCredits, formatDay, formatTime, html, mount, sendHtml } from './layout.js';
 
 /** Audiences (status and progress), their ready exports (signed download links), and exclusion lists (CSV in and out). */
@@ -252,22 +250,8 @@ export function dataPages(router: express.Router, deps: DashboardDeps): void {
     });
   };
 
-  /** A route on one of the account's lists: the signed-in account and the list's id from the path (404 when it is no id). */
-  const listRoute =
-    (
-      handle: (req: express.Request, res: express.Response, accountId: number, listId: number) => Promise<void>,
-    ): express.RequestHandler =>
-    async (req, res, next) => {
-      try {
-        const account = requireAccount(req, res);
-        if (!account) return;
-        const listId = idParam(req.params.listId);
-        if (listId === null) throw new AppError('not_found', 'No such exclusion list.');
-        await handle(req, res, account.accountId, listId);
-      } catch (error) {
-        next(error);
-      }
-    };
+  const listRoute = (handle: Parameters<typeof accountRecordRoute>[2]) =>
+    accountRecordRoute('listId', 'No such exclusion list.', handle);
 
   router.get(
     '/lists/:listId',

@@ -1,6 +1,7 @@
-import express, { type Request, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { MountedAuth } from '../auth/index.js';
 import type { AppContext } from '../context.js';
+import { AppError } from '../errors.js';
 import { mount, type PageContext } from './layout.js';
 import type { CookieSettings } from './security.js';
 import type { Session, SessionSettings } from './sessions.js';
@@ -52,3 +53,30 @@ export function requireSessionWithoutAccount(res: Response): Session | null {
 
 /** Express's form bodies: small, flat. */
 export const formBody = express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 50 });
+
+/** A numeric id from a path or a query, or null (which pages answer as not found). */
+export function idParam(value: unknown): number | null {
+  return typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : null;
+}
+
+/**
+ * A route on one of the signed-in account's records named in the path by `param`: the handler gets the account and the
+ * record's id; a path that holds no id is answered 404 with `notFound`, as a record of another account is by the handler.
+ */
+export function accountRecordRoute(
+  param: string,
+  notFound: string,
+  handle: (req: Request, res: Response, accountId: number, id: number) => Promise<void>,
+): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const account = requireAccount(req, res);
+      if (!account) return;
+      const id = idParam(req.params[param]);
+      if (id === null) throw new AppError('not_found', notFound);
+      await handle(req, res, account.accountId, id);
+    } catch (error) {
+      next(error);
+    }
+  };
+}

@@ -11,8 +11,8 @@ import {
   type KeyChanges,
 } from '../core/api-keys.js';
 import { AppError } from '../errors.js';
-import { idParam, keyLabel, newKeySection } from './account-pages.js';
-import { localsOf, requireAccount, type DashboardDeps } from './deps.js';
+import { keyLabel, newKeySection } from './account-pages.js';
+import { idParam, localsOf, requireAccount, type DashboardDeps } from './deps.js';
 import { csrfField, formatCredits, formatTime, html, mount, sendHtml } from './layout.js';
 
 /**

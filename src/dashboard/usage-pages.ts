@@ -5,8 +5,8 @@ import { getBalance } from '../core/credits.js';
 import { gatewayKeyLabel, listApiKeys } from '../core/api-keys.js';
 import { listRequests, requestLogRetentionDays } from '../core/request-log.js';
 import { dailySpend, ledgerPage, meteredUnits } from '../core/usage.js';
-import { localsOf, requireAccount, type DashboardDeps } from './deps.js';
-import { grantThisMonth, idParam, keyLabel } from './account-pages.js';
+import { idParam, localsOf, requireAccount, type DashboardDeps } from './deps.js';
+import { grantThisMonth, keyLabel } from './account-pages.js';
 import { dataTable, formatCredits, formatTime, html, Html, mount, sendHtml } from './layout.js';
 
 /** The account's usage (chart, table, ledger) and its request log. */

@@ -13,11 +13,9 @@ import {
   updateWatchList,
   viewOf,
 } from '../core/watch-lists/watch-lists.js';
-import { AppError } from '../errors.js';
 import { parseWith } from '../validation.js';
-import { idParam } from './account-pages.js';
 import { uploadedText } from './data-pages.js';
-import { localsOf, requireAccount, type DashboardDeps } from './deps.js';
+import { accountRecordRoute, localsOf, requireAccount, type DashboardDeps } from './deps.js';
 import { buttonForm, csrfField, dataTable, formatCredits, formatTime, html, Html, mount, sendHtml } from './layout.js';
 
 /**
@@ -257,22 +255,8 @@ export function watchListPages(router: express.Router, deps: DashboardDeps): voi
     });
   };
 
-  /** A route on one of the account's watch lists: 404 when the id is none of theirs. */
-  const listRoute =
-    (
-      handle: (req: express.Request, res: express.Response, accountId: number, listId: number) => Promise<void>,
-    ): express.RequestHandler =>
-    async (req, res, next) => {
-      try {
-        const account = requireAccount(req, res);
-        if (!account) return;
-        const listId = idParam(req.params.listId);
-        if (listId === null) throw new AppError('not_found', 'No such watch list.');
-        await handle(req, res, account.accountId, listId);
-      } catch (error) {
-        next(error);
-      }
-    };
+  const listRoute = (handle: Parameters<typeof accountRecordRoute>[2]) =>
+    accountRecordRoute('listId', 'No such watch list.', handle);
 
   router.get(
     '/watch-lists/:listId',
